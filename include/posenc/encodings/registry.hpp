@@ -1,0 +1,46 @@
+#pragma once
+/// The table of every encoding scheme: name, summary, formula, parameters and
+/// factory. It feeds the command line (one sub-command per scheme), `posenc list`
+/// and the docs.
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "posenc/params.hpp"
+#include "posenc/table.hpp"
+
+namespace posenc::encodings {
+
+struct SchemeInfo {
+  std::string name;      ///< "sinusoidal"
+  std::string summary;   ///< one line for help and `posenc list`
+  std::string formula;   ///< one-line formula
+  std::vector<ParamSpec> params;
+  /// Builds the table from parameter values; throws Error for values the user can fix.
+  std::function<std::unique_ptr<Table>(const ParamMap&)> make;
+};
+
+/// Every scheme, in the order `posenc list` shows them.
+const std::vector<SchemeInfo>& schemes();
+
+/// The scheme called `name`; throws Error "unknown scheme 'x', did you mean 'y'?".
+const SchemeInfo& find_scheme(std::string_view name);
+
+/// Builds a table from a scheme name and values (missing values take defaults).
+std::unique_ptr<Table> make_table(std::string_view scheme, const ParamMap& values);
+
+/// A TableInfo echoing every value of `p`, with the given shape and axis names.
+TableInfo make_info(const std::string& scheme, const ParamMap& p, std::vector<std::size_t> shape,
+                    std::vector<std::string> axis_names = {"position", "dim"});
+
+/// Parameters shared by many schemes.
+ParamSpec len_param();                         ///< --len N: number of positions
+ParamSpec dim_param(std::int64_t default_dim);  ///< --dim D: width of each position vector
+
+/// Limits that keep a request sane before memory is touched.
+inline constexpr std::int64_t kMaxLen = std::int64_t{1} << 31;
+inline constexpr std::int64_t kMaxDim = 65536;
+
+}  // namespace posenc::encodings

@@ -1,0 +1,10 @@
+#pragma once
+/// One entry per scheme, defined next to its formulas; registry.cpp lists them.
+#include "posenc/encodings/registry.hpp"
+
+namespace posenc::encodings {
+
+SchemeInfo integer_scheme();     // simple.cpp
+SchemeInfo normalized_scheme();  // simple.cpp
+
+}  // namespace posenc::encodings

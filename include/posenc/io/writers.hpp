@@ -1,0 +1,30 @@
+#pragma once
+/// Writers stream a Table to an ostream block by block; they never compute.
+/// Numbers are written with fmt's "{}" (shortest round-trip, locale-free). In
+/// float32 mode each value is first rounded to float and printed as a float.
+/// NaN and infinities: CSV writes nan, inf, -inf (read by pandas and numpy);
+/// JSON writes null (JSON has no NaN).
+#include <ostream>
+
+#include "posenc/io/format.hpp"
+#include "posenc/table.hpp"
+
+namespace posenc::io {
+
+/// Rows per block when streaming.
+std::size_t block_rows(std::size_t cols);
+
+/// CSV: header row, then one row per position; the first column is the position.
+/// 3-D tables (heads) are written in long form: `head,i,j,<value_name>`.
+void write_csv(const Table& t, std::ostream& out, DType dtype);
+
+/// JSON object: scheme, params, results, shape, axes, columns, dtype, data (nested row-major).
+void write_json(const Table& t, std::ostream& out, DType dtype);
+
+/// numpy .npy format version 1.0, little-endian, C order, '<f4' or '<f8'.
+void write_npy(const Table& t, std::ostream& out, DType dtype);
+
+/// The 10-byte magic + version + header of a .npy file with 64-byte aligned length.
+std::string npy_header(const std::vector<std::size_t>& shape, DType dtype);
+
+}  // namespace posenc::io
