@@ -12,4 +12,7 @@ int run(int argc, const char* const* argv);
 /// Same, for tests: argv without the program name, with stdout and stderr captured.
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
+/// Same, telling whether `out` is a terminal (binary output is then refused).
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool out_is_terminal);
+
 }  // namespace posenc::cli

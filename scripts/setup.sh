@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what posenc needs from Debian's packages (only what is missing; runs
+# apt-get update only then), configures and builds into build/.
+#   scripts/setup.sh            build dependencies only
+#   scripts/setup.sh --tests    also the test dependencies (numpy, pandas)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(g++ cmake make pkg-config libcli11-dev libfmt-dev nlohmann-json3-dev libstb-dev
+          libdeflate-dev catch2 fonts-dejavu-core)
+if [[ "${1:-}" == "--tests" ]]; then
+  packages+=(python3 python3-numpy python3-pandas)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if (( ${#missing[@]} )); then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""; [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+build_tests=OFF
+[[ "${1:-}" == "--tests" ]] && build_tests=ON
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=$build_tests >/dev/null
+cmake --build build -j "$(nproc)"

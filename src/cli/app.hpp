@@ -1,0 +1,21 @@
+#pragma once
+// Shared pieces of the command line: the streams a command writes to, and the
+// `add_*_command` functions, one per subcommand file.
+#include <CLI/CLI.hpp>
+
+#include <ostream>
+
+namespace posenc::cli {
+
+/// Where a command writes: `out` is stdout (data), `err` is stderr (diagnostics).
+struct Context {
+  std::ostream& out;
+  std::ostream& err;
+  bool out_is_terminal = false;  ///< true when `out` is a terminal (binary output refused)
+};
+
+/// Each subcommand file binds its options and sets `exit_code` from its callback.
+void add_list_command(CLI::App& app, Context& ctx, int& exit_code);
+void add_generate_command(CLI::App& app, Context& ctx, int& exit_code);
+
+}  // namespace posenc::cli

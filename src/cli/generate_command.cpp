@@ -1,0 +1,40 @@
+// posenc generate SCHEME [scheme options] [-o PATH] [--format ...] [--dtype ...]
+#include <fmt/format.h>
+
+#include "app.hpp"
+#include "output_options.hpp"
+#include "scheme_options.hpp"
+
+namespace posenc::cli {
+namespace {
+
+struct GenerateOptions {
+  SchemeOptions scheme;
+  OutputOptions output;
+};
+
+int run_generate(Context& ctx, const GenerateOptions& o) {
+  o.output.resolve();  // bad format or path: fail before computing anything
+  o.output.check_path();
+  const auto table = o.scheme.make_table();
+  emit_table(ctx, o.output, *table);
+  return 0;
+}
+
+}  // namespace
+
+void add_generate_command(CLI::App& app, Context& ctx, int& exit_code) {
+  auto opts = std::make_shared<GenerateOptions>();
+  CLI::App* cmd = app.add_subcommand("generate", "write the table of an encoding (rows = positions)");
+  cmd->footer(
+      "examples:\n"
+      "  posenc generate sinusoidal --len 50 --dim 128 -o pe.png\n"
+      "  posenc generate binary --len 16 --dim 4 --format csv\n"
+      "  posenc generate --input wpe.npy -o wpe.png\n"
+      "run 'posenc generate SCHEME --help' for the options of one scheme");
+  opts->scheme.bind(*cmd);
+  opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kNpy, io::Format::kPng});
+  cmd->callback([opts, &ctx, &exit_code] { exit_code = run_generate(ctx, *opts); });
+}
+
+}  // namespace posenc::cli

@@ -1,0 +1,60 @@
+// posenc list [--format text|json]: every scheme, its parameters and formula.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "app.hpp"
+#include "posenc/encodings/registry.hpp"
+#include "posenc/error.hpp"
+
+namespace posenc::cli {
+namespace {
+
+nlohmann::json to_json(const ParamValue& v) {
+  return std::visit([](const auto& x) { return nlohmann::json(x); }, v);
+}
+
+void print_text(std::ostream& out) {
+  for (const auto& s : encodings::schemes()) {
+    out << fmt::format("{:<12} {}\n", s.name, s.summary);
+    out << fmt::format("{:<12} formula: {}\n", "", s.formula);
+    for (const auto& p : s.params) {
+      std::string accepted = p.choices.empty() ? "" : " (" + fmt::format("{}", fmt::join(p.choices, "|")) + ")";
+      out << fmt::format("{:<12}   --{:<34} {}{}\n", "", fmt::format("{} {}", p.name, to_string(p.default_value)),
+                         p.help, accepted);
+    }
+    out << "\n";
+  }
+}
+
+void print_json(std::ostream& out) {
+  nlohmann::json all = nlohmann::json::array();
+  for (const auto& s : encodings::schemes()) {
+    nlohmann::json params = nlohmann::json::array();
+    for (const auto& p : s.params) {
+      nlohmann::json j = {{"name", p.name}, {"default", to_json(p.default_value)}, {"help", p.help}};
+      if (!p.choices.empty()) j["choices"] = p.choices;
+      params.push_back(std::move(j));
+    }
+    all.push_back({{"name", s.name}, {"summary", s.summary}, {"formula", s.formula}, {"params", params}});
+  }
+  out << nlohmann::json{{"schemes", all}}.dump(2) << "\n";
+}
+
+}  // namespace
+
+void add_list_command(CLI::App& app, Context& ctx, int& exit_code) {
+  auto format = std::make_shared<std::string>("text");
+  CLI::App* cmd = app.add_subcommand("list", "list every scheme with its parameters, defaults and formula");
+  cmd->add_option("--format", *format, "text or json")->capture_default_str()->check(CLI::IsMember({"text", "json"}));
+  cmd->callback([format, &ctx, &exit_code] {
+    if (*format == "json") {
+      print_json(ctx.out);
+    } else {
+      print_text(ctx.out);
+    }
+    exit_code = 0;
+  });
+}
+
+}  // namespace posenc::cli

@@ -1,0 +1,65 @@
+#include "output_options.hpp"
+
+#include <fmt/format.h>
+
+#include "posenc/error.hpp"
+#include "posenc/io/output.hpp"
+#include "posenc/io/writers.hpp"
+#include "posenc/render/heatmap.hpp"
+
+namespace posenc::cli {
+
+void OutputOptions::bind(CLI::App& app, const std::vector<io::Format>& formats) {
+  allowed = formats;
+  app.add_option("-o,--output", path, "output file, or - for stdout")->capture_default_str()->type_name("PATH");
+  app.add_option("--format", format, "output format (default: from the extension of -o)")
+      ->check(CLI::IsMember(io::format_names(formats)));
+  app.add_option("--dtype", dtype, "element type of .npy output and of printed values")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"float32", "float64"}));
+}
+
+io::Format OutputOptions::resolve() const { return io::resolve_format(format, path, allowed); }
+
+void OutputOptions::check_path() const {
+  if (path != "-") io::check_writable(path);
+}
+
+void emit(Context& ctx, const OutputOptions& o, bool binary, const std::function<void(std::ostream&)>& write) {
+  if (o.path == "-") {
+    if (binary && ctx.out_is_terminal)
+      throw Error("refusing to write binary output to a terminal: give -o FILE or redirect stdout");
+    write(ctx.out);
+    ctx.out.flush();
+    return;
+  }
+  io::write_atomically(o.path, binary, write);
+}
+
+void emit_table(Context& ctx, const OutputOptions& o, const Table& t) {
+  const io::Format f = o.resolve();
+  const io::DType dtype = io::parse_dtype(o.dtype);
+  switch (f) {
+    case io::Format::kCsv:
+      return emit(ctx, o, false, [&](std::ostream& s) { io::write_csv(t, s, dtype); });
+    case io::Format::kJson:
+      return emit(ctx, o, false, [&](std::ostream& s) { io::write_json(t, s, dtype); });
+    case io::Format::kNpy:
+      return emit(ctx, o, true, [&](std::ostream& s) { io::write_npy(t, s, dtype); });
+    case io::Format::kPng: {
+      const auto result = render::heatmap(t);
+      std::vector<std::pair<std::string, std::string>> text = {{"Software", "posenc " POSENC_VERSION},
+                                                               {"Title", t.info().title}};
+      for (const auto& [k, v] : t.info().params) text.emplace_back(k, to_string(v));
+      const auto bytes = render::encode_png(result.image, text);
+      return emit(ctx, o, true, [&](std::ostream& s) {
+        s.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+      });
+    }
+    case io::Format::kText:
+      break;
+  }
+  throw Error(fmt::format("--format {} is not available here", io::info(f).name));
+}
+
+}  // namespace posenc::cli

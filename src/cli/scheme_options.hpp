@@ -1,0 +1,43 @@
+#pragma once
+// One sub-command per scheme under a parent command (generate, decay, ...), each
+// with the scheme's own parameters and defaults, so `posenc generate rope --help`
+// shows exactly what rope accepts.
+#include <CLI/CLI.hpp>
+
+#include <list>
+#include <memory>
+#include <string>
+
+#include "posenc/params.hpp"
+#include "posenc/table.hpp"
+
+namespace posenc::cli {
+
+class SchemeOptions {
+ public:
+  /// Adds the scheme sub-commands and `--input FILE` to `parent`.
+  void bind(CLI::App& parent);
+
+  /// The chosen scheme ("" when --input is used); throws Error when neither or both are given,
+  /// or an unknown word stands where a scheme belongs.
+  std::string scheme() const;
+  /// The values of the chosen scheme, `given` set for the flags the user typed.
+  ParamMap values() const;
+  /// Builds the table: the scheme's, or the user's --input file.
+  std::unique_ptr<Table> make_table() const;
+  const std::string& input() const { return input_; }
+
+ private:
+  struct Bound {
+    std::string scheme;
+    std::string name;
+    CLI::Option* option;
+    ParamValue* storage;
+  };
+  CLI::App* parent_ = nullptr;
+  std::string input_;
+  std::list<ParamValue> storage_;  // stable addresses for CLI11 to write into
+  std::list<Bound> bound_;
+};
+
+}  // namespace posenc::cli
