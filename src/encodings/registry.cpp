@@ -12,6 +12,7 @@ const std::vector<SchemeInfo>& schemes() {
   static const std::vector<SchemeInfo> all = {
       integer_scheme(),
       normalized_scheme(),
+      rope_scheme(),
   };
   return all;
 }

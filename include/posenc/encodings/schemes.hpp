@@ -6,5 +6,6 @@ namespace posenc::encodings {
 
 SchemeInfo integer_scheme();     // simple.cpp
 SchemeInfo normalized_scheme();  // simple.cpp
+SchemeInfo rope_scheme();        // rope_scheme.cpp
 
 }  // namespace posenc::encodings
