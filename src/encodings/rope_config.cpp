@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <set>
 
 #include "posenc/error.hpp"
 
@@ -14,6 +15,25 @@ std::string text_of(const ParamValue& v) { return posenc::to_string(v); }
 void check_number(const RopeConfig& c, const char* name, double v, double lo, bool lo_open, const char* rule) {
   if (!std::isfinite(v) || (lo_open ? !(v > lo) : !(v >= lo)))
     throw Error(fmt::format("{} must be {} (got {})", c.label(name), rule, v));
+}
+
+/// hf: half (transformers' rotate_half; Llama weights are permuted on conversion). meta:
+/// interleaved. ggml: NEOX (half) for the architectures llama.cpp runs in NEOX mode, else
+/// NORMAL (interleaved: convert_hf_to_gguf.py undoes the Llama permutation).
+void set_default_layout(RopeConfig& c) {
+  static const std::set<std::string> neox = {"falcon", "qwen", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe",
+                                             "phi", "phi3", "gemma", "gemma2", "gemma3", "stablelm",
+                                             "gpt_neox", "starcoder2", "olmo2"};
+  std::string why = fmt::format("default for --convention {}", to_string(c.convention));
+  if (c.convention == RopeConvention::kHf) {
+    c.layout = RopeLayout::kHalf;
+  } else if (c.convention == RopeConvention::kGgml && neox.count(c.model_type) != 0) {
+    c.layout = RopeLayout::kHalf;
+    why += fmt::format(" (llama.cpp runs {} in NEOX mode)", c.model_type);
+  } else {
+    c.layout = RopeLayout::kInterleaved;
+  }
+  c.set_source("layout", std::string(to_string(c.layout)), why);
 }
 
 }  // namespace
@@ -107,8 +127,7 @@ RopeConfig resolve_rope_config(const ParamMap& p) {
   if (p.has("layout") && p.given("layout")) {
     c.layout = parse_rope_layout(p.text("layout")), record("layout");
   } else if (!layout_from_file) {
-    c.layout = c.convention == RopeConvention::kHf ? RopeLayout::kHalf : RopeLayout::kInterleaved;
-    c.set_source("layout", std::string(to_string(c.layout)), fmt::format("default for --convention {}", to_string(c.convention)));
+    set_default_layout(c);
   }
   std::int64_t rotary = 0;
   if (p.has("rotary-dim") && p.given("rotary-dim")) {

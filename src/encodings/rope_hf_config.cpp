@@ -215,6 +215,7 @@ RopeConfig parse_hf_config(const std::string& json_text, const std::string& file
     else if (c.scaling == RopeScaling::kLongrope) s.missing(key, why);
   }
   const auto model_type = cfg.text("model_type").value_or("");
+  c.model_type = model_type;
   if (auto inter = cfg.boolean("rope_interleave")) {
     c.layout = *inter ? RopeLayout::kInterleaved : RopeLayout::kHalf;
     c.set_source("layout", std::string(to_string(c.layout)), src(cfg, "rope_interleave"));

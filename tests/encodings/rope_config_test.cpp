@@ -140,6 +140,13 @@ TEST_CASE("flags override the file; tool settings keep their defaults", "[rope][
   CHECK(c.max_position_embeddings == 4096);     // still from the file
 }
 
+TEST_CASE("ggml layout follows llama.cpp's rope type for the architecture", "[rope][config]") {
+  posenc::ParamMap p(rope_param_specs());
+  p.set("convention", std::string("ggml"));
+  CHECK(load("phi-3.5-mini.json", p).layout == RopeLayout::kHalf);        // NEOX
+  CHECK(load("llama-3.1-8b.json", p).layout == RopeLayout::kInterleaved);  // NORMAL
+}
+
 TEST_CASE("rope_parameters (transformers v5) may hold rope_theta and partial_rotary_factor", "[rope][config]") {
   const auto c = parse(R"({"head_dim": 64, "max_position_embeddings": 8192,
       "rope_parameters": {"rope_type": "linear", "factor": 2.0, "rope_theta": 1e6, "partial_rotary_factor": 0.5}})");

@@ -72,13 +72,14 @@ struct RopeConfig {
   RopeConvention convention = RopeConvention::kHf;
   RopePrecision precision = RopePrecision::kF32;
   bool apply_attention_factor = true;           ///< multiply cos/sin by it, as HF does
+  std::string model_type;                       ///< config.json model_type ("" = none)
   std::vector<RopeSetting> sources;             ///< resolved values and their origin
   std::vector<std::string> notes;               ///< remarks found while resolving
 
   /// Original (pre-extension) context: original_max_position_embeddings, else
   /// max_position_embeddings, else 0.
   std::int64_t original_length() const;
-  /// The source label of a setting for error messages: "--base" or `config.json "rope_theta"`.
+  /// The source label of a setting for error messages: "--base" or `config.json: "rope_theta"`.
   std::string label(std::string_view name) const;
   /// Records (or replaces) the value and source of a setting.
   void set_source(std::string name, std::string value, std::string source);
