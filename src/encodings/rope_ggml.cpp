@@ -1,13 +1,14 @@
 // ggml / llama.cpp RoPE (ggml-cpu ops.cpp `ggml_rope_cache_init`, `rope_yarn`,
 // `ggml_rope_yarn_corr_dims`; llama.cpp context setup and convert_hf_to_gguf.py).
 // Angles are built by iterating θ ← θ·theta_scale from θ = position, in T (float for f32).
+#include "rope_internal.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 
 #include "posenc/error.hpp"
-#include "rope_internal.hpp"
 
 namespace posenc::encodings::rope_detail {
 namespace {

@@ -1,11 +1,12 @@
 // Hugging Face transformers' RoPE parameter functions (modeling_rope_utils.py), with the
 // float32 tensor arithmetic emulated for --precision f32. Python scalars stay double.
+#include "rope_internal.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
 
 #include "posenc/error.hpp"
-#include "rope_internal.hpp"
 
 namespace posenc::encodings::rope_detail {
 namespace {

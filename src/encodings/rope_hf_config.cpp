@@ -1,11 +1,12 @@
 // Reading the RoPE settings of a Hugging Face config.json (see rope_config.hpp).
+#include "posenc/encodings/rope_config.hpp"
+
 #include <fmt/format.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "posenc/encodings/rope_config.hpp"
 #include "posenc/error.hpp"
 
 namespace posenc::encodings {

@@ -1,11 +1,12 @@
 // Llama 3.1 frequency scaling: transformers `_compute_llama3_parameters`, meta-llama
 // `apply_scaling` (same float32 operations) and llama.cpp's converted `rope_freqs` factors.
+#include "rope_internal.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
 
 #include "posenc/error.hpp"
-#include "rope_internal.hpp"
 
 namespace posenc::encodings::rope_detail {
 namespace {

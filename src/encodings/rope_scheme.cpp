@@ -1,9 +1,10 @@
 // The `rope` entry of the scheme registry: angle, cos or sin tables, one row per position.
+#include "posenc/encodings/schemes.hpp"
+
 #include <fmt/format.h>
 
 #include "posenc/encodings/rope_apply.hpp"
 #include "posenc/encodings/rope_config.hpp"
-#include "posenc/encodings/schemes.hpp"
 
 namespace posenc::encodings {
 namespace {

@@ -1,9 +1,9 @@
 // Where a setting is read differently by different implementations (REFERENCES §3).
+#include "rope_internal.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
-
-#include "rope_internal.hpp"
 
 namespace posenc::encodings::rope_detail {
 namespace {

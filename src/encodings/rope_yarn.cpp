@@ -1,13 +1,14 @@
 // YaRN as Hugging Face transformers computes it (`_compute_yarn_parameters`, current main):
 // NTK-by-parts ramp over the pair index between the correction dims, attention factor from
 // get_mscale. Tensor steps in T (float32 for --precision f32), Python scalars in double.
+#include "rope_internal.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 
 #include "posenc/error.hpp"
-#include "rope_internal.hpp"
 
 namespace posenc::encodings::rope_detail {
 namespace {

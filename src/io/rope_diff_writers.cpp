@@ -1,9 +1,9 @@
 // `posenc rope diff` and `posenc rope permutation` output (declared in rope_writers.hpp).
+#include "posenc/io/rope_writers.hpp"
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
-
-#include "posenc/io/rope_writers.hpp"
 
 namespace posenc::io {
 
