@@ -11,5 +11,6 @@ SchemeInfo sine_scheme();        // sine.cpp
 SchemeInfo sinusoidal_scheme();  // sinusoidal.cpp
 SchemeInfo learned_scheme();     // learned.cpp
 SchemeInfo recurrent_scheme();   // recurrent.cpp
+SchemeInfo rope_scheme();        // rope_scheme.cpp
 
 }  // namespace posenc::encodings
