@@ -12,6 +12,8 @@ const std::vector<SchemeInfo>& schemes() {
   static const std::vector<SchemeInfo> all = {
       integer_scheme(),
       normalized_scheme(),
+      alibi_scheme(),
+      t5_scheme(),
   };
   return all;
 }

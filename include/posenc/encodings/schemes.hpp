@@ -6,5 +6,7 @@ namespace posenc::encodings {
 
 SchemeInfo integer_scheme();     // simple.cpp
 SchemeInfo normalized_scheme();  // simple.cpp
+SchemeInfo alibi_scheme();       // alibi.cpp
+SchemeInfo t5_scheme();          // t5.cpp
 
 }  // namespace posenc::encodings
