@@ -12,6 +12,11 @@ const std::vector<SchemeInfo>& schemes() {
   static const std::vector<SchemeInfo> all = {
       integer_scheme(),
       normalized_scheme(),
+      binary_scheme(),
+      sine_scheme(),
+      sinusoidal_scheme(),
+      learned_scheme(),
+      recurrent_scheme(),
       alibi_scheme(),
       t5_scheme(),
   };

@@ -6,6 +6,11 @@ namespace posenc::encodings {
 
 SchemeInfo integer_scheme();     // simple.cpp
 SchemeInfo normalized_scheme();  // simple.cpp
+SchemeInfo binary_scheme();      // binary.cpp
+SchemeInfo sine_scheme();        // sine.cpp
+SchemeInfo sinusoidal_scheme();  // sinusoidal.cpp
+SchemeInfo learned_scheme();     // learned.cpp
+SchemeInfo recurrent_scheme();   // recurrent.cpp
 SchemeInfo alibi_scheme();       // alibi.cpp
 SchemeInfo t5_scheme();          // t5.cpp
 

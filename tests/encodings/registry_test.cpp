@@ -1,0 +1,32 @@
+#include "posenc/encodings/registry.hpp"
+
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <cmath>
+
+#include "error_of.hpp"
+
+using posenc::encodings::schemes;
+
+TEST_CASE("absolute schemes are registered in order", "[registry]") {
+  const std::vector<std::string> expected = {"integer", "normalized", "binary", "sine",
+                                             "sinusoidal", "learned", "recurrent"};
+  REQUIRE(schemes().size() >= expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) CHECK(schemes()[i].name == expected[i]);
+}
+
+TEST_CASE("every scheme builds with its defaults and gives finite values", "[registry]") {
+  for (const auto& s : schemes()) {
+    INFO(s.name);
+    for (const auto& p : s.params)
+      if (!p.choices.empty())
+        CHECK(std::find(p.choices.begin(), p.choices.end(), std::get<std::string>(p.default_value)) != p.choices.end());
+    const auto t = posenc::encodings::make_table(s.name, posenc::ParamMap{});
+    CHECK(t->info().scheme == s.name);
+    CHECK(t->info().params.size() == s.params.size());
+    REQUIRE(t->rows() > 0);
+    if (!t->info().column_names.empty()) CHECK(t->info().column_names.size() == t->cols());
+    const auto m = t->to_matrix();
+    CHECK(std::all_of(m.data().begin(), m.data().end(), [](double v) { return std::isfinite(v); }));
+  }
+}
