@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <complex>
+#include <limits>
 
 #include "posenc/analysis/rotary.hpp"
 #include "posenc/error.hpp"
@@ -98,10 +99,11 @@ std::vector<double> rope_qk_decay(const std::vector<double>& theta, const std::v
   return out;
 }
 
-std::vector<double> alibi_decay(double slope, const std::vector<std::int64_t>& offsets) {
+std::vector<double> alibi_decay(double slope, const std::vector<std::int64_t>& offsets, bool causal) {
   std::vector<double> out;
   out.reserve(offsets.size());
-  for (std::int64_t d : offsets) out.push_back(-slope * static_cast<double>(d < 0 ? -d : d));
+  for (std::int64_t d : offsets)
+    out.push_back(causal && d > 0 ? -std::numeric_limits<double>::infinity() : -slope * static_cast<double>(d < 0 ? -d : d));
   return out;
 }
 

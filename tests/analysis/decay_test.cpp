@@ -112,6 +112,10 @@ TEST_CASE("rope q,k decay: closed form equals rotating q and k at many T", "[dec
 
 TEST_CASE("alibi and t5 against distance", "[decay]") {
   CHECK(alibi_decay(0.5, {-2, 0, 3}) == std::vector<double>{-1.0, 0.0, -1.5});
+  const auto causal = alibi_decay(0.5, {-2, 0, 3}, true);
+  CHECK(causal[0] == -1.0);
+  CHECK(causal[1] == 0.0);
+  CHECK(std::isinf(causal[2]));
   const posenc::encodings::T5Options o;
   CHECK(t5_decay(o, {-16, 0, 16}) == std::vector<double>{10, 0, 26});
 }

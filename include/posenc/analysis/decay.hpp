@@ -44,8 +44,9 @@ std::vector<double> rope_qk_decay(const std::vector<double>& theta, const std::v
                                   const std::vector<std::int64_t>& offsets);
 
 /// ALiBi bias against the offset for one head: −m·|Δ|. The causal form m·j equals this
-/// up to the row constant m·T (softmax ignores it) for the visible keys Δ <= 0.
-std::vector<double> alibi_decay(double slope, const std::vector<std::int64_t>& offsets);
+/// up to the row constant m·T (softmax ignores it) for the visible keys Δ <= 0; with
+/// `causal`, later keys (Δ > 0) are masked: −inf, as in the alibi table.
+std::vector<double> alibi_decay(double slope, const std::vector<std::int64_t>& offsets, bool causal = false);
 
 /// T5 bucket of rp = Δ.
 std::vector<double> t5_decay(const encodings::T5Options& options, const std::vector<std::int64_t>& offsets);
