@@ -17,6 +17,7 @@ const std::vector<SchemeInfo>& schemes() {
       sinusoidal_scheme(),
       learned_scheme(),
       recurrent_scheme(),
+      rope_scheme(),
       alibi_scheme(),
       t5_scheme(),
   };

@@ -1,0 +1,160 @@
+#pragma once
+/// Rotary position embedding (RoFormer, Su et al. 2021) and its context-extension methods,
+/// computed the way each reference implementation computes them:
+///   hf   — Hugging Face transformers `modeling_rope_utils.py` + `LlamaRotaryEmbedding`
+///          (float32 inv_freq and angles, half-split layout by default);
+///   meta — meta-llama `precompute_freqs_cis` / `apply_scaling` (complex interleaved form);
+///   ggml — ggml-cpu `ggml_rope_cache_init` / `rope_yarn` and llama.cpp's setup
+///          (iterated float32 theta_scale, always-rounded YaRN correction range).
+/// θ_i = b^(−2i/d) for pair i of the rotary width d; position t rotates pair i by t·θ_i.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace posenc::encodings {
+
+/// Which dimensions form a rotated pair. interleaved: pair i = (2i, 2i+1) (RoFormer, Meta,
+/// GPT-J, ggml NORMAL); half: pair i = (i, i + d/2) (GPT-NeoX, Hugging Face `rotate_half`).
+enum class RopeLayout { kInterleaved, kHalf };
+/// Context-extension method (Hugging Face `rope_type`; "none" is HF's "default").
+enum class RopeScaling { kNone, kLinear, kNtk, kDynamic, kYarn, kLlama3, kLongrope, kProportional };
+/// Whose arithmetic and defaults to reproduce.
+enum class RopeConvention { kHf, kMeta, kGgml };
+/// f32 emulates the references' float32 tensor arithmetic; f64 computes the formulas in double.
+enum class RopePrecision { kF32, kF64 };
+
+std::string_view to_string(RopeLayout v);
+std::string_view to_string(RopeScaling v);
+std::string_view to_string(RopeConvention v);
+std::string_view to_string(RopePrecision v);
+/// Parse a name; throws Error "<what> must be one of a, b or c (got 'x')".
+RopeLayout parse_rope_layout(std::string_view s, std::string_view what = "--layout");
+RopeScaling parse_rope_scaling(std::string_view s, std::string_view what = "--scaling");
+RopeConvention parse_rope_convention(std::string_view s, std::string_view what = "--convention");
+RopePrecision parse_rope_precision(std::string_view s, std::string_view what = "--precision");
+const std::vector<std::string>& rope_layout_names();
+const std::vector<std::string>& rope_scaling_names();
+const std::vector<std::string>& rope_convention_names();
+const std::vector<std::string>& rope_precision_names();
+
+/// One resolved setting and where it came from, for `posenc rope` to print.
+struct RopeSetting {
+  std::string name;    ///< posenc name, e.g. "base"
+  std::string value;   ///< as text
+  std::string source;  ///< "flag --base", "config.json rope_theta", "default", "derived: ..."
+};
+
+/// Every setting that decides a RoPE table. Optional fields are "absent" (as in a config.json
+/// that lacks the key); each method then applies its reference's default.
+struct RopeConfig {
+  std::int64_t head_dim = 64;                   ///< width of one attention head
+  std::int64_t rotary_dim = 64;                 ///< rotated width d (even, ≤ head_dim)
+  double partial_rotary_factor = 1.0;           ///< rotary_dim = int(head_dim × factor) unless given
+  double base = 10000.0;                        ///< rope_theta
+  RopeLayout layout = RopeLayout::kHalf;
+  RopeScaling scaling = RopeScaling::kNone;
+  std::optional<double> factor;                 ///< scaling factor s
+  std::int64_t original_max_position_embeddings = 0;  ///< L_orig, 0 = absent
+  std::int64_t max_position_embeddings = 0;     ///< 0 = absent
+  /// Top-level `original_max_position_embeddings` of a config.json (Phi-3 style), 0 = absent.
+  /// llama.cpp's converter reads only this one for llama3 (default 8192).
+  std::int64_t top_level_original_max_position_embeddings = 0;
+  std::int64_t seq_len = 0;                     ///< current length (dynamic, longrope), 0 = absent
+  std::optional<double> beta_fast, beta_slow;   ///< YaRN ramp ends, in rotations
+  std::optional<double> mscale, mscale_all_dim; ///< YaRN (DeepSeek) magnitude scales
+  std::optional<double> attention_factor;       ///< explicit cos/sin multiplier
+  std::optional<bool> truncate;                 ///< YaRN: round the correction range
+  double low_freq_factor = 1.0;                 ///< llama3
+  double high_freq_factor = 4.0;                ///< llama3
+  std::vector<double> short_factor, long_factor;  ///< longrope, rotary_dim/2 each
+  RopeConvention convention = RopeConvention::kHf;
+  RopePrecision precision = RopePrecision::kF32;
+  bool apply_attention_factor = true;           ///< multiply cos/sin by it, as HF does
+  std::string model_type;                       ///< config.json model_type ("" = none)
+  std::vector<RopeSetting> sources;             ///< resolved values and their origin
+  std::vector<std::string> notes;               ///< remarks found while resolving
+
+  /// Original (pre-extension) context: original_max_position_embeddings, else
+  /// max_position_embeddings, else 0.
+  std::int64_t original_length() const;
+  /// The source label of a setting for error messages: "--base" or `config.json: "rope_theta"`.
+  std::string label(std::string_view name) const;
+  /// Records (or replaces) the value and source of a setting.
+  void set_source(std::string name, std::string value, std::string source);
+};
+
+/// What a method does to one pair.
+enum class RopeRegime {
+  kUnchanged,     ///< θ' = θ (extrapolated / high frequency)
+  kInterpolated,  ///< θ' = θ / s (fully position-interpolated)
+  kBlended,       ///< between the two (YaRN ramp, llama3 medium band); see blend
+  kRescaled,      ///< changed another way (NTK base change, LongRoPE per-pair factor)
+  kZero,          ///< θ' = 0 (proportional / p-RoPE tail pair): no rotation
+};
+std::string_view to_string(RopeRegime r);
+
+/// YaRN correction range over pair indices (corr_dim(β) = d·ln(L/(2πβ))/(2 ln b)).
+struct YarnRange {
+  double beta_fast = 32, beta_slow = 1;  ///< as used (after HF's `or 32` / `or 1`)
+  double low_raw = 0, high_raw = 0;      ///< corr_dim(beta_fast), corr_dim(beta_slow)
+  double low = 0, high = 0;              ///< after rounding (if truncating) and clamping
+  bool truncated = true;
+};
+
+/// Pair counts of the llama3 bands.
+struct Llama3Bands {
+  int unchanged = 0, smoothed = 0, divided = 0;
+  double high_freq_wavelen = 0, low_freq_wavelen = 0;  ///< L/high, L/low
+  std::int64_t original_length = 0;
+};
+
+/// The frequencies a configuration produces, with everything the report explains.
+struct RopeFrequencies {
+  std::vector<double> inv_freq_original;  ///< unscaled θ_i (pairs = rotary_dim/2)
+  std::vector<double> inv_freq;           ///< after scaling
+  std::vector<RopeRegime> regime;
+  /// Weight of the original frequency in a blend: 1 unchanged, 0 interpolated, in between for
+  /// blended pairs; NaN where a method does not blend.
+  std::vector<double> blend;
+  double attention_factor = 1.0;  ///< multiplies cos and sin; logits scale by its square
+  double factor = 1.0;            ///< scaling factor used (1 when none)
+  double base = 10000.0;          ///< base used (changed by ntk/dynamic)
+  std::int64_t original_length = 0;
+  std::optional<YarnRange> yarn;
+  std::optional<Llama3Bands> llama3;
+  std::string longrope_list;      ///< "short" or "long"
+  // ggml's per-position recipe (convention ggml only).
+  double ggml_theta_scale = 0;
+  double ggml_freq_scale = 1;
+  double ggml_ext_factor = 0;
+  double ggml_corr_dims[2] = {0, 0};
+  double ggml_attn_factor = 1;      ///< attn_factor passed to ggml
+  double ggml_internal_mscale = 1;  ///< 1 + 0.1 ln(1/freq_scale) when ext_factor ≠ 0
+  std::vector<double> ggml_freq_factors;  ///< per pair, empty = none
+  std::vector<std::string> warnings;     ///< where implementations read a setting differently
+
+  std::size_t pairs() const { return inv_freq.size(); }
+};
+
+/// Validates `c` and computes its frequencies in its convention and precision.
+/// Throws Error for settings a user can fix (naming the flag or config.json field).
+RopeFrequencies compute_frequencies(const RopeConfig& c);
+
+/// YaRN's corr_dim(n_rot) = d·ln(L/(2π·n_rot)) / (2·ln b): the (fractional) pair index whose
+/// wavelength fits n_rot times into L. Computed in double.
+double yarn_correction_dim(double n_rot, std::int64_t dim, double base, std::int64_t length);
+
+/// get_mscale(s, m) = 1 if s ≤ 1 else 0.1·m·ln(s) + 1 (YaRN paper's √(1/t)).
+double yarn_get_mscale(double scale, double mscale = 1.0);
+
+/// Per-pair rotation angles, cosines and sines at one position, computed as the convention
+/// does (float32 products for hf/meta f32, ggml's iterated theta). cos/sin include the
+/// attention factor when `c.apply_attention_factor`.
+struct RopePairValues {
+  std::vector<double> angle, cos, sin;
+};
+RopePairValues rope_pair_values(const RopeConfig& c, const RopeFrequencies& f, std::int64_t position);
+
+}  // namespace posenc::encodings

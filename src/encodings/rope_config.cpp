@@ -1,0 +1,190 @@
+#include "posenc/encodings/rope_config.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <set>
+
+#include "posenc/error.hpp"
+
+namespace posenc::encodings {
+namespace {
+
+std::string text_of(const ParamValue& v) { return posenc::to_string(v); }
+
+void check_number(const RopeConfig& c, const char* name, double v, double lo, bool lo_open, const char* rule) {
+  if (!std::isfinite(v) || (lo_open ? !(v > lo) : !(v >= lo)))
+    throw Error(fmt::format("{} must be {} (got {})", c.label(name), rule, v));
+}
+
+/// hf: half (transformers' rotate_half; Llama weights are permuted on conversion). meta:
+/// interleaved. ggml: NEOX (half) for the architectures llama.cpp runs in NEOX mode, else
+/// NORMAL (interleaved: convert_hf_to_gguf.py undoes the Llama permutation).
+void set_default_layout(RopeConfig& c) {
+  static const std::set<std::string> neox = {"falcon", "qwen", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe",
+                                             "phi", "phi3", "gemma", "gemma2", "gemma3", "stablelm",
+                                             "gpt_neox", "starcoder2", "olmo2"};
+  std::string why = fmt::format("default for --convention {}", to_string(c.convention));
+  if (c.convention == RopeConvention::kHf) {
+    c.layout = RopeLayout::kHalf;
+  } else if (c.convention == RopeConvention::kGgml && neox.count(c.model_type) != 0) {
+    c.layout = RopeLayout::kHalf;
+    why += fmt::format(" (llama.cpp runs {} in NEOX mode)", c.model_type);
+  } else {
+    c.layout = RopeLayout::kInterleaved;
+  }
+  c.set_source("layout", std::string(to_string(c.layout)), why);
+}
+
+}  // namespace
+
+std::vector<ParamSpec> rope_param_specs() {
+  const auto lengths = [](const char* name, const char* help) {
+    return ParamSpec{name, help, std::int64_t{0}, {}, 0, static_cast<double>(kMaxLen)};
+  };
+  const auto number = [](const char* name, const char* help, double def, double lo = 0) {
+    return ParamSpec{name, help, def, {}, lo, 1e300};
+  };
+  ParamSpec dim = dim_param(64);
+  dim.help = "head dimension (the rotary width unless --rotary-dim / --partial-rotary-factor)";
+  dim.min = 2;
+  return {
+      len_param(),
+      dim,
+      number("base", "RoPE base θ (rope_theta)", 10000.0, 1.0),
+      {"layout", "pairs (2i,2i+1) or (i,i+d/2); default: half for hf, interleaved for meta and ggml", std::string("half"),
+       rope_layout_names()},
+      {"table", "what each cell holds", std::string("cos"), {"angle", "cos", "sin"}},
+      lengths("rotary-dim", "rotated width R (even, ≤ --dim); 0 = int(dim × partial-rotary-factor)"),
+      {"partial-rotary-factor", "fraction of the head that rotates (GPT-NeoX rotary_pct, Phi-2)", 1.0, {}, 0, 1},
+      {"scaling", "context-extension method", std::string("none"), rope_scaling_names()},
+      number("factor", "scaling factor s (0 = not set)", 0.0),
+      lengths("original-max-position-embeddings", "pre-extension context L_orig (0 = not set)"),
+      lengths("max-position-embeddings", "context the config declares (0 = not set)"),
+      lengths("seq-len", "current sequence length for dynamic and longrope (0 = not set)"),
+      number("beta-fast", "YaRN: rotations where the ramp starts (transformers: 0 means 32)", 32.0),
+      number("beta-slow", "YaRN: rotations where the ramp ends (transformers: 0 means 1)", 1.0),
+      number("mscale", "YaRN/DeepSeek mscale (0 = not set)", 0.0),
+      number("mscale-all-dim", "YaRN/DeepSeek mscale_all_dim (0 = not set)", 0.0),
+      number("attention-factor", "explicit cos/sin multiplier (0 = computed by the method)", 0.0),
+      {"truncate", "YaRN: round the correction range (transformers default true)", true, {}},
+      number("low-freq-factor", "llama3 low_freq_factor", 1.0),
+      number("high-freq-factor", "llama3 high_freq_factor", 4.0),
+      {"short-factor", "longrope short_factor list (rotary_dim/2 values)", std::vector<double>{}, {}},
+      {"long-factor", "longrope long_factor list (rotary_dim/2 values)", std::vector<double>{}, {}},
+      {"convention", "whose arithmetic to reproduce", std::string("hf"), rope_convention_names()},
+      {"precision", "f32 emulates the references' float32; f64 computes in double", std::string("f32"),
+       rope_precision_names()},
+      {"apply-attention-factor", "multiply cos/sin by the attention factor, as transformers does", true, {}},
+      {"hf-config", "a model's Hugging Face config.json (flags override it)", std::string(), {}},
+  };
+}
+
+RopeConfig resolve_rope_config(const ParamMap& p) {
+  const std::string path = p.has("hf-config") ? p.text("hf-config") : std::string();
+  const bool file = !path.empty();
+  RopeConfig c = file ? read_hf_config(path) : RopeConfig{};
+  if (file) c.set_source("hf-config", path, "flag --hf-config");
+  // Settings a config.json can hold come from the file unless the flag is given; the others
+  // (layout aside) always come from the flags or their defaults.
+  const auto from_flag = [&](const std::string& name) { return p.has(name) && (!file || p.given(name)); };
+  const auto record = [&](const std::string& name) {
+    c.set_source(name, text_of(p.value(name)), p.given(name) ? "flag --" + name : "default");
+  };
+  const auto positive = [&](const std::string& name) -> std::optional<double> {
+    return p.number(name) > 0 ? std::optional<double>(p.number(name)) : std::nullopt;
+  };
+  if (from_flag("dim")) c.head_dim = p.integer("dim"), record("dim");
+  if (from_flag("base")) c.base = p.number("base"), record("base");
+  if (from_flag("partial-rotary-factor")) c.partial_rotary_factor = p.number("partial-rotary-factor"), record("partial-rotary-factor");
+  if (from_flag("scaling")) c.scaling = parse_rope_scaling(p.text("scaling")), record("scaling");
+  if (from_flag("factor") && p.number("factor") > 0) c.factor = p.number("factor"), record("factor");
+  if (from_flag("original-max-position-embeddings") && p.integer("original-max-position-embeddings") > 0) {
+    c.original_max_position_embeddings = p.integer("original-max-position-embeddings");
+    c.top_level_original_max_position_embeddings = c.original_max_position_embeddings;
+    record("original-max-position-embeddings");
+  }
+  if (from_flag("max-position-embeddings") && p.integer("max-position-embeddings") > 0)
+    c.max_position_embeddings = p.integer("max-position-embeddings"), record("max-position-embeddings");
+  // Optional settings: only a given flag (or the file) sets them; otherwise each method's default.
+  for (const auto& [name, out] : {std::pair{"beta-fast", &c.beta_fast}, std::pair{"beta-slow", &c.beta_slow}}) {
+    if (p.has(name) && p.given(name)) *out = p.number(name), record(name);
+  }
+  for (const auto& [name, out] : {std::pair{"mscale", &c.mscale}, std::pair{"mscale-all-dim", &c.mscale_all_dim},
+                                  std::pair{"attention-factor", &c.attention_factor}}) {
+    if (p.has(name) && p.given(name)) *out = positive(name), record(name);
+  }
+  if (p.has("truncate") && p.given("truncate")) c.truncate = p.flag("truncate"), record("truncate");
+  if (from_flag("low-freq-factor")) c.low_freq_factor = p.number("low-freq-factor"), record("low-freq-factor");
+  if (from_flag("high-freq-factor")) c.high_freq_factor = p.number("high-freq-factor"), record("high-freq-factor");
+  if (from_flag("short-factor")) c.short_factor = p.list("short-factor"), record("short-factor");
+  if (from_flag("long-factor")) c.long_factor = p.list("long-factor"), record("long-factor");
+  if (p.has("seq-len")) c.seq_len = p.integer("seq-len"), record("seq-len");
+  if (p.has("convention")) c.convention = parse_rope_convention(p.text("convention")), record("convention");
+  if (p.has("precision")) c.precision = parse_rope_precision(p.text("precision")), record("precision");
+  if (p.has("apply-attention-factor")) c.apply_attention_factor = p.flag("apply-attention-factor"), record("apply-attention-factor");
+  const bool layout_from_file = file && !c.label("layout").starts_with("--");
+  if (p.has("layout") && p.given("layout")) {
+    c.layout = parse_rope_layout(p.text("layout")), record("layout");
+  } else if (!layout_from_file) {
+    set_default_layout(c);
+  }
+  std::int64_t rotary = 0;
+  if (p.has("rotary-dim") && p.given("rotary-dim")) {
+    rotary = p.integer("rotary-dim"), record("rotary-dim");
+  } else if (file && !c.label("rotary-dim").starts_with("--")) {
+    rotary = c.rotary_dim;  // GPT-J's rotary_dim
+  }
+  finalize_rope_config(c, rotary);
+  return c;
+}
+
+void finalize_rope_config(RopeConfig& c, std::int64_t explicit_rotary_dim) {
+  if (c.head_dim < 2 || c.head_dim > kMaxDim)
+    throw Error(fmt::format("{} must be within [2, {}] (got {})", c.label("dim"), kMaxDim, c.head_dim));
+  check_number(c, "partial-rotary-factor", c.partial_rotary_factor, 0.0, true, "in (0, 1]");
+  if (c.partial_rotary_factor > 1.0)
+    throw Error(fmt::format("{} must be in (0, 1] (got {})", c.label("partial-rotary-factor"), c.partial_rotary_factor));
+  if (c.scaling == RopeScaling::kProportional) {
+    // p-RoPE keeps pairs (i, i + head_dim/2) over the whole head and zeroes the tail frequencies.
+    if (explicit_rotary_dim > 0) c.partial_rotary_factor = static_cast<double>(explicit_rotary_dim) / static_cast<double>(c.head_dim);
+    c.rotary_dim = c.head_dim;
+    c.set_source("rotary-dim", fmt::format("{}", c.rotary_dim), "derived: proportional spans the whole head");
+  } else if (explicit_rotary_dim > 0) {
+    c.rotary_dim = explicit_rotary_dim;
+  } else {
+    c.rotary_dim = static_cast<std::int64_t>(static_cast<double>(c.head_dim) * c.partial_rotary_factor);
+    c.set_source("rotary-dim", fmt::format("{}", c.rotary_dim),
+                 c.partial_rotary_factor == 1.0 ? std::string("derived: the whole head")
+                                                : fmt::format("derived: int({} × {})", c.head_dim, c.partial_rotary_factor));
+  }
+  if (c.rotary_dim < 2 || c.rotary_dim % 2 != 0 || c.rotary_dim > c.head_dim)
+    throw Error(fmt::format("{} must give an even rotary width within [2, {}] (got {})",
+                            explicit_rotary_dim > 0 ? c.label("rotary-dim") : c.label("partial-rotary-factor"),
+                            c.head_dim, c.rotary_dim));
+  check_number(c, "base", c.base, 1.0, true, "a finite number > 1");
+  if (c.factor) check_number(c, "factor", *c.factor, 0.0, true, "a finite number > 0");
+  if (c.factor && *c.factor < 1.0 && c.scaling != RopeScaling::kNone)
+    c.notes.push_back(fmt::format("factor {} < 1 compresses frequencies (transformers warns for factor < 1)", *c.factor));
+  for (const auto& [name, v] : {std::pair{"beta-fast", c.beta_fast}, std::pair{"beta-slow", c.beta_slow},
+                                std::pair{"mscale", c.mscale}, std::pair{"mscale-all-dim", c.mscale_all_dim}}) {
+    if (v) check_number(c, name, *v, 0.0, false, "a finite number ≥ 0");
+  }
+  if (c.attention_factor) check_number(c, "attention-factor", *c.attention_factor, 0.0, true, "a finite number > 0");
+  if (c.scaling == RopeScaling::kLlama3 && !(c.high_freq_factor > c.low_freq_factor))
+    throw Error(fmt::format("{} must be greater than {} (got {} and {})", c.label("high-freq-factor"),
+                            c.label("low-freq-factor"), c.high_freq_factor, c.low_freq_factor));
+  if (c.scaling == RopeScaling::kLongrope) {
+    const auto n = static_cast<std::size_t>(c.rotary_dim / 2);
+    for (const auto& [name, list] : {std::pair{"short-factor", &c.short_factor}, std::pair{"long-factor", &c.long_factor}}) {
+      if (list->size() != n)
+        throw Error(fmt::format("{} must have rotary_dim/2 = {} values (got {})", c.label(name), n, list->size()));
+      for (double v : *list) check_number(c, name, v, 0.0, true, "a list of finite numbers > 0");
+    }
+  }
+  if (c.rotary_dim < c.head_dim && c.scaling != RopeScaling::kProportional)
+    c.notes.push_back(fmt::format("partial rotary: dims 0..{} rotate (exponent over {}), dims {}..{} pass through",
+                                  c.rotary_dim - 1, c.rotary_dim, c.rotary_dim, c.head_dim - 1));
+}
+
+}  // namespace posenc::encodings

@@ -1,0 +1,112 @@
+// compute_frequencies: dispatch by convention, shared requirements, per-position values.
+#include "posenc/encodings/rope.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+#include "posenc/error.hpp"
+#include "rope_internal.hpp"
+
+namespace posenc::encodings {
+namespace rope_detail {
+
+std::size_t pair_count(const RopeConfig& c) {
+  const auto width = c.scaling == RopeScaling::kProportional ? c.head_dim : c.rotary_dim;
+  return static_cast<std::size_t>(width / 2);
+}
+
+double required_factor(const RopeConfig& c) {
+  if (c.factor) return *c.factor;
+  throw Error(fmt::format("{} is required for --scaling {}", c.label("factor"), to_string(c.scaling)));
+}
+
+std::int64_t required_original(const RopeConfig& c) {
+  const auto l = c.original_length();
+  if (l > 0) return l;
+  throw Error(fmt::format("--original-max-position-embeddings (or --max-position-embeddings) is required for "
+                          "--scaling {}",
+                          to_string(c.scaling)));
+}
+
+void classify_remaining(RopeFrequencies& f) {
+  const std::size_t n = f.pairs();
+  f.regime.resize(n, RopeRegime::kRescaled);
+  f.blend.resize(n, std::numeric_limits<double>::quiet_NaN());
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!std::isnan(f.blend[i])) continue;  // set by the method
+    const double orig = f.inv_freq_original[i];
+    const double now = f.inv_freq[i];
+    if (now == 0.0) {
+      f.regime[i] = RopeRegime::kZero;
+    } else if (now == orig) {
+      f.regime[i] = RopeRegime::kUnchanged;
+      f.blend[i] = 1.0;
+    } else if (f.factor != 1.0 && std::abs(now * f.factor - orig) <= 1e-6 * orig) {
+      f.regime[i] = RopeRegime::kInterpolated;
+      f.blend[i] = 0.0;
+    } else {
+      f.regime[i] = RopeRegime::kRescaled;
+    }
+  }
+}
+
+}  // namespace rope_detail
+
+double yarn_correction_dim(double n_rot, std::int64_t dim, double base, std::int64_t length) {
+  return static_cast<double>(dim) * std::log(static_cast<double>(length) / (n_rot * 2.0 * rope_detail::kPi)) /
+         (2.0 * std::log(base));
+}
+
+double yarn_get_mscale(double scale, double mscale) {
+  if (scale <= 1.0) return 1.0;
+  return 0.1 * mscale * std::log(scale) + 1.0;
+}
+
+RopeFrequencies compute_frequencies(const RopeConfig& c) {
+  if (c.head_dim < 2 || c.rotary_dim < 2 || c.rotary_dim % 2 != 0 || c.rotary_dim > c.head_dim)
+    throw Error(fmt::format("rotary dimension must be even and within [2, {}] (got {})", c.head_dim, c.rotary_dim));
+  if (!(c.base > 1.0) || !std::isfinite(c.base))
+    throw Error(fmt::format("{} must be a finite number > 1 (got {})", c.label("base"), c.base));
+  RopeFrequencies f;
+  f.base = c.base;
+  f.original_length = c.original_length();
+  switch (c.convention) {
+    case RopeConvention::kHf: rope_detail::hf_frequencies(c, f); break;
+    case RopeConvention::kMeta: rope_detail::meta_frequencies(c, f); break;
+    case RopeConvention::kGgml: rope_detail::ggml_frequencies(c, f); break;
+  }
+  rope_detail::classify_remaining(f);
+  rope_detail::add_warnings(c, f);
+  return f;
+}
+
+RopePairValues rope_pair_values(const RopeConfig& c, const RopeFrequencies& f, std::int64_t position) {
+  if (c.convention == RopeConvention::kGgml) return rope_detail::ggml_pair_values(c, f, position);
+  const std::size_t n = f.pairs();
+  RopePairValues v{std::vector<double>(n), std::vector<double>(n), std::vector<double>(n)};
+  const double att = c.apply_attention_factor ? f.attention_factor : 1.0;
+  if (c.precision == RopePrecision::kF32) {
+    // HF: freqs = inv_freq.float() @ position_ids.float() (a float32 product), then
+    // cos(emb) * attention_scaling in float32. Meta: torch.outer(t, freqs) in float32.
+    const float t = static_cast<float>(position);
+    const float a = static_cast<float>(att);
+    for (std::size_t i = 0; i < n; ++i) {
+      const float angle = t * static_cast<float>(f.inv_freq[i]);
+      v.angle[i] = angle;
+      v.cos[i] = static_cast<float>(static_cast<float>(std::cos(static_cast<double>(angle))) * a);
+      v.sin[i] = static_cast<float>(static_cast<float>(std::sin(static_cast<double>(angle))) * a);
+    }
+  } else {
+    const double t = static_cast<double>(position);
+    for (std::size_t i = 0; i < n; ++i) {
+      v.angle[i] = t * f.inv_freq[i];
+      v.cos[i] = std::cos(v.angle[i]) * att;
+      v.sin[i] = std::sin(v.angle[i]) * att;
+    }
+  }
+  return v;
+}
+
+}  // namespace posenc::encodings

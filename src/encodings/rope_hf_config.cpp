@@ -1,0 +1,238 @@
+// Reading the RoPE settings of a Hugging Face config.json (see rope_config.hpp).
+#include "posenc/encodings/rope_config.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "posenc/error.hpp"
+
+namespace posenc::encodings {
+namespace {
+
+using nlohmann::json;
+
+const char* type_name(const json& v) {
+  switch (v.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::boolean: return "boolean";
+    case json::value_t::string: return "string";
+    case json::value_t::array: return "array";
+    case json::value_t::object: return "object";
+    default: return v.is_number() ? "number" : "value";
+  }
+}
+
+/// Typed access to one JSON object; `prefix` names it in messages ("rope_scaling.").
+struct Obj {
+  const json* o = nullptr;
+  std::string prefix;
+
+  const json* get(const std::string& key) const {
+    if (o == nullptr) return nullptr;
+    auto it = o->find(key);
+    return it == o->end() || it->is_null() ? nullptr : &*it;
+  }
+  std::string field(const std::string& key) const { return prefix + key; }
+  [[noreturn]] void wrong(const std::string& key, const char* want, const json& v) const {
+    throw Error(fmt::format("config.json: \"{}\" must be {} (got {})", field(key), want, type_name(v)));
+  }
+  std::optional<double> number(const std::string& key) const {
+    const json* v = get(key);
+    if (v == nullptr) return std::nullopt;
+    if (!v->is_number()) wrong(key, "a number", *v);
+    return v->get<double>();
+  }
+  std::optional<std::int64_t> integer(const std::string& key) const {
+    const json* v = get(key);
+    if (v == nullptr) return std::nullopt;
+    if (v->is_number_integer()) return v->get<std::int64_t>();
+    if (v->is_number_float() && std::floor(v->get<double>()) == v->get<double>() && std::abs(v->get<double>()) < 9e15)
+      return static_cast<std::int64_t>(v->get<double>());
+    wrong(key, "an integer", *v);
+  }
+  std::optional<bool> boolean(const std::string& key) const {
+    const json* v = get(key);
+    if (v == nullptr) return std::nullopt;
+    if (!v->is_boolean()) wrong(key, "true or false", *v);
+    return v->get<bool>();
+  }
+  std::optional<std::string> text(const std::string& key) const {
+    const json* v = get(key);
+    if (v == nullptr) return std::nullopt;
+    if (!v->is_string()) wrong(key, "a string", *v);
+    return v->get<std::string>();
+  }
+  std::optional<std::vector<double>> numbers(const std::string& key) const {
+    const json* v = get(key);
+    if (v == nullptr) return std::nullopt;
+    if (!v->is_array()) wrong(key, "a list of numbers", *v);
+    std::vector<double> out;
+    for (std::size_t i = 0; i < v->size(); ++i) {
+      if (!(*v)[i].is_number()) wrong(fmt::format("{}[{}]", key, i), "a number", (*v)[i]);
+      out.push_back((*v)[i].get<double>());
+    }
+    return out;
+  }
+  [[noreturn]] void missing(const std::string& key, const std::string& why) const {
+    throw Error(fmt::format("config.json: missing \"{}\" ({})", field(key), why));
+  }
+};
+
+std::string src(const Obj& o, const std::string& key) { return "config.json " + o.field(key); }
+
+void read_head_dim(const Obj& cfg, RopeConfig& c) {
+  if (auto v = cfg.integer("qk_rope_head_dim")) {  // DeepSeek MLA: only this part of a head rotates
+    c.head_dim = *v;
+    c.set_source("dim", fmt::format("{}", *v), src(cfg, "qk_rope_head_dim"));
+    c.notes.push_back("DeepSeek MLA: only qk_rope_head_dim dims of each head rotate (the qk_nope_head_dim part "
+                      "carries no position); --dim is that rotary part");
+  } else if (auto h = cfg.integer("head_dim")) {
+    c.head_dim = *h;
+    c.set_source("dim", fmt::format("{}", *h), src(cfg, "head_dim"));
+  } else {
+    const char* hk = cfg.get("hidden_size") || !cfg.get("n_embd") ? "hidden_size" : "n_embd";
+    const char* nk = cfg.get("num_attention_heads") || !cfg.get("n_head") ? "num_attention_heads" : "n_head";
+    auto hidden = cfg.integer(hk);
+    auto heads = cfg.integer(nk);
+    if (!hidden) cfg.missing(hk, "needed for head_dim when \"head_dim\" is absent");
+    if (!heads) cfg.missing(nk, "needed for head_dim when \"head_dim\" is absent");
+    if (*heads <= 0) throw Error(fmt::format("config.json: \"{}\" must be > 0 (got {})", cfg.field(nk), *heads));
+    c.head_dim = *hidden / *heads;
+    c.set_source("dim", fmt::format("{}", c.head_dim), fmt::format("derived: {} / {} = {} / {}", hk, nk, *hidden, *heads));
+  }
+}
+
+RopeScaling read_type(const Obj& s, RopeConfig& c) {
+  auto t = s.text("rope_type");
+  std::string key = "rope_type";
+  if (!t) {
+    t = s.text("type");
+    key = "type";
+    if (t) c.notes.push_back(fmt::format("legacy key \"{}type\" read as rope_type", s.prefix));
+  }
+  if (!t) s.missing("rope_type", "or the legacy \"type\"");
+  c.set_source("scaling", *t, src(s, key));
+  if (*t == "default") return RopeScaling::kNone;
+  if (*t == "su") {
+    c.notes.push_back("rope_type 'su' is the old name of 'longrope' (Phi-3)");
+    return RopeScaling::kLongrope;
+  }
+  if (*t == "mrope") {
+    c.notes.push_back("rope_type 'mrope': M-RoPE sections are not modelled; these are the default frequencies");
+    return RopeScaling::kNone;
+  }
+  return parse_rope_scaling(*t, fmt::format("config.json: \"{}\"", s.field(key)));
+}
+
+}  // namespace
+
+RopeConfig parse_hf_config(const std::string& json_text, const std::string& file) {
+  json root;
+  try {
+    root = json::parse(json_text);
+  } catch (const json::parse_error& e) {
+    throw Error(fmt::format("{}: not valid JSON ({})", file, e.what()));
+  }
+  if (!root.is_object()) throw Error(fmt::format("{}: must be a JSON object (got {})", file, type_name(root)));
+  RopeConfig c;
+  c.sources.clear();
+  Obj cfg{&root, ""};
+  if (!cfg.get("hidden_size") && !cfg.get("head_dim") && cfg.get("text_config") && root["text_config"].is_object())
+    cfg = Obj{&root["text_config"], "text_config."};  // multimodal models keep the LLM here
+  read_head_dim(cfg, c);
+  if (auto r = cfg.integer("rotary_dim")) {  // GPT-J
+    c.rotary_dim = *r;
+    c.set_source("rotary-dim", fmt::format("{}", *r), src(cfg, "rotary_dim"));
+  }
+  Obj s{nullptr, ""};
+  if (const json* rp = cfg.get("rope_parameters")) {
+    if (!rp->is_object()) cfg.wrong("rope_parameters", "an object", *rp);
+    s = Obj{rp, cfg.prefix + "rope_parameters."};
+    if (!rp->empty() && std::all_of(rp->begin(), rp->end(), [](const json& v) { return v.is_object(); })) {
+      const std::string layer = rp->contains("full_attention") ? "full_attention" : rp->begin().key();
+      s = Obj{&(*rp)[layer], s.prefix + layer + "."};
+      c.notes.push_back(fmt::format("per-layer rope_parameters: using the '{}' entry", layer));
+    }
+  } else if (const json* rs = cfg.get("rope_scaling")) {
+    if (!rs->is_object()) cfg.wrong("rope_scaling", "an object or null", *rs);
+    s = Obj{rs, cfg.prefix + "rope_scaling."};
+  }
+  if (auto v = s.number("rope_theta")) {
+    c.base = *v, c.set_source("base", fmt::format("{}", *v), src(s, "rope_theta"));
+  } else if (auto t = cfg.number("rope_theta")) {
+    c.base = *t, c.set_source("base", fmt::format("{}", *t), src(cfg, "rope_theta"));
+  } else if (auto g = cfg.number("rotary_emb_base")) {
+    c.base = *g, c.set_source("base", fmt::format("{}", *g), src(cfg, "rotary_emb_base"));
+  } else {
+    c.set_source("base", "10000", "default (transformers default_theta; no rope_theta in the file)");
+  }
+  for (const auto& [obj, key] : {std::pair{&s, "partial_rotary_factor"}, std::pair{&cfg, "partial_rotary_factor"},
+                                  std::pair{&cfg, "rotary_pct"}}) {
+    if (auto v = obj->number(key)) {
+      c.partial_rotary_factor = *v;
+      c.set_source("partial-rotary-factor", fmt::format("{}", *v), src(*obj, key));
+      break;
+    }
+  }
+  if (auto m = cfg.integer("max_position_embeddings")) {
+    c.max_position_embeddings = *m;
+    c.set_source("max-position-embeddings", fmt::format("{}", *m), src(cfg, "max_position_embeddings"));
+  }
+  if (auto top = cfg.integer("original_max_position_embeddings")) {  // Phi-3 keeps it at the top level
+    c.top_level_original_max_position_embeddings = *top;
+    c.original_max_position_embeddings = *top;
+    c.set_source("original-max-position-embeddings", fmt::format("{}", *top), src(cfg, "original_max_position_embeddings"));
+  } else if (auto o = s.integer("original_max_position_embeddings")) {
+    c.original_max_position_embeddings = *o;
+    c.set_source("original-max-position-embeddings", fmt::format("{}", *o), src(s, "original_max_position_embeddings"));
+  }
+  if (s.o != nullptr) c.scaling = read_type(s, c);
+  const bool needs_factor = c.scaling == RopeScaling::kLinear || c.scaling == RopeScaling::kDynamic ||
+                            c.scaling == RopeScaling::kYarn || c.scaling == RopeScaling::kLlama3 ||
+                            c.scaling == RopeScaling::kNtk;
+  const std::string why = fmt::format("required for rope_type {}", to_string(c.scaling));
+  if ((c.factor = s.number("factor"))) c.set_source("factor", fmt::format("{}", *c.factor), src(s, "factor"));
+  else if (needs_factor) s.missing("factor", why);
+  const auto opt = [&](const char* key, const char* name, std::optional<double>& out) {
+    if ((out = s.number(key))) c.set_source(name, fmt::format("{}", *out), src(s, key));
+  };
+  opt("beta_fast", "beta-fast", c.beta_fast);
+  opt("beta_slow", "beta-slow", c.beta_slow);
+  opt("mscale", "mscale", c.mscale);
+  opt("mscale_all_dim", "mscale-all-dim", c.mscale_all_dim);
+  opt("attention_factor", "attention-factor", c.attention_factor);
+  if ((c.truncate = s.boolean("truncate"))) c.set_source("truncate", *c.truncate ? "true" : "false", src(s, "truncate"));
+  for (const auto& [key, name, out] : {std::tuple{"low_freq_factor", "low-freq-factor", &c.low_freq_factor},
+                                       std::tuple{"high_freq_factor", "high-freq-factor", &c.high_freq_factor}}) {
+    if (auto v = s.number(key)) *out = *v, c.set_source(name, fmt::format("{}", *v), src(s, key));
+    else if (c.scaling == RopeScaling::kLlama3) s.missing(key, why);
+  }
+  for (const auto& [key, name, out] : {std::tuple{"short_factor", "short-factor", &c.short_factor},
+                                       std::tuple{"long_factor", "long-factor", &c.long_factor}}) {
+    if (auto v = s.numbers(key)) *out = *v, c.set_source(name, fmt::format("[{} values]", v->size()), src(s, key));
+    else if (c.scaling == RopeScaling::kLongrope) s.missing(key, why);
+  }
+  const auto model_type = cfg.text("model_type").value_or("");
+  c.model_type = model_type;
+  if (auto inter = cfg.boolean("rope_interleave")) {
+    c.layout = *inter ? RopeLayout::kInterleaved : RopeLayout::kHalf;
+    c.set_source("layout", std::string(to_string(c.layout)), src(cfg, "rope_interleave"));
+  } else if (model_type.rfind("deepseek", 0) == 0 || model_type == "kimi_k2" || model_type == "gptj") {
+    c.layout = RopeLayout::kInterleaved;
+    c.set_source("layout", "interleaved", fmt::format("config.json model_type ({}: q/k pairs are adjacent)", model_type));
+  }
+  return c;
+}
+
+RopeConfig read_hf_config(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(fmt::format("--hf-config: cannot read '{}'", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_hf_config(text.str());
+}
+
+}  // namespace posenc::encodings

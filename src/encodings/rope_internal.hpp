@@ -1,0 +1,64 @@
+#pragma once
+// Shared pieces of the RoPE implementation (not part of the public API).
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "posenc/encodings/rope.hpp"
+
+namespace posenc::encodings::rope_detail {
+
+inline constexpr double kPi = 3.14159265358979323846;
+
+/// HF/Meta inverse frequencies 1/b^(2i/norm), i < count, in T arithmetic:
+/// `1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.int64).float() / dim))`.
+/// The exponent is float(2i)/float(norm); base is cast to T first (a Python scalar meeting a
+/// float32 tensor is used as float32).
+template <class T>
+std::vector<double> hf_inv_freq(double base, std::int64_t norm, std::size_t count) {
+  std::vector<double> out(count);
+  const T b = static_cast<T>(base);
+  const T n = static_cast<T>(norm);
+  for (std::size_t i = 0; i < count; ++i) {
+    const T e = static_cast<T>(2 * i) / n;
+    out[i] = static_cast<double>(T(1) / std::pow(b, e));
+  }
+  return out;
+}
+
+/// Python truthiness of an optional number (None and 0 are false).
+inline bool truthy(const std::optional<double>& v) { return v.has_value() && *v != 0.0; }
+
+/// Number of rotated pairs: rotary_dim/2, or head_dim/2 for proportional (p-RoPE keeps the
+/// whole head and zeroes the tail frequencies).
+std::size_t pair_count(const RopeConfig& c);
+
+/// The factor a method uses, or throws Error naming the flag/field when it is required.
+double required_factor(const RopeConfig& c);
+
+/// The original context a method uses (L_orig), or throws Error when required and absent.
+std::int64_t required_original(const RopeConfig& c);
+
+/// Fills regime and blend for pairs a method did not classify: equal → unchanged,
+/// θ/s → interpolated, 0 → zero, anything else → rescaled.
+void classify_remaining(RopeFrequencies& f);
+
+// One entry point per convention (rope_hf.cpp, rope_meta.cpp, rope_ggml.cpp) and the methods
+// they share (rope_yarn.cpp, rope_llama3.cpp).
+void hf_frequencies(const RopeConfig& c, RopeFrequencies& f);
+void meta_frequencies(const RopeConfig& c, RopeFrequencies& f);
+void ggml_frequencies(const RopeConfig& c, RopeFrequencies& f);
+void hf_yarn(const RopeConfig& c, RopeFrequencies& f);
+void llama3_scaling(const RopeConfig& c, RopeFrequencies& f, double factor, double low_freq_factor,
+                    double high_freq_factor, std::int64_t original);
+/// llama.cpp convert_hf_to_gguf.py `rope_freqs` tensor: per-pair divisor of θ for llama3.
+std::vector<double> gguf_llama3_factors(const RopeConfig& c, std::int64_t original);
+
+/// ggml's per-position values (rope_ggml.cpp).
+RopePairValues ggml_pair_values(const RopeConfig& c, const RopeFrequencies& f, std::int64_t position);
+
+/// Notes on settings that implementations read differently (rope_warnings.cpp).
+void add_warnings(const RopeConfig& c, RopeFrequencies& f);
+
+}  // namespace posenc::encodings::rope_detail

@@ -1,0 +1,95 @@
+// Names of the RoPE enums and the small RopeConfig helpers.
+#include "posenc/encodings/rope.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+
+#include "posenc/error.hpp"
+#include "posenc/text.hpp"
+
+namespace posenc::encodings {
+namespace {
+
+template <class E, std::size_t N>
+E parse_name(std::string_view s, std::string_view what, const std::array<std::string_view, N>& names) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (names[i] == s) return static_cast<E>(i);
+  std::vector<std::string> all(names.begin(), names.end());
+  throw Error(fmt::format("{} must be one of {} (got '{}'){}", what, join_choices(all), s, did_you_mean(s, all)));
+}
+
+constexpr std::array<std::string_view, 2> kLayouts = {"interleaved", "half"};
+constexpr std::array<std::string_view, 8> kScalings = {"none",   "linear", "ntk",      "dynamic",
+                                                        "yarn",   "llama3", "longrope", "proportional"};
+constexpr std::array<std::string_view, 3> kConventions = {"hf", "meta", "ggml"};
+constexpr std::array<std::string_view, 2> kPrecisions = {"f32", "f64"};
+constexpr std::array<std::string_view, 5> kRegimes = {"unchanged", "interpolated", "blended", "rescaled",
+                                                       "zero"};
+
+}  // namespace
+
+std::string_view to_string(RopeLayout v) { return kLayouts[static_cast<std::size_t>(v)]; }
+std::string_view to_string(RopeScaling v) { return kScalings[static_cast<std::size_t>(v)]; }
+std::string_view to_string(RopeConvention v) { return kConventions[static_cast<std::size_t>(v)]; }
+std::string_view to_string(RopePrecision v) { return kPrecisions[static_cast<std::size_t>(v)]; }
+std::string_view to_string(RopeRegime r) { return kRegimes[static_cast<std::size_t>(r)]; }
+
+RopeLayout parse_rope_layout(std::string_view s, std::string_view what) {
+  return parse_name<RopeLayout>(s, what, kLayouts);
+}
+RopeScaling parse_rope_scaling(std::string_view s, std::string_view what) {
+  return parse_name<RopeScaling>(s, what, kScalings);
+}
+RopeConvention parse_rope_convention(std::string_view s, std::string_view what) {
+  return parse_name<RopeConvention>(s, what, kConventions);
+}
+RopePrecision parse_rope_precision(std::string_view s, std::string_view what) {
+  return parse_name<RopePrecision>(s, what, kPrecisions);
+}
+
+// One static per list (a template keyed on the array size would share lists of equal length).
+const std::vector<std::string>& rope_layout_names() {
+  static const std::vector<std::string> v(kLayouts.begin(), kLayouts.end());
+  return v;
+}
+const std::vector<std::string>& rope_scaling_names() {
+  static const std::vector<std::string> v(kScalings.begin(), kScalings.end());
+  return v;
+}
+const std::vector<std::string>& rope_convention_names() {
+  static const std::vector<std::string> v(kConventions.begin(), kConventions.end());
+  return v;
+}
+const std::vector<std::string>& rope_precision_names() {
+  static const std::vector<std::string> v(kPrecisions.begin(), kPrecisions.end());
+  return v;
+}
+
+std::int64_t RopeConfig::original_length() const {
+  if (original_max_position_embeddings > 0) return original_max_position_embeddings;
+  return max_position_embeddings;
+}
+
+std::string RopeConfig::label(std::string_view name) const {
+  for (const auto& s : sources) {
+    if (s.name != name) continue;
+    constexpr std::string_view kFile = "config.json ";
+    if (s.source.rfind(kFile, 0) == 0) return fmt::format("config.json: \"{}\"", s.source.substr(kFile.size()));
+    break;
+  }
+  return fmt::format("--{}", name);
+}
+
+void RopeConfig::set_source(std::string name, std::string value, std::string source) {
+  for (auto& s : sources) {
+    if (s.name == name) {
+      s.value = std::move(value);
+      s.source = std::move(source);
+      return;
+    }
+  }
+  sources.push_back({std::move(name), std::move(value), std::move(source)});
+}
+
+}  // namespace posenc::encodings

@@ -1,0 +1,105 @@
+#include "posenc/encodings/rope_report.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include "posenc/error.hpp"
+
+namespace posenc::encodings {
+namespace {
+
+constexpr double kTwoPi = 2.0 * std::numbers::pi;
+
+double wavelength(double theta) {
+  return theta == 0.0 ? std::numeric_limits<double>::infinity() : kTwoPi / theta;
+}
+
+std::int64_t target_length(const RopeConfig& c, const RopeFrequencies& f, std::int64_t original) {
+  if (c.seq_len > 0) return c.seq_len;
+  if (c.max_position_embeddings > original) return c.max_position_embeddings;
+  if (f.factor > 1.0 && original > 0) return static_cast<std::int64_t>(std::llround(f.factor * static_cast<double>(original)));
+  return original;
+}
+
+}  // namespace
+
+RopeReport make_rope_report(const RopeConfig& c) {
+  RopeReport r;
+  r.config = c;
+  r.freqs = compute_frequencies(c);
+  const auto& f = r.freqs;
+  r.original_length = f.original_length > 0 ? f.original_length : c.original_length();
+  r.target_length = target_length(c, f, r.original_length);
+  r.logit_scale = f.attention_factor * f.attention_factor;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const auto pairs = static_cast<std::int64_t>(f.pairs());
+  for (std::size_t i = 0; i < f.pairs(); ++i) {
+    RopePairRow row;
+    row.index = i;
+    const auto k = static_cast<std::int64_t>(i);
+    row.dim_a = c.layout == RopeLayout::kInterleaved ? 2 * k : k;
+    row.dim_b = c.layout == RopeLayout::kInterleaved ? 2 * k + 1 : k + pairs;
+    row.inv_freq_original = f.inv_freq_original[i];
+    row.inv_freq = f.inv_freq[i];
+    row.wavelength_original = wavelength(row.inv_freq_original);
+    row.wavelength = wavelength(row.inv_freq);
+    row.turns_original =
+        r.original_length > 0 ? static_cast<double>(r.original_length) * row.inv_freq_original / kTwoPi : nan;
+    row.turns_target = r.target_length > 0 ? static_cast<double>(r.target_length) * row.inv_freq / kTwoPi : nan;
+    row.regime = f.regime[i];
+    row.blend = f.blend[i];
+    if (!std::isnan(row.turns_original) && row.turns_original < 1.0) ++r.never_full_turn;
+    switch (row.regime) {
+      case RopeRegime::kUnchanged: ++r.unchanged; break;
+      case RopeRegime::kInterpolated: ++r.interpolated; break;
+      case RopeRegime::kBlended: ++r.blended; break;
+      case RopeRegime::kRescaled: ++r.rescaled; break;
+      case RopeRegime::kZero: ++r.zero; break;
+    }
+    r.rows.push_back(row);
+  }
+  return r;
+}
+
+bool RopeDiff::within(double tol) const {
+  return inv_freq_max_rel <= tol && std::abs(attention_a - attention_b) <= tol && cos_max_abs <= tol &&
+         sin_max_abs <= tol;
+}
+
+RopeDiff compare_rope(const RopeConfig& a, const RopeConfig& b, std::int64_t len) {
+  const auto fa = compute_frequencies(a);
+  const auto fb = compute_frequencies(b);
+  if (fa.pairs() != fb.pairs())
+    throw Error(fmt::format("cannot compare: the first configuration has {} frequency pairs, the second {}",
+                            fa.pairs(), fb.pairs()));
+  RopeDiff d;
+  d.pairs = fa.pairs();
+  d.attention_a = fa.attention_factor;
+  d.attention_b = fb.attention_factor;
+  d.same_layout = a.layout == b.layout;
+  for (std::size_t i = 0; i < d.pairs; ++i) {
+    const double abs = std::abs(fa.inv_freq[i] - fb.inv_freq[i]);
+    const double scale = std::max(std::abs(fa.inv_freq[i]), std::abs(fb.inv_freq[i]));
+    const double rel = scale > 0 ? abs / scale : 0.0;
+    d.inv_freq_max_abs = std::max(d.inv_freq_max_abs, abs);
+    if (rel > d.inv_freq_max_rel) d.inv_freq_max_rel = rel, d.inv_freq_worst_pair = i;
+  }
+  double worst = -1;
+  for (std::int64_t t = 0; t < len; ++t) {
+    const auto va = rope_pair_values(a, fa, t);
+    const auto vb = rope_pair_values(b, fb, t);
+    for (std::size_t i = 0; i < d.pairs; ++i) {
+      const double dc = std::abs(va.cos[i] - vb.cos[i]);
+      const double ds = std::abs(va.sin[i] - vb.sin[i]);
+      d.cos_max_abs = std::max(d.cos_max_abs, dc);
+      d.sin_max_abs = std::max(d.sin_max_abs, ds);
+      if (std::max(dc, ds) > worst) worst = std::max(dc, ds), d.table_worst_position = t, d.table_worst_pair = i;
+    }
+  }
+  return d;
+}
+
+}  // namespace posenc::encodings

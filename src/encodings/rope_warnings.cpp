@@ -1,0 +1,115 @@
+// Where a setting is read differently by different implementations (REFERENCES §3).
+#include "rope_internal.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace posenc::encodings::rope_detail {
+namespace {
+
+void yarn_warnings(const RopeConfig& c, RopeFrequencies& f) {
+  auto& w = f.warnings;
+  const bool hf = c.convention == RopeConvention::kHf;
+  if (c.factor && c.max_position_embeddings > 0 && c.original_max_position_embeddings > 0) {
+    const double ratio =
+        static_cast<double>(c.max_position_embeddings) / static_cast<double>(c.original_max_position_embeddings);
+    if (ratio != *c.factor)
+      w.push_back(fmt::format(
+          "yarn: factor {} differs from max_position_embeddings/original_max_position_embeddings = {}; current "
+          "transformers uses the explicit factor, but mid-4.x releases used the ratio whenever "
+          "original_max_position_embeddings was set{}",
+          *c.factor, ratio, ratio == 1.0 ? " (that is, no YaRN scaling at all)" : ""));
+  }
+  if (!c.factor) w.push_back(fmt::format("yarn: no factor given; using max_position_embeddings/original = {}", f.factor));
+  if (!c.truncate && hf)
+    w.push_back("yarn: 'truncate' not set; transformers rounds the correction range (floor/ceil, default true), "
+                "gpt-oss sets it false, KerasHub and TVM do not round, ggml always rounds");
+  if (c.truncate && !*c.truncate && !hf) w.push_back("yarn: ggml always rounds the correction range; truncate=false is ignored");
+  for (const auto& [name, value, fallback] :
+       {std::tuple{"beta_fast", c.beta_fast, 32.0}, std::tuple{"beta_slow", c.beta_slow, 1.0}}) {
+    if (value && *value == 0.0)
+      w.push_back(fmt::format("yarn: {} = 0 becomes {} in transformers (`.get(\"{}\") or {}`); ggml keeps 0", name,
+                              fallback, name, fallback));
+  }
+  if (c.attention_factor && (c.mscale || c.mscale_all_dim)) {
+    w.push_back("yarn: attention_factor is given, so mscale and mscale_all_dim are not used");
+  } else if (truthy(c.mscale) != truthy(c.mscale_all_dim) && (c.mscale || c.mscale_all_dim)) {
+    w.push_back(fmt::format("yarn: transformers uses mscale only when both mscale and mscale_all_dim are non-zero "
+                            "(`if mscale and mscale_all_dim`); here the attention factor falls back to "
+                            "0.1·ln(s)+1 = {}",
+                            yarn_get_mscale(f.factor)));
+  } else if (truthy(c.mscale) && truthy(c.mscale_all_dim)) {
+    const double m = yarn_get_mscale(f.factor, *c.mscale_all_dim);
+    w.push_back(fmt::format("yarn: DeepSeek-style mscale={} / mscale_all_dim={}: cos/sin get {}; DeepSeek's code "
+                            "also multiplies the softmax scale by get_mscale(s, mscale_all_dim)² = {} (not in "
+                            "these tables)",
+                            *c.mscale, *c.mscale_all_dim, f.attention_factor, m * m));
+  }
+  if (!hf)
+    w.push_back(fmt::format("yarn: ggml multiplies cos/sin by its own 1+0.1·ln(1/freq_scale) = {}; llama.cpp "
+                            "passes attn_factor = {} to cancel it (ggml-org/llama.cpp#17945)",
+                            f.ggml_internal_mscale, f.ggml_attn_factor));
+}
+
+void longrope_warnings(const RopeConfig& c, RopeFrequencies& f) {
+  auto& w = f.warnings;
+  const auto l = c.original_length();
+  const bool hf_long = c.seq_len > 0 && c.seq_len > l;
+  const std::int64_t n_ctx = c.seq_len > 0 ? c.seq_len : c.max_position_embeddings;
+  const bool ggml_long = n_ctx > l;
+  if (c.seq_len <= 0)
+    w.push_back(fmt::format("longrope: no --seq-len; transformers starts with short_factor and switches to "
+                            "long_factor once a position exceeds {}, llama.cpp picks once by context size ({} "
+                            "for n_ctx = {})",
+                            l, ggml_long ? "long" : "short", n_ctx));
+  else if (hf_long != ggml_long)
+    w.push_back("longrope: transformers and llama.cpp choose different factor lists here");
+  if (c.factor && c.max_position_embeddings > 0 && l > 0) {
+    const double ratio = static_cast<double>(c.max_position_embeddings) / static_cast<double>(l);
+    if (ratio != *c.factor)
+      w.push_back(fmt::format("longrope: factor {} differs from max_position_embeddings/original = {} (older "
+                              "transformers and llama.cpp's converter use the ratio)",
+                              *c.factor, ratio));
+  }
+}
+
+}  // namespace
+
+void add_warnings(const RopeConfig& c, RopeFrequencies& f) {
+  auto& w = f.warnings;
+  switch (c.scaling) {
+    case RopeScaling::kYarn: yarn_warnings(c, f); break;
+    case RopeScaling::kLongrope: longrope_warnings(c, f); break;
+    case RopeScaling::kDynamic:
+      w.push_back(fmt::format("dynamic: transformers uses max_position_embeddings ({}) as the original length{}",
+                              c.max_position_embeddings,
+                              c.original_max_position_embeddings > 0 &&
+                                      c.original_max_position_embeddings != c.max_position_embeddings
+                                  ? fmt::format("; original_max_position_embeddings = {} is ignored",
+                                                c.original_max_position_embeddings)
+                                  : std::string()));
+      if (c.seq_len <= c.max_position_embeddings)
+        w.push_back("dynamic: at this --seq-len the frequencies equal the original ones; they change once the "
+                    "sequence grows past max_position_embeddings (keys already cached keep their old rotation, "
+                    "transformers#25104)");
+      break;
+    case RopeScaling::kNtk:
+      w.push_back(fmt::format("ntk: not a transformers rope_type; static NTK-aware base b·s^(d/(d−2)) = {} "
+                              "(x-transformers base_rescale_factor, rotary-embedding-torch theta_rescale_factor)",
+                              f.base));
+      break;
+    case RopeScaling::kLlama3:
+      if (c.convention == RopeConvention::kMeta && (c.low_freq_factor != 1.0 || c.original_length() != 8192))
+        w.push_back("llama3: meta-llama's apply_scaling hard-codes low_freq_factor = 1 and old_context_len = 8192");
+      if (c.convention == RopeConvention::kGgml && c.top_level_original_max_position_embeddings <= 0 &&
+          c.original_length() != 8192)
+        w.push_back(fmt::format("llama3: llama.cpp's converter reads a top-level original_max_position_embeddings "
+                                "(default 8192), not rope_scaling's {}",
+                                c.original_length()));
+      break;
+    default: break;
+  }
+}
+
+}  // namespace posenc::encodings::rope_detail

@@ -1,0 +1,125 @@
+#include "posenc/io/rope_writers.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace posenc::io {
+namespace {
+
+using encodings::RopeReport;
+
+std::string csv_number(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return fmt::format("{}", v);
+}
+
+std::string text_number(double v, const char* spec) {
+  if (std::isnan(v)) return "-";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return fmt::format(fmt::runtime(spec), v);
+}
+
+nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+std::string scaling_line(const RopeReport& r) {
+  const auto& c = r.config;
+  std::string s = fmt::format("{} (convention {}, precision {}, layout {})", to_string(c.scaling),
+                              to_string(c.convention), to_string(c.precision), to_string(c.layout));
+  if (r.freqs.factor != 1.0) s += fmt::format(", factor {}", r.freqs.factor);
+  return s;
+}
+
+}  // namespace
+
+void write_rope_report_text(const RopeReport& r, std::ostream& out) {
+  const auto& f = r.freqs;
+  out << fmt::format("{:>4} {:>9} {:>13} {:>13} {:>12} {:>12} {:>10} {:>10}  {}\n", "pair", "dims", "inv_freq",
+                     "scaled", "wavelength", "scaled_wl", "turns_orig", "turns_tgt", "regime");
+  for (const auto& row : r.rows) {
+    std::string regime(to_string(row.regime));
+    if (row.regime == encodings::RopeRegime::kBlended) regime += fmt::format(" (w={:.3f})", row.blend);
+    out << fmt::format("{:>4} {:>9} {:>13} {:>13} {:>12} {:>12} {:>10} {:>10}  {}\n", row.index,
+                       fmt::format("{},{}", row.dim_a, row.dim_b), text_number(row.inv_freq_original, "{:.6e}"),
+                       text_number(row.inv_freq, "{:.6e}"), text_number(row.wavelength_original, "{:.6g}"),
+                       text_number(row.wavelength, "{:.6g}"), text_number(row.turns_original, "{:.4g}"),
+                       text_number(row.turns_target, "{:.4g}"), regime);
+  }
+  out << "\nsummary\n";
+  out << fmt::format("  scaling            {}\n", scaling_line(r));
+  out << fmt::format("  rotary             {} of {} dims, base {}{}\n", r.config.rotary_dim, r.config.head_dim, r.config.base,
+                     f.base != r.config.base ? fmt::format(" (scaled base {})", f.base) : std::string());
+  out << fmt::format("  lengths            original {}, target {}\n", r.original_length, r.target_length);
+  out << fmt::format("  attention factor   {} (logits × {})\n", f.attention_factor, r.logit_scale);
+  out << fmt::format("  regimes            {} unchanged, {} interpolated, {} blended, {} rescaled, {} zero\n", r.unchanged,
+                     r.interpolated, r.blended, r.rescaled, r.zero);
+  if (r.original_length > 0)
+    out << fmt::format("  never a full turn  {} pairs within the original {} tokens\n", r.never_full_turn, r.original_length);
+  if (f.yarn)
+    out << fmt::format("  yarn range         pairs {} .. {} (raw {:.6f} .. {:.6f}, beta_fast {}, beta_slow {}, {})\n",
+                       f.yarn->low, f.yarn->high, f.yarn->low_raw, f.yarn->high_raw, f.yarn->beta_fast,
+                       f.yarn->beta_slow, f.yarn->truncated ? "rounded" : "not rounded");
+  if (f.llama3)
+    out << fmt::format("  llama3 bands       {} unchanged / {} smoothed / {} divided (wavelengths {} .. {})\n",
+                       f.llama3->unchanged, f.llama3->smoothed, f.llama3->divided, f.llama3->high_freq_wavelen,
+                       f.llama3->low_freq_wavelen);
+  if (!f.longrope_list.empty()) out << fmt::format("  longrope list      {}_factor\n", f.longrope_list);
+  out << "\nsettings\n";
+  for (const auto& s : r.config.sources) out << fmt::format("  {:<34} {:<14} {}\n", s.name, s.value, s.source);
+  if (!r.config.notes.empty() || !f.warnings.empty()) out << "\nwarnings\n";
+  for (const auto& n : r.config.notes) out << "  note: " << n << "\n";
+  for (const auto& w : f.warnings) out << "  warning: " << w << "\n";
+}
+
+void write_rope_report_csv(const RopeReport& r, std::ostream& out) {
+  out << "pair,dim_a,dim_b,inv_freq_original,inv_freq,wavelength_original,wavelength,turns_original,turns_target,"
+         "regime,blend\n";
+  for (const auto& row : r.rows)
+    out << fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", row.index, row.dim_a, row.dim_b,
+                       csv_number(row.inv_freq_original), csv_number(row.inv_freq), csv_number(row.wavelength_original),
+                       csv_number(row.wavelength), csv_number(row.turns_original), csv_number(row.turns_target),
+                       to_string(row.regime), csv_number(row.blend));
+}
+
+void write_rope_report_json(const RopeReport& r, std::ostream& out) {
+  using nlohmann::json;
+  const auto& c = r.config;
+  const auto& f = r.freqs;
+  json pairs = json::array();
+  for (const auto& row : r.rows)
+    pairs.push_back({{"index", row.index}, {"dims", {row.dim_a, row.dim_b}}, {"inv_freq_original", number(row.inv_freq_original)},
+                     {"inv_freq", number(row.inv_freq)}, {"wavelength_original", number(row.wavelength_original)},
+                     {"wavelength", number(row.wavelength)}, {"turns_original", number(row.turns_original)},
+                     {"turns_target", number(row.turns_target)}, {"regime", std::string(to_string(row.regime))},
+                     {"blend", number(row.blend)}});
+  json settings = json::array();
+  for (const auto& s : c.sources) settings.push_back({{"name", s.name}, {"value", s.value}, {"source", s.source}});
+  json j = {{"rope_type", std::string(to_string(c.scaling))}, {"convention", std::string(to_string(c.convention))},
+            {"precision", std::string(to_string(c.precision))}, {"layout", std::string(to_string(c.layout))},
+            {"head_dim", c.head_dim}, {"rotary_dim", c.rotary_dim}, {"base", c.base}, {"scaled_base", f.base},
+            {"factor", f.factor}, {"original_length", r.original_length}, {"target_length", r.target_length},
+            {"attention_factor", f.attention_factor}, {"logit_scale", r.logit_scale}, {"inv_freq", json::array()},
+            {"inv_freq_original", json::array()}, {"pairs", pairs}, {"yarn", nullptr}, {"llama3", nullptr},
+            {"longrope_list", f.longrope_list.empty() ? json(nullptr) : json(f.longrope_list)},
+            {"never_full_turn", r.never_full_turn},
+            {"regimes", {{"unchanged", r.unchanged}, {"interpolated", r.interpolated}, {"blended", r.blended},
+                         {"rescaled", r.rescaled}, {"zero", r.zero}}},
+            {"settings", settings}, {"warnings", f.warnings}, {"notes", c.notes}};
+  for (std::size_t i = 0; i < f.pairs(); ++i) {
+    j["inv_freq"].push_back(number(f.inv_freq[i]));
+    j["inv_freq_original"].push_back(number(f.inv_freq_original[i]));
+  }
+  if (f.yarn)
+    j["yarn"] = {{"beta_fast", f.yarn->beta_fast}, {"beta_slow", f.yarn->beta_slow}, {"low_raw", f.yarn->low_raw},
+                 {"high_raw", f.yarn->high_raw}, {"low", f.yarn->low}, {"high", f.yarn->high},
+                 {"truncate", f.yarn->truncated}};
+  if (f.llama3)
+    j["llama3"] = {{"unchanged", f.llama3->unchanged}, {"smoothed", f.llama3->smoothed}, {"divided", f.llama3->divided},
+                   {"high_freq_wavelen", f.llama3->high_freq_wavelen}, {"low_freq_wavelen", f.llama3->low_freq_wavelen},
+                   {"original_length", f.llama3->original_length}};
+  out << j.dump(2) << "\n";
+}
+
+}  // namespace posenc::io

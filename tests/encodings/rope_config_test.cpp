@@ -1,0 +1,200 @@
+// Reading Hugging Face config.json files: the shipped model configs resolve to the models'
+// published settings, and bad files fail with a message naming the field.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <string>
+
+#include "posenc/encodings/rope_config.hpp"
+#include "posenc/error.hpp"
+
+using namespace posenc::encodings;
+
+namespace {
+
+std::string data(const std::string& name) { return std::string(POSENC_TEST_DATA) + "/configs/" + name; }
+
+RopeConfig load(const std::string& name, posenc::ParamMap p = posenc::ParamMap(rope_param_specs())) {
+  p.set("hf-config", data(name));
+  return resolve_rope_config(p);
+}
+
+std::string source_of(const RopeConfig& c, const std::string& name) {
+  for (const auto& s : c.sources)
+    if (s.name == name) return s.source;
+  return "";
+}
+
+RopeConfig parse(const std::string& text) {
+  RopeConfig c = parse_hf_config(text);
+  finalize_rope_config(c);
+  return c;
+}
+
+bool warned(const RopeFrequencies& f, const std::string& part) {
+  for (const auto& w : f.warnings)
+    if (w.find(part) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("Llama-2-7B: default RoPE, theta from transformers' default", "[rope][config]") {
+  const auto c = load("llama-2-7b.json");
+  CHECK(c.head_dim == 128);
+  CHECK(c.rotary_dim == 128);
+  CHECK(c.base == 10000.0);
+  CHECK(source_of(c, "base").starts_with("default"));
+  CHECK(source_of(c, "dim") == "derived: hidden_size / num_attention_heads = 4096 / 32");
+  CHECK(c.scaling == RopeScaling::kNone);
+  CHECK(c.max_position_embeddings == 4096);
+  CHECK(c.layout == RopeLayout::kHalf);
+}
+
+TEST_CASE("Llama-3.1-8B: llama3 8/1/4/8192 over theta 500000, 29/6/29 bands", "[rope][config]") {
+  const auto c = load("llama-3.1-8b.json");
+  CHECK(c.scaling == RopeScaling::kLlama3);
+  CHECK(c.base == 500000.0);
+  CHECK(*c.factor == 8.0);
+  CHECK(c.low_freq_factor == 1.0);
+  CHECK(c.high_freq_factor == 4.0);
+  CHECK(c.original_max_position_embeddings == 8192);
+  CHECK(source_of(c, "factor") == "config.json rope_scaling.factor");
+  const auto f = compute_frequencies(c);
+  CHECK(f.llama3->unchanged == 29);
+  CHECK(f.llama3->smoothed == 6);
+  CHECK(f.llama3->divided == 29);
+}
+
+TEST_CASE("Qwen2.5-7B with the documented yarn block", "[rope][config]") {
+  const auto c = load("qwen2.5-7b-yarn.json");
+  CHECK(c.scaling == RopeScaling::kYarn);
+  CHECK(c.head_dim == 128);
+  CHECK(c.base == 1000000.0);
+  CHECK(*c.factor == 4.0);
+  CHECK(c.original_max_position_embeddings == 32768);
+  CHECK(source_of(c, "scaling") == "config.json rope_scaling.type");  // legacy key
+  const auto f = compute_frequencies(c);
+  CHECK(f.attention_factor == Approx(0.1 * std::log(4.0) + 1).epsilon(1e-12));
+  CHECK(warned(f, "no YaRN scaling at all"));  // max_position_embeddings/original = 1
+  CHECK(warned(f, "'truncate' not set"));
+}
+
+TEST_CASE("DeepSeek-V3: rotary part qk_rope_head_dim, interleaved, mscale ratio 1", "[rope][config]") {
+  const auto c = load("deepseek-v3.json");
+  CHECK(c.head_dim == 64);
+  CHECK(c.rotary_dim == 64);
+  CHECK(c.layout == RopeLayout::kInterleaved);
+  CHECK(*c.factor == 40.0);
+  CHECK(*c.mscale == 1.0);
+  CHECK(*c.mscale_all_dim == 1.0);
+  const auto f = compute_frequencies(c);
+  CHECK(f.attention_factor == 1.0);
+  // corr_dim(32) = 64 ln(4096/(64π))/(2 ln 1e4) = 10.47 → 10; corr_dim(1) = 22.51 → 23.
+  CHECK(f.yarn->low == 10.0);
+  CHECK(f.yarn->high == 23.0);
+  CHECK(warned(f, "softmax scale"));
+}
+
+TEST_CASE("Phi-3.5-mini: longrope with its 48-value lists", "[rope][config]") {
+  auto c = load("phi-3.5-mini.json");
+  CHECK(c.head_dim == 96);
+  CHECK(c.rotary_dim == 96);
+  REQUIRE(c.short_factor.size() == 48);
+  REQUIRE(c.long_factor.size() == 48);
+  CHECK(c.long_factor[0] == 1.0800000429153442);
+  CHECK(c.long_factor[47] == 64.83999633789062);
+  CHECK(c.short_factor[47] == 2.8399994373321533);
+  CHECK(c.original_max_position_embeddings == 4096);
+  CHECK(c.top_level_original_max_position_embeddings == 4096);
+  auto f = compute_frequencies(c);
+  CHECK(f.factor == 32.0);  // 131072 / 4096
+  CHECK(f.attention_factor == Approx(1.1902380714).epsilon(1e-10));
+  CHECK(f.longrope_list == "short");
+  posenc::ParamMap p(rope_param_specs());
+  p.set("seq-len", std::int64_t{8192});
+  c = load("phi-3.5-mini.json", p);
+  f = compute_frequencies(c);
+  CHECK(f.longrope_list == "long");
+  CHECK(f.inv_freq[0] == Approx(1 / 1.0800000429153442).epsilon(1e-7));
+}
+
+TEST_CASE("partial rotary: Phi-2 and GPT-NeoX-20B", "[rope][config]") {
+  const auto phi = load("phi-2.json");
+  CHECK(phi.head_dim == 80);
+  CHECK(phi.rotary_dim == 32);  // int(80 × 0.4)
+  const auto neox = load("gpt-neox-20b.json");
+  CHECK(neox.head_dim == 96);
+  CHECK(neox.rotary_dim == 24);  // int(96 × 0.25)
+  CHECK(source_of(neox, "base") == "config.json rotary_emb_base");
+  CHECK(source_of(neox, "partial-rotary-factor") == "config.json rotary_pct");
+}
+
+TEST_CASE("flags override the file; tool settings keep their defaults", "[rope][config]") {
+  posenc::ParamMap p(rope_param_specs());
+  p.set("base", 20000.0);
+  p.set("convention", std::string("meta"));
+  const auto c = load("llama-2-7b.json", p);
+  CHECK(c.base == 20000.0);
+  CHECK(source_of(c, "base") == "flag --base");
+  CHECK(c.layout == RopeLayout::kInterleaved);  // meta's layout
+  CHECK(c.max_position_embeddings == 4096);     // still from the file
+}
+
+TEST_CASE("ggml layout follows llama.cpp's rope type for the architecture", "[rope][config]") {
+  posenc::ParamMap p(rope_param_specs());
+  p.set("convention", std::string("ggml"));
+  CHECK(load("phi-3.5-mini.json", p).layout == RopeLayout::kHalf);        // NEOX
+  CHECK(load("llama-3.1-8b.json", p).layout == RopeLayout::kInterleaved);  // NORMAL
+}
+
+TEST_CASE("rope_parameters (transformers v5) may hold rope_theta and partial_rotary_factor", "[rope][config]") {
+  const auto c = parse(R"({"head_dim": 64, "max_position_embeddings": 8192,
+      "rope_parameters": {"rope_type": "linear", "factor": 2.0, "rope_theta": 1e6, "partial_rotary_factor": 0.5}})");
+  CHECK(c.scaling == RopeScaling::kLinear);
+  CHECK(c.base == 1e6);
+  CHECK(c.rotary_dim == 32);
+  CHECK(source_of(c, "base") == "config.json rope_parameters.rope_theta");
+}
+
+TEST_CASE("bad config files name the field", "[rope][config]") {
+  using Catch::Contains;
+  CHECK_THROWS_WITH(parse(R"({"num_attention_heads": 32})"), Contains("config.json: missing \"hidden_size\""));
+  CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_scaling": {"rope_type": "linear", "factor": "2"}})"),
+                    Contains("config.json: \"rope_scaling.factor\" must be a number (got string)"));
+  CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_scaling": {"rope_type": "yarn"}})"),
+                    Contains("config.json: missing \"rope_scaling.factor\" (required for rope_type yarn)"));
+  CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_scaling": {"factor": 2.0}})"),
+                    Contains("missing \"rope_scaling.rope_type\""));
+  CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_scaling": {"rope_type": "yaml", "factor": 2}})"),
+                    Contains("\"rope_scaling.rope_type\" must be one of"));
+  CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_theta": 1})"),
+                    Contains("config.json: \"rope_theta\" must be a finite number > 1 (got 1)"));
+  CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_scaling": {"rope_type": "linear", "factor": 0}})"),
+                    Contains("config.json: \"rope_scaling.factor\" must be a finite number > 0"));
+  CHECK_THROWS_WITH(parse(R"({"head_dim": 8, "rope_scaling": {"type": "longrope", "short_factor": [1, 2, 3],
+                                "long_factor": [1, 2, 3, 4]}})"),
+                    Contains("config.json: \"rope_scaling.short_factor\" must have rotary_dim/2 = 4 values (got 3)"));
+  CHECK_THROWS_WITH(parse(R"({"head_dim": 8, "rope_scaling": {"type": "longrope", "short_factor": [1, "x"]}})"),
+                    Contains("\"rope_scaling.short_factor[1]\" must be a number (got string)"));
+  CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_scaling": {"rope_type": "llama3", "factor": 8}})"),
+                    Contains("missing \"rope_scaling.low_freq_factor\""));
+  CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_scaling": 3})"),
+                    Contains("\"rope_scaling\" must be an object or null (got number)"));
+  CHECK_THROWS_WITH(parse(R"({"head_dim": 64,)"), Contains("config.json: not valid JSON"));
+  CHECK_THROWS_WITH(parse(R"({"head_dim": 63})"), Contains("must give an even rotary width"));
+  posenc::ParamMap p(rope_param_specs());
+  p.set("hf-config", std::string("/nonexistent/config.json"));
+  CHECK_THROWS_WITH(resolve_rope_config(p), Contains("--hf-config: cannot read '/nonexistent/config.json'"));
+}
+
+TEST_CASE("flag values are checked with the flag's name", "[rope][config]") {
+  posenc::ParamMap p(rope_param_specs());
+  p.set("dim", std::int64_t{64});
+  p.set("rotary-dim", std::int64_t{63});
+  CHECK_THROWS_WITH(resolve_rope_config(p), Catch::Contains("--rotary-dim must give an even rotary width"));
+  posenc::ParamMap q(rope_param_specs());
+  q.set("scaling", std::string("llama3"));
+  q.set("factor", 8.0);
+  q.set("low-freq-factor", 4.0);
+  CHECK_THROWS_WITH(resolve_rope_config(q), Catch::Contains("--high-freq-factor must be greater than --low-freq-factor"));
+}

@@ -1,0 +1,74 @@
+// The per-pair report and the comparison of two configurations.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <numbers>
+
+#include "posenc/encodings/rope_report.hpp"
+#include "rope_test_util.hpp"
+
+using namespace posenc::encodings;
+
+TEST_CASE("report: Llama-2 pairs >= 46 never complete a turn in 4096 tokens", "[rope][report]") {
+  auto c = rope_test::config(128, 10000.0);
+  c.max_position_embeddings = 4096;
+  const auto r = make_rope_report(c);
+  REQUIRE(r.rows.size() == 64);
+  // REFERENCES §2.10: corr_dim(1) = 45.03, so pairs 46..63 have wavelength > 4096.
+  CHECK(r.never_full_turn == 18);
+  CHECK(r.rows[45].turns_original > 1.0);
+  CHECK(r.rows[46].turns_original < 1.0);
+  CHECK(r.rows[1].wavelength == Approx(2 * std::numbers::pi * std::pow(1e4, 2.0 / 128)).epsilon(1e-12));
+  CHECK(r.rows[0].turns_original == Approx(4096 / (2 * std::numbers::pi)).epsilon(1e-12));
+  CHECK(r.rows[3].dim_a == 3);
+  CHECK(r.rows[3].dim_b == 67);  // half layout
+  CHECK(r.unchanged == 64);
+  CHECK(r.logit_scale == 1.0);
+}
+
+TEST_CASE("report: yarn target length, logit scale and regime counts", "[rope][report]") {
+  auto c = rope_test::config(128, 10000.0);
+  c.scaling = RopeScaling::kYarn;
+  c.factor = 4.0;
+  c.original_max_position_embeddings = 4096;
+  const auto r = make_rope_report(c);
+  CHECK(r.target_length == 16384);  // factor × L_orig
+  CHECK(r.logit_scale == Approx(1.138629436112 * 1.138629436112).epsilon(1e-11));
+  CHECK(r.unchanged == 21);         // pairs 0..20 (ramp 0 at j ≤ low = 20)
+  CHECK(r.interpolated == 18);      // pairs 46..63
+  CHECK(r.blended == 25);
+  // Interpolated pairs turn in the target length as often as in training.
+  CHECK(r.rows[60].turns_target == Approx(r.rows[60].turns_original).epsilon(1e-12));
+}
+
+TEST_CASE("diff: hf against ggml on Llama-3.1 stays within float32 rounding", "[rope][report]") {
+  auto c = rope_test::config(128, 500000.0, RopePrecision::kF32);
+  c.scaling = RopeScaling::kLlama3;
+  c.factor = 8.0;
+  c.original_max_position_embeddings = 8192;
+  auto g = c;
+  g.convention = RopeConvention::kGgml;
+  const auto d = compare_rope(c, g, 64);
+  CHECK(d.pairs == 64);
+  CHECK(d.inv_freq_max_rel > 0.0);
+  CHECK(d.within(1e-5));
+  CHECK_FALSE(d.within(1e-9));
+}
+
+TEST_CASE("diff: yarn truncate true vs false differs beyond 1e-3", "[rope][report]") {
+  auto a = rope_test::config(64, 150000.0);
+  a.scaling = RopeScaling::kYarn;
+  a.factor = 32.0;
+  a.original_max_position_embeddings = 4096;
+  auto b = a;
+  b.truncate = false;
+  const auto d = compare_rope(a, b, 4096);
+  CHECK(d.inv_freq_max_rel > 1e-3);
+  CHECK(d.cos_max_abs > 1e-3);
+  CHECK_FALSE(d.within(1e-3));
+  CHECK(compare_rope(a, a, 100).within(0.0));
+}
+
+TEST_CASE("diff: different pair counts cannot be compared", "[rope][report]") {
+  CHECK_THROWS_WITH(compare_rope(rope_test::config(64, 1e4), rope_test::config(128, 1e4), 4),
+                    Catch::Contains("cannot compare"));
+}
