@@ -7,6 +7,7 @@
 #include <random>
 
 #include "identity_util.hpp"
+#include "posenc/encodings/rope_apply.hpp"
 #include "posenc/error.hpp"
 
 namespace posenc::analysis {
@@ -79,8 +80,22 @@ RopeCheckCase make_rope_case(std::vector<double> theta, RopeLayout layout, std::
     c.q = normal_vector(d, seed);
     c.k = qk == QkChoice::kSame ? c.q : normal_vector(d, seed + 1);
   }
-  c.apply = [theta = c.theta](std::span<const double> x, double m, RopeLayout l) {
-    return rope_elementwise(x, m, theta, l);
+  auto angles = [theta = c.theta](double m) {
+    std::vector<double> a(theta.size());
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = m * theta[i];
+    return a;
+  };
+  c.apply = [angles](std::span<const double> x, double m, RopeLayout l) {
+    return encodings::rope_rotate(x, angles(m), l);
+  };
+  c.apply_complex = [angles](std::span<const double> x, double m, RopeLayout l) {
+    return encodings::rope_rotate_complex(x, angles(m), l);
+  };
+  c.apply_matrix = [angles](std::span<const double> x, double m, RopeLayout l) {
+    const Matrix r = encodings::rope_rotation_matrix(angles(m), x.size(), l);
+    std::vector<double> y(x.size());
+    for (std::size_t i = 0; i < y.size(); ++i) y[i] = dot(r.row(i), x);
+    return y;
   };
   c.positions = spread(std::max<std::int64_t>(len, 1), 0);
   c.offsets = spread(std::max<std::int64_t>(len, 2), 1);
@@ -121,8 +136,8 @@ IdentityResult check_rope_forms_agree(const RopeCheckCase& c, double tol) {
   for (std::int64_t m : c.positions) {
     const auto md = static_cast<double>(m);
     const auto e = c.apply(c.q, md, c.layout);
-    const double err = std::max(max_abs_diff(rope_matrix_form(c.q, md, c.theta, c.layout), e),
-                                max_abs_diff(rope_complex_form(c.q, md, c.theta, c.layout), e));
+    const double err = std::max(max_abs_diff(c.apply_matrix(c.q, md, c.layout), e),
+                                max_abs_diff(c.apply_complex(c.q, md, c.layout), e));
     record(r, err / scale, Pos{{"m", m}});
   }
   r.note = vectors_note(c);

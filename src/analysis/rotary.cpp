@@ -9,12 +9,6 @@
 
 namespace posenc::analysis {
 
-RopeLayout parse_rope_layout(const std::string& name) {
-  if (name == "interleaved") return RopeLayout::kInterleaved;
-  if (name == "half") return RopeLayout::kHalf;
-  throw Error(fmt::format("--layout must be interleaved or half (got '{}')", name));
-}
-
 std::vector<double> rope_theta(double base, std::int64_t dim) {
   if (dim <= 0 || dim % 2 != 0) throw Error(fmt::format("--dim must be even for rope (got {})", dim));
   if (!(base > 0.0) || !std::isfinite(base)) throw Error(fmt::format("--base must be positive (got {})", base));

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "posenc/encodings/registry.hpp"
+#include "posenc/encodings/rope.hpp"
 #include "posenc/error.hpp"
 #include "posenc/text.hpp"
 
@@ -73,7 +74,7 @@ RopeView rope_view(const TableInfo& info) {
   v.theta = std::get<std::vector<double>>(*inv);
   const auto* layout = find_entry(info.params, "layout");
   if (layout && std::holds_alternative<std::string>(*layout))
-    v.layout = analysis::parse_rope_layout(std::get<std::string>(*layout));
+    v.layout = encodings::parse_rope_layout(std::get<std::string>(*layout));
   return v;
 }
 

@@ -71,3 +71,20 @@ TEST_CASE("normal_vector is reproducible and roughly standard", "[rope-identity]
   CHECK(std::abs(mean) < 0.05);
   CHECK(var == Approx(1.0).margin(0.05));
 }
+
+TEST_CASE("the rope library's three forms equal the independent ones written here", "[rope-identity]") {
+  for (auto layout : {RopeLayout::kInterleaved, RopeLayout::kHalf}) {
+    const auto c = make(QkChoice::kRandom, layout);
+    for (double m : {0.0, 1.0, 77.0, 4095.0}) {
+      const auto lib = c.apply(c.q, m, layout);
+      const auto mine = rope_elementwise(c.q, m, c.theta, layout);
+      const auto cx = rope_complex_form(c.q, m, c.theta, layout);
+      const auto mx = rope_matrix_form(c.q, m, c.theta, layout);
+      for (std::size_t i = 0; i < lib.size(); ++i) {
+        CHECK(lib[i] == Approx(mine[i]).margin(1e-12));
+        CHECK(c.apply_complex(c.q, m, layout)[i] == Approx(cx[i]).margin(1e-12));
+        CHECK(c.apply_matrix(c.q, m, layout)[i] == Approx(mx[i]).margin(1e-12));
+      }
+    }
+  }
+}

@@ -29,8 +29,12 @@ struct RopeCheckCase {
   std::vector<double> q, k;            ///< d entries each
   std::vector<std::int64_t> positions; ///< m and n range over these
   std::vector<std::int64_t> offsets;   ///< Δ for the shift and symmetry checks
-  /// Checked against the matrix and complex forms; make_rope_case sets the element-wise form.
+  /// The implementation under test, in its three forms; make_rope_case sets the rope
+  /// library's rope_rotate (element-wise), rope_rotate_complex and rope_rotation_matrix with
+  /// angles m·θ_i. The identities compare them with each other and with the closed forms.
   RopeApply apply;
+  RopeApply apply_complex;
+  RopeApply apply_matrix;
 };
 
 /// N(0, 1) samples from std::mt19937_64(seed) by Box–Muller (the same on every platform,
@@ -46,7 +50,7 @@ RopeCheckCase make_rope_case(std::vector<double> theta, RopeLayout layout, std::
 IdentityResult check_rope_relative(const RopeCheckCase& c, double tol);
 /// rope-norm: |R_m q| = |q| and |R_m k| = |k|.
 IdentityResult check_rope_norm(const RopeCheckCase& c, double tol);
-/// rope-forms-agree: matrix, complex and element-wise forms give the same R_m q.
+/// rope-forms-agree: apply_matrix, apply_complex and apply give the same R_m q.
 IdentityResult check_rope_forms_agree(const RopeCheckCase& c, double tol);
 /// layouts-agree: P·R^interleaved_m q = R^half_m (P q) with P = interleaved_to_half, and the
 /// scores <R_m q, R_n k> agree across layouts.

@@ -1,24 +1,21 @@
 #pragma once
-/// RoPE (Su et al. 2021, RoFormer, §3.4) in the three forms the paper and the
-/// implementations write it, for the identity checks: the block-diagonal rotation matrix
-/// R_m (eq. 15), the complex product x̃_i·e^{imθ_i} (Meta's `apply_rotary_emb`), and the
-/// element-wise x⊙cos + rotate(x)⊙sin (eq. 34, seed 004; HF `apply_rotary_pos_emb`).
-/// Pair i is (2i, 2i+1) in the interleaved layout and (i, i + d/2) in the half layout.
+/// RoPE (Su et al. 2021, RoFormer, §3.4) written out independently of the rope library, as
+/// reference values for the analyses and their tests: the block-diagonal rotation matrix R_m
+/// (eq. 15), the complex product x̃_i·e^{imθ_i}, the element-wise x⊙cos + rotate(x)⊙sin
+/// (eq. 34, seed 004) and the score Re Σ q̃ conj(k̃) e^{i(m−n)θ}. Pair i is (2i, 2i+1) in the
+/// interleaved layout and (i, i + d/2) in the half layout (encodings::RopeLayout).
 #include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "posenc/analysis/linalg.hpp"
+#include "posenc/encodings/rope.hpp"
 #include "posenc/matrix.hpp"
 
 namespace posenc::analysis {
 
-enum class RopeLayout {
-  kInterleaved,  ///< RoFormer, Meta LLaMA, GPT-J: pairs (2i, 2i+1)
-  kHalf,         ///< GPT-NeoX, HF rotate_half: pairs (i, i + d/2)
-};
-RopeLayout parse_rope_layout(const std::string& name);  ///< "interleaved" | "half"
+using encodings::RopeLayout;
 
 /// θ_i = base^(−2i/d), i = 0..d/2−1. Throws Error for odd or non-positive d, base <= 0.
 std::vector<double> rope_theta(double base, std::int64_t dim);
