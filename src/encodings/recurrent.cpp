@@ -15,8 +15,8 @@ void check_recurrent(std::int64_t len, std::int64_t dim, double base) {
   if (dim % 2 != 0) throw Error(fmt::format("--dim must be even for recurrent (got {})", dim));
   check_sinusoidal(dim, base, SinusoidalConvention::kPaper);
   if (len > kMaxRecurrentValues / dim)
-    throw Error(fmt::format("--len {} × --dim {} is too large for recurrent, which keeps the table in memory: "
-                            "at most {} values",
+    throw Error(fmt::format("--len {} with --dim {} is too large for recurrent, which keeps the table in memory: "
+                            "len*dim must be at most {}",
                             len, dim, kMaxRecurrentValues));
 }
 
