@@ -64,7 +64,8 @@ Image scatter_plot(const Matrix& coords, const PlotOptions& opt) {
   PlotFrame f = make_frame(opt, x0 - xpad, x1 + xpad, y0, y1);
   Image img(opt.width, opt.height);
   const Rgb faint{215, 215, 215};
-  for (std::size_t r = 1; r < n; ++r)
+  // Joining consecutive positions shows the order; past a few hundred points it only greys the picture.
+  for (std::size_t r = 1; r < n && n <= 500; ++r)
     if (std::isfinite(sx[r]) && std::isfinite(sy[r]) && std::isfinite(sx[r - 1]) && std::isfinite(sy[r - 1]))
       draw_line(img, f.px(sx[r - 1]), f.py(sy[r - 1]), f.px(sx[r]), f.py(sy[r]), faint, 1);
   const double radius = n > 2000 ? 1.5 : 3.0;

@@ -110,3 +110,32 @@ TEST_CASE("project: chosen columns, PCA, and bad --dims", "[cli][project]") {
   CHECK_THAT(bad.err, Catch::Contains("--dims"));
   CHECK(run_cli({"project", "sine", "--dims", "0", "--format", "csv"}).code == 2);
 }
+
+TEST_CASE("decay rope: RoFormer's bound and the all-ones curve (d = 128 test vectors)", "[cli][decay][rope]") {
+  const auto r = run_cli({"decay", "rope", "--dim", "128", "--precision", "f64", "--max-offset", "10", "--format", "json",
+                          "--dtype", "float64"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j["series"].size() == 2);
+  CHECK(j["series"][0]["values"][0].get<double>() == Approx(32.5).margin(1e-9));
+  CHECK(j["series"][0]["values"][10].get<double>() == Approx(17.954137).margin(5e-6));
+  CHECK(j["series"][1]["values"][1].get<double>() == Approx(124.187368).margin(5e-6));
+  CHECK(j["series"][1]["values"][10].get<double>() == Approx(85.640046).margin(5e-6));
+}
+
+TEST_CASE("similarity rope: the score <R_i q, R_j k> with q = k = ones", "[cli][similarity][rope]") {
+  const auto r = run_cli({"similarity", "rope", "--dim", "8", "--len", "3", "--precision", "f64", "--metric", "dot",
+                          "--format", "json", "--dtype", "float64"});
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  // Σ_i 2 cos((j - i) θ_i), θ_i = 10000^(-2i/8)
+  auto expected = [](int delta) {
+    double s = 0;
+    for (int i = 0; i < 4; ++i) s += 2 * std::cos(delta * std::pow(10000.0, -2.0 * i / 8));
+    return s;
+  };
+  CHECK(j["data"][0][0].get<double>() == Approx(8.0));
+  CHECK(j["data"][0][2].get<double>() == Approx(expected(2)).margin(1e-12));
+  CHECK(j["data"][2][1].get<double>() == Approx(expected(-1)).margin(1e-12));
+}

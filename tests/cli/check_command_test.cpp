@@ -113,3 +113,17 @@ TEST_CASE("check --input: a sinusoidal table from a file passes shift-linear by 
   CHECK(run_cli({"check", "--input", sin}).code == 0);
   CHECK(run_cli({"check", "--input", learned, "--identity", "shift-linear"}).code == 1);
 }
+
+TEST_CASE("check rope: the rope identities hold; dot-symmetric fails for q != k only", "[cli][check][rope]") {
+  const auto r = run_cli({"check", "rope", "--dim", "64"});
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("all 4 identities hold"));
+  CHECK(run_cli({"check", "rope", "--dim", "64", "--layout", "interleaved", "--scaling", "linear", "--factor", "4"}).code == 0);
+  const auto sym = run_cli({"check", "rope", "--dim", "64", "--identity", "dot-symmetric,rope-relative"});
+  CHECK(sym.code == 1);
+  CHECK_THAT(sym.out, Catch::Contains("FAILS  dot-symmetric"));
+  CHECK_THAT(sym.out, Catch::Contains("holds  rope-relative"));
+  CHECK(run_cli({"check", "rope", "--dim", "64", "--identity", "dot-symmetric", "--qk", "same"}).code == 0);
+  CHECK(run_cli({"check", "rope", "--identity", "unique"}).code == 2);
+}

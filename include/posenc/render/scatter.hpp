@@ -8,7 +8,7 @@
 namespace posenc::render {
 
 /// Points (rows of `coords`, 2 or 3 columns) coloured by row index t/(N−1) under opt.cmap,
-/// joined in order by a faint line. Three columns are drawn in a fixed oblique view
+/// joined in order by a faint line (up to 500 points). Three columns are drawn in a fixed oblique view
 /// (azimuth −60°, elevation 30°, as matplotlib's default 3-D axes), each axis scaled to [−1, 1].
 Image scatter_plot(const Matrix& coords, const PlotOptions& opt = {});
 
