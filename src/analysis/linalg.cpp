@@ -144,64 +144,80 @@ Eigen top_eigen(const Matrix& a, std::size_t k, std::size_t jacobi_limit) {
 }
 
 ProjectionResidual projection_residual(const Matrix& x_in, const Matrix& y_in, double rank_tol) {
-  Matrix x = x_in, y = y_in;
-  const std::size_t m = x.rows(), n = x.cols();
+  const std::size_t m = x_in.rows(), n = x_in.cols(), ny = y_in.cols();
+  // Columns stored as contiguous rows (the transposes), so every reflection streams memory.
+  Matrix xt(n, m), yt(ny, m);
+  for (std::size_t r = 0; r < m; ++r) {
+    for (std::size_t c = 0; c < n; ++c) xt(c, r) = x_in(r, c);
+    for (std::size_t c = 0; c < ny; ++c) yt(c, r) = y_in(r, c);
+  }
   std::vector<std::vector<double>> reflectors;  // v_j over rows j..m-1
   double first_norm = 0.0;
   std::vector<bool> used(n, false);
+  auto tail = [&](Matrix& mat, std::size_t c, std::size_t j) { return mat.row(c).subspan(j); };
+  // Remaining squared norms, downdated after each step and recomputed when cancellation
+  // has eaten most of them (LAPACK xGEQP3's rule, simplified).
+  std::vector<double> norm2(n), fresh(n);
+  for (std::size_t c = 0; c < n; ++c) fresh[c] = norm2[c] = dot(xt.row(c), xt.row(c));
   for (std::size_t j = 0; j < std::min(m, n); ++j) {
     // Pivot: the unused column with the largest remaining norm (rows j..m-1).
     std::size_t best = n;
     double best_norm = -1.0;
     for (std::size_t c = 0; c < n; ++c) {
       if (used[c]) continue;
-      double s = 0.0;
-      for (std::size_t r = j; r < m; ++r) s += x(r, c) * x(r, c);
-      if (s > best_norm) {
-        best_norm = s;
+      if (norm2[c] < 1e-4 * fresh[c]) {
+        const auto col = tail(xt, c, j);
+        fresh[c] = norm2[c] = dot(col, col);
+      }
+      if (norm2[c] > best_norm) {
+        best_norm = norm2[c];
         best = c;
       }
+    }
+    if (best < n) {  // the pivot's norm exactly, as it decides the rank
+      const auto col = tail(xt, best, j);
+      best_norm = dot(col, col);
     }
     best_norm = std::sqrt(best_norm);
     if (j == 0) first_norm = best_norm;
     if (best == n || best_norm <= rank_tol * first_norm || best_norm == 0.0) break;
     used[best] = true;
-    std::vector<double> v(m - j);
-    for (std::size_t r = j; r < m; ++r) v[r - j] = x(r, best);
+    const auto pivot = tail(xt, best, j);
+    std::vector<double> v(pivot.begin(), pivot.end());
     v[0] += v[0] >= 0 ? best_norm : -best_norm;
     const double vv = dot(v, v);
-    auto reflect = [&](Matrix& mat, std::size_t c) {
-      double s = 0.0;
-      for (std::size_t r = j; r < m; ++r) s += v[r - j] * mat(r, c);
-      s = 2.0 * s / vv;
-      for (std::size_t r = j; r < m; ++r) mat(r, c) -= s * v[r - j];
+    auto reflect = [&](std::span<double> col) {
+      const double s = 2.0 * dot(v, col) / vv;
+      for (std::size_t r = 0; r < v.size(); ++r) col[r] -= s * v[r];
     };
     for (std::size_t c = 0; c < n; ++c)
-      if (!used[c] || c == best) reflect(x, c);
-    for (std::size_t c = 0; c < y.cols(); ++c) reflect(y, c);
+      if (!used[c]) {
+        reflect(tail(xt, c, j));
+        norm2[c] = std::max(0.0, norm2[c] - xt(c, j) * xt(c, j));
+      }
+    for (std::size_t c = 0; c < ny; ++c) reflect(tail(yt, c, j));
     reflectors.push_back(std::move(v));
   }
   ProjectionResidual out;
   out.rank = reflectors.size();
-  // Residual in the rotated basis is rows rank..m-1 of Qᵀ·Y; rotate back with Q.
-  for (std::size_t r = 0; r < out.rank; ++r)
-    for (std::size_t c = 0; c < y.cols(); ++c) y(r, c) = 0.0;
-  for (std::size_t jj = out.rank; jj-- > 0;) {
-    const auto& v = reflectors[jj];
-    const double vv = dot(v, v);
-    for (std::size_t c = 0; c < y.cols(); ++c) {
-      double s = 0.0;
-      for (std::size_t r = jj; r < m; ++r) s += v[r - jj] * y(r, c);
-      s = 2.0 * s / vv;
-      for (std::size_t r = jj; r < m; ++r) y(r, c) -= s * v[r - jj];
+  // The residual in the rotated basis is rows rank..m-1 of Qᵀ·Y; rotate back with Q.
+  for (std::size_t c = 0; c < ny; ++c) {
+    auto col = yt.row(c);
+    for (std::size_t r = 0; r < out.rank; ++r) col[r] = 0.0;
+    for (std::size_t jj = out.rank; jj-- > 0;) {
+      const auto& v = reflectors[jj];
+      const auto part = col.subspan(jj);
+      const double s = 2.0 * dot(v, part) / dot(v, v);
+      for (std::size_t r = 0; r < v.size(); ++r) part[r] -= s * v[r];
     }
   }
   double res = 0.0, total = 0.0;
-  out.row_residual.resize(m);
+  out.row_residual.assign(m, 0.0);
+  for (std::size_t c = 0; c < ny; ++c)
+    for (std::size_t r = 0; r < m; ++r) out.row_residual[r] += yt(c, r) * yt(c, r);
   for (std::size_t r = 0; r < m; ++r) {
-    const double rr = dot(y.row(r), y.row(r));
-    out.row_residual[r] = std::sqrt(rr);
-    res += rr;
+    res += out.row_residual[r];
+    out.row_residual[r] = std::sqrt(out.row_residual[r]);
     total += dot(y_in.row(r), y_in.row(r));
   }
   out.relative = total > 0 ? std::sqrt(res / total) : 0.0;
