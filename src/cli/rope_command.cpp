@@ -1,4 +1,4 @@
-// posenc rope [settings] [--format text|csv|json] [-o PATH]: what a RoPE configuration does
+// posenc rope [settings] [--format text|csv|json|png] [-o PATH]: what a RoPE configuration does
 // to each frequency pair; `rope diff` and `rope permutation` are in rope_diff_command.cpp.
 #include "rope_command.hpp"
 
@@ -75,7 +75,13 @@ int run_rope(Context& ctx, const RopeOptions& o) {
     case io::Format::kJson:
       o.output.emit(ctx, f, [&](std::ostream& s) { io::write_rope_report_json(r, s); });
       break;
-    case io::Format::kPng:
+    case io::Format::kPng: {
+      const auto bytes = rope_report_png(r);
+      o.output.emit(ctx, f, [&](std::ostream& s) {
+        s.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+      });
+      break;
+    }
     case io::Format::kNpy:
       throw Error(fmt::format("--format {} is not available for posenc rope", io::info(f).name));
   }
@@ -93,11 +99,12 @@ void add_rope_command(CLI::App& app, Context& ctx, int& exit_code) {
       "  posenc rope --hf-config config.json\n"
       "  posenc rope --dim 128 --base 500000 --scaling llama3 --factor 8 --original-max-position-embeddings 8192\n"
       "  posenc rope --hf-config config.json --format json -o report.json\n"
+      "  posenc rope --hf-config config.json -o frequencies.png\n"
       "  posenc rope diff --hf-config config.json --convention-a hf --convention-b ggml --tol 1e-6\n"
       "  posenc rope permutation --dim 128\n"
       "settings: the same as 'posenc generate rope'; flags override --hf-config. docs: docs/rope.md");
   opts->settings.bind(*cmd);
-  opts->output.bind(*cmd, {io::Format::kText, io::Format::kCsv, io::Format::kJson});
+  opts->output.bind(*cmd, {io::Format::kText, io::Format::kCsv, io::Format::kJson, io::Format::kPng});
   add_rope_diff_command(*cmd, ctx, opts->settings, exit_code);
   add_rope_permutation_command(*cmd, ctx, exit_code);
   cmd->require_subcommand(0, 1);

@@ -2,6 +2,7 @@
 // Pieces shared by `posenc rope`, `posenc rope diff` and `posenc rope permutation`.
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <list>
 #include <optional>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "app.hpp"
+#include "posenc/encodings/rope_report.hpp"
 #include "posenc/io/format.hpp"
 #include "posenc/params.hpp"
 
@@ -46,6 +48,10 @@ struct ReportOutput {
   /// Writes through `write` to stdout or atomically to -o.
   void emit(Context& ctx, io::Format f, const std::function<void(std::ostream&)>& write) const;
 };
+
+/// PNG of a report: log10 inv_freq (top) and log10 wavelength (bottom) per pair, before and
+/// after scaling; what the curves are is in the PNG's text chunks. Returns the encoded bytes.
+std::vector<std::uint8_t> rope_report_png(const encodings::RopeReport& r);
 
 /// `posenc rope diff` and `posenc rope permutation`, sub-commands of `rope`. diff reads the
 /// shared settings from `rope` (its unknown options fall through to it).
