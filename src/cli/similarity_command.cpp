@@ -9,6 +9,7 @@
 #include "posenc/analysis/similarity.hpp"
 #include "posenc/error.hpp"
 #include "scheme_options.hpp"
+#include "validators.hpp"
 
 namespace posenc::cli {
 namespace {
@@ -86,7 +87,9 @@ void add_similarity_command(CLI::App& app, Context& ctx, int& exit_code) {
   cmd->add_option("--qk", opts->qk, "rope: q and k are all ones, random (independent) or same (random, k = q)")
       ->capture_default_str()
       ->check(CLI::IsMember({"ones", "random", "same"}));
-  cmd->add_option("--seed", opts->seed, "rope: seed of the random q, k")->capture_default_str();
+  cmd->add_option("--seed", opts->seed, "rope: seed of the random q, k")
+      ->capture_default_str()
+      ->check(non_negative_integer());
   cmd->callback([opts, &ctx, &exit_code] { exit_code = run_similarity(ctx, *opts); });
 }
 
