@@ -113,17 +113,14 @@ void add_check_command(CLI::App& app, Context& ctx, int& exit_code) {
       ->check(CLI::IsMember(all_names));
   cmd->add_option("--tol", opts->settings.tolerance, "relative tolerance of the exact identities")
       ->capture_default_str()
-      ->check(finite_number())
-      ->check(CLI::Range(0.0, 1e300));
+      ->check(finite_at_least(0.0));
   cmd->add_option("--min-distance", opts->settings.min_distance,
                   "unique: two positions closer than this times the largest |PE_t| collide")
       ->capture_default_str()
-      ->check(finite_number())
-      ->check(CLI::Range(0.0, 1e300));
+      ->check(finite_at_least(0.0));
   cmd->add_option("--bound", opts->settings.bound, "bounded: the largest |value| allowed")
       ->capture_default_str()
-      ->check(finite_number())
-      ->check(CLI::Range(0.0, 1e300));
+      ->check(finite_at_least(0.0));
   cmd->add_option("--max-offset", opts->settings.max_offset, "offsets checked: 1..K (0: up to N-1, at most 1024)")
       ->capture_default_str()
       ->check(CLI::Range(0, 1 << 30));
