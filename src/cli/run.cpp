@@ -9,6 +9,7 @@
 #include <new>
 
 #include <algorithm>
+#include <utility>
 #include <iostream>
 
 #include "app.hpp"
@@ -44,6 +45,14 @@ void install_signal_handlers() {
   std::signal(SIGXFSZ, SIG_IGN);
 }
 
+using AddCommand = void (*)(CLI::App&, Context&, int&);
+/// The commands, in the order `posenc --help` lists them.
+constexpr std::pair<const char*, AddCommand> kCommands[] = {
+    {"rope", add_rope_command},       {"list", add_list_command},         {"generate", add_generate_command},
+    {"decay", add_decay_command},     {"similarity", add_similarity_command}, {"project", add_project_command},
+    {"check", add_check_command},
+};
+
 /// Sets the memory limit from `--max-memory SIZE` / `--max-memory=SIZE` anywhere in `args`
 /// (the default when absent) and returns the other arguments.
 std::vector<std::string> take_max_memory(const std::vector<std::string>& args) {
@@ -64,9 +73,9 @@ std::vector<std::string> take_max_memory(const std::vector<std::string>& args) {
 }
 
 /// "posenc frobnicate": name the word and the commands, instead of CLI11's "A subcommand is required".
-void check_command_name(const CLI::App& app, const std::vector<std::string>& args) {
+void check_command_name(const std::vector<std::string>& args) {
   std::vector<std::string> names;
-  for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+  for (const auto& c : kCommands) names.emplace_back(c.first);
   if (args.empty()) throw Error(fmt::format("give a command: {}; see 'posenc --help'", join_choices(names)));
   const std::string& word = args.front();
   if (word.rfind('-', 0) == 0 || std::find(names.begin(), names.end(), word) != names.end()) return;
@@ -95,13 +104,6 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   app.failure_message(failure_message);
   app.option_defaults()->always_capture_default();
   app.footer("run 'posenc COMMAND --help' for the options of a command; docs: docs/cli.md");
-  add_rope_command(app, ctx, exit_code);
-  add_list_command(app, ctx, exit_code);
-  add_generate_command(app, ctx, exit_code);
-  add_decay_command(app, ctx, exit_code);
-  add_similarity_command(app, ctx, exit_code);
-  add_project_command(app, ctx, exit_code);
-  add_check_command(app, ctx, exit_code);
   std::string max_memory;  // for --help; the value is taken out of args by take_max_memory
   app.add_option("--max-memory", max_memory,
                  "largest in-memory result allowed, e.g. 16G (default: half the available memory); "
@@ -109,7 +111,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->type_name("SIZE");
   try {
     const auto rest = take_max_memory(args);
-    check_command_name(app, rest);
+    check_command_name(rest);
+    // Only the command named is built (the commands hold hundreds of options, so this makes a
+    // run several times cheaper); all of them for `posenc --help` and other options.
+    for (const auto& [name, add] : kCommands)
+      if (rest.front().starts_with('-') || rest.front() == name) add(app, ctx, exit_code);
     std::vector<std::string> reversed(rest.rbegin(), rest.rend());  // CLI11 takes argv reversed
     app.parse(reversed);
   } catch (const CLI::ParseError& e) {
