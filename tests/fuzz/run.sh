@@ -2,6 +2,7 @@
 # Builds the libFuzzer targets with clang (AddressSanitizer + UndefinedBehaviorSanitizer) in
 # build-fuzz/ and runs one of them for a number of executions on its corpus.
 #   tests/fuzz/run.sh TARGET RUNS      TARGET: npy csv config cli; e.g. tests/fuzz/run.sh npy 1000000
+#   tests/fuzz/run.sh TARGET RUNS -max_total_time=600   more libFuzzer flags after RUNS
 #   tests/fuzz/run.sh build            only build
 # New inputs go to build-fuzz/corpus/TARGET (the seed corpus under tests/fuzz/corpus/ is not
 # changed); a crash is saved as build-fuzz/crash-* and the script exits non-zero.
@@ -31,6 +32,6 @@ root="$(pwd)"
 start=$(date +%s)
 # Absolute paths: the cli target runs in a temporary folder.
 "$root/build-fuzz/tests/fuzz/fuzz_$target" -runs="$runs" -max_len=4096 -rss_limit_mb=2048 -timeout=10 \
-    -artifact_prefix="$root/build-fuzz/" -print_final_stats=1 "${dict[@]}" \
+    -artifact_prefix="$root/build-fuzz/" -print_final_stats=1 "${dict[@]}" "${@:3}" \
     "$root/build-fuzz/corpus/$target" "$root/tests/fuzz/corpus/$target"
-echo "fuzz_$target: $runs runs in $(( $(date +%s) - start )) s" >&2
+echo "fuzz_$target: finished in $(( $(date +%s) - start )) s (see Done/stat:: lines above)" >&2
