@@ -210,6 +210,10 @@ CASES = [
     # resource guards: refused before allocating, never killed
     ([G, "recurrent", "--len", "2147483648", "--dim", "65536", "-o", "big.npy"], ["--len", "2147483648"]),
     (["similarity", "integer", "--len", "2000000000", "--dim", "65536", "-o", "big.npy"], ["--max-memory"]),
+    (["similarity", "rope", "--len", "2147483648", "--dim", "64", "--max-memory", "1G", "-o", "big.npy"],
+     ["--max-memory", "2147483648 positions"]),
+    (["similarity", "sinusoidal", "--len", "2147483648", "--dim", "64", "--max-memory", "1G", "-o", "big.npy"],
+     ["--max-memory", "2147483648 positions"]),
     (["project", "sinusoidal", "--len", "2147483648", "--dim", "65536", "-o", "big.csv"], ["--max-memory"]),
     (["check", "learned", "--len", "2147483648", "--max-len", "2147483648", "--dim", "65536"], ["--max-memory"]),
     (["decay", "--max-memory", "1K", "learned", "--len", "4096", "--max-len", "4096", "--dim", "512"],
