@@ -1,16 +1,14 @@
 #include "posenc/cli/run.hpp"
 
 #include <fmt/format.h>
+#include <signal.h>
 #include <unistd.h>
 
-#include <signal.h>
-
-#include <csignal>
-#include <new>
-
 #include <algorithm>
-#include <utility>
+#include <csignal>
 #include <iostream>
+#include <new>
+#include <utility>
 
 #include "app.hpp"
 #include "posenc/error.hpp"
@@ -40,7 +38,11 @@ void install_signal_handlers() {
   struct sigaction sa {};
   sa.sa_handler = on_fatal_signal;
   sigemptyset(&sa.sa_mask);
-  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old {};
+    sigaction(sig, nullptr, &old);
+    if (old.sa_handler != SIG_IGN) sigaction(sig, &sa, nullptr);  // keep nohup's and `&`'s SIG_IGN
+  }
   // Past `ulimit -f` a write must fail with EFBIG (reported, temp file removed), not kill us.
   std::signal(SIGXFSZ, SIG_IGN);
 }

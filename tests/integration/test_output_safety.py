@@ -28,8 +28,12 @@ def interrupted(tmp, sig, name):
     with open(out, "wb") as f:
         f.write(OLD)
     # About 60 GB of CSV: it is still writing when the signal comes.
+    def default_signals():  # a background ctest may pass SIGINT/SIGHUP ignored; posenc keeps SIG_IGN
+        for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(s, signal.SIG_DFL)
+
     p = subprocess.Popen([POSENC, "generate", "sinusoidal", "--len", "100000000", "--dim", "64", "-o", out],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=default_signals)
     pattern = os.path.join(tmp, f".{name}.*.tmp")
     deadline = time.time() + 30
     while time.time() < deadline and not glob.glob(pattern) and p.poll() is None:
