@@ -2,7 +2,9 @@
 # Installs what posenc needs from Debian's packages (only what is missing; runs
 # apt-get update only then), configures and builds into build/.
 #   scripts/setup.sh            build dependencies only
-#   scripts/setup.sh --tests    also the test dependencies (numpy, pandas)
+#   scripts/setup.sh --tests    also the test dependencies (numpy, pandas; g++ brings the
+#                               AddressSanitizer and UBSan runtimes scripts/test.sh uses)
+#   scripts/setup.sh --fuzz     also clang and ninja for tests/fuzz/run.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,6 +12,9 @@ packages=(g++ cmake make pkg-config libcli11-dev libfmt-dev nlohmann-json3-dev l
           libdeflate-dev catch2 fonts-dejavu-core)
 if [[ "${1:-}" == "--tests" ]]; then
   packages+=(python3 python3-numpy python3-pandas)
+fi
+if [[ "${1:-}" == "--fuzz" ]]; then
+  packages+=(clang ninja-build)
 fi
 
 missing=()

@@ -4,14 +4,17 @@
 #include <span>
 #include <vector>
 
+#include "posenc/memory.hpp"
+
 namespace posenc {
 
 class Matrix {
  public:
   Matrix() = default;
-  /// A rows×cols matrix filled with `value`.
+  /// A rows×cols matrix filled with `value`; throws Error (before allocating) when it would
+  /// exceed memory_limit().
   Matrix(std::size_t rows, std::size_t cols, double value = 0.0)
-      : rows_(rows), cols_(cols), data_(rows * cols, value) {}
+      : rows_(rows), cols_(cols), data_((check_matrix_memory(rows, cols), rows * cols), value) {}
 
   std::size_t rows() const { return rows_; }
   std::size_t cols() const { return cols_; }

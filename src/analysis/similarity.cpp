@@ -1,9 +1,12 @@
 #include "posenc/analysis/similarity.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
 #include "posenc/analysis/linalg.hpp"
+#include "posenc/memory.hpp"
 
 namespace posenc::analysis {
 namespace {
@@ -82,6 +85,8 @@ std::unique_ptr<Table> toeplitz_table(TableInfo info, std::vector<double> g) {
 }
 
 std::unique_ptr<Table> sinusoid_similarity_table(TableInfo info, const Sinusoids& s, std::size_t n, Metric metric) {
+  check_memory(2 * static_cast<std::uint64_t>(n), sizeof(double), fmt::format("the similarity of {} positions", n),
+               ", or a smaller --len");
   std::vector<double> g(2 * n - 1);
   const auto k = static_cast<double>(s.omega.size());
   for (std::size_t d = 0; d < n; ++d) {

@@ -7,6 +7,7 @@
 
 #include "analysis_support.hpp"
 #include "app.hpp"
+#include "validators.hpp"
 #include "check_identities.hpp"
 #include "posenc/error.hpp"
 #include "posenc/text.hpp"
@@ -112,21 +113,23 @@ void add_check_command(CLI::App& app, Context& ctx, int& exit_code) {
       ->check(CLI::IsMember(all_names));
   cmd->add_option("--tol", opts->settings.tolerance, "relative tolerance of the exact identities")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1e300));
+      ->check(finite_at_least(0.0));
   cmd->add_option("--min-distance", opts->settings.min_distance,
                   "unique: two positions closer than this times the largest |PE_t| collide")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1e300));
+      ->check(finite_at_least(0.0));
   cmd->add_option("--bound", opts->settings.bound, "bounded: the largest |value| allowed")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1e300));
+      ->check(finite_at_least(0.0));
   cmd->add_option("--max-offset", opts->settings.max_offset, "offsets checked: 1..K (0: up to N-1, at most 1024)")
       ->capture_default_str()
       ->check(CLI::Range(0, 1 << 30));
   cmd->add_option("--qk", opts->settings.qk, "rope: random (q != k), same (k = q) or ones")
       ->capture_default_str()
       ->check(CLI::IsMember({"random", "same", "ones"}));
-  cmd->add_option("--seed", opts->settings.seed, "rope: seed of the random q, k")->capture_default_str();
+  cmd->add_option("--seed", opts->settings.seed, "rope: seed of the random q, k")
+      ->capture_default_str()
+      ->check(non_negative_integer());
   cmd->add_option("--format", opts->format, "text or json")->capture_default_str()->check(CLI::IsMember({"text", "json"}));
   cmd->callback([opts, &ctx, &exit_code] { exit_code = run_check(ctx, *opts); });
 }

@@ -2,16 +2,48 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "posenc/error.hpp"
 #include "posenc/io/output.hpp"
 #include "posenc/io/writers.hpp"
 #include "posenc/render/heatmap.hpp"
+#include "validators.hpp"
 
 namespace posenc::cli {
+namespace {
+
+/// Passes a table through, counting the NaN and infinite values the writer sees, so that a
+/// run can say when its output holds them.
+class FiniteCountingTable : public Table {
+ public:
+  explicit FiniteCountingTable(const Table& t) : Table(t.info()), inner_(t) {}
+  void fill(std::size_t first, std::size_t count, std::span<double> out) const override {
+    inner_.fill(first, count, out);
+    for (const double v : out.first(count * cols())) {
+      if (std::isnan(v)) ++nan_;
+      else if (std::isinf(v)) ++inf_;
+    }
+  }
+  std::size_t nan_count() const { return nan_; }
+  std::size_t inf_count() const { return inf_; }
+
+ private:
+  const Table& inner_;
+  mutable std::size_t nan_ = 0, inf_ = 0;
+};
+
+std::string why_not_finite(const TableInfo& info) {
+  for (const auto& [k, v] : info.params)
+    if (info.scheme == "alibi" && k == "form" && to_string(v) == "causal") return " (causal alibi masks future keys with -inf)";
+  return " (the computation overflowed or lost all precision: check the parameters)";
+}
+
+}  // namespace
 
 void OutputOptions::bind(CLI::App& app, const std::vector<io::Format>& formats) {
   allowed = formats;
-  app.add_option("-o,--output", path, "output file, or - for stdout")->capture_default_str()->type_name("PATH");
+  app.add_option("-o,--output", path, "output file, or - for stdout")->capture_default_str()->type_name("PATH")->check(non_empty_path());
   app.add_option("--format", format, "output format (default: from the extension of -o)")
       ->check(CLI::IsMember(io::format_names(formats)));
   app.add_option("--dtype", dtype, "element type of .npy output and of printed values")
@@ -36,7 +68,15 @@ void emit(Context& ctx, const OutputOptions& o, bool binary, const std::function
   io::write_atomically(o.path, binary, write);
 }
 
-void emit_table(Context& ctx, const OutputOptions& o, const Table& t) {
+void emit_table(Context& ctx, const OutputOptions& o, const Table& table) {
+  const FiniteCountingTable t(table);
+  emit_table_unchecked(ctx, o, t);
+  if (t.nan_count() + t.inf_count() == 0) return;
+  const char* what = t.nan_count() == 0 ? "infinite" : t.inf_count() == 0 ? "nan" : "nan and infinite";
+  ctx.err << fmt::format("posenc: warning: the output holds {} values{}\n", what, why_not_finite(table.info()));
+}
+
+void emit_table_unchecked(Context& ctx, const OutputOptions& o, const Table& t) {
   const io::Format f = o.resolve();
   const io::DType dtype = io::parse_dtype(o.dtype);
   switch (f) {

@@ -33,5 +33,7 @@ void emit(Context& ctx, const OutputOptions& o, bool binary, const std::function
 
 /// Writes a table in the resolved format (csv, json, npy or a png heatmap).
 void emit_table(Context& ctx, const OutputOptions& o, const Table& t);
+/// emit_table without the warning on stderr when the output holds nan or infinite values.
+void emit_table_unchecked(Context& ctx, const OutputOptions& o, const Table& t);
 
 }  // namespace posenc::cli

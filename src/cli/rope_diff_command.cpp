@@ -13,6 +13,7 @@
 #include "posenc/encodings/rope_report.hpp"
 #include "posenc/error.hpp"
 #include "posenc/io/rope_writers.hpp"
+#include "validators.hpp"
 
 namespace posenc::cli {
 namespace {
@@ -91,7 +92,7 @@ void add_rope_diff_command(CLI::App& rope, Context& ctx, const RopeSettings& sha
   cmd->add_option("--tol", opts->tol,
                   "largest accepted difference: relative for inv_freq, absolute for attention factor and cos/sin")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1e300));
+      ->check(finite_at_least(0.0));
   opts->output.bind(*cmd, {io::Format::kText, io::Format::kJson});
   cmd->callback([opts, &shared, &ctx, &exit_code] { exit_code = run_rope_diff(ctx, *opts, shared.values()); });
 }

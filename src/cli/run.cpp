@@ -1,13 +1,20 @@
 #include "posenc/cli/run.hpp"
 
 #include <fmt/format.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <iostream>
+#include <new>
+#include <utility>
 
 #include "app.hpp"
 #include "posenc/error.hpp"
+#include "posenc/io/output.hpp"
+#include "posenc/memory.hpp"
+#include "posenc/text.hpp"
 
 namespace posenc::cli {
 namespace {
@@ -19,9 +26,68 @@ std::string failure_message(const CLI::App* /*app*/, const CLI::Error& e) {
   return fmt::format("posenc: error: {}\n", msg);
 }
 
+// SIGINT/SIGTERM/SIGHUP during a write: remove the temporary file, then die of the same
+// signal (so the shell sees "killed by SIGINT", not a normal exit).
+extern "C" void on_fatal_signal(int sig) {
+  io::remove_pending_temp_files();
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+void install_signal_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_fatal_signal;
+  sigemptyset(&sa.sa_mask);
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old {};
+    sigaction(sig, nullptr, &old);
+    if (old.sa_handler != SIG_IGN) sigaction(sig, &sa, nullptr);  // keep nohup's and `&`'s SIG_IGN
+  }
+  // Past `ulimit -f` a write must fail with EFBIG (reported, temp file removed), not kill us.
+  std::signal(SIGXFSZ, SIG_IGN);
+}
+
+using AddCommand = void (*)(CLI::App&, Context&, int&);
+/// The commands, in the order `posenc --help` lists them.
+constexpr std::pair<const char*, AddCommand> kCommands[] = {
+    {"rope", add_rope_command},       {"list", add_list_command},         {"generate", add_generate_command},
+    {"decay", add_decay_command},     {"similarity", add_similarity_command}, {"project", add_project_command},
+    {"check", add_check_command},
+};
+
+/// Sets the memory limit from `--max-memory SIZE` / `--max-memory=SIZE` anywhere in `args`
+/// (the default when absent) and returns the other arguments.
+std::vector<std::string> take_max_memory(const std::vector<std::string>& args) {
+  set_memory_limit(0);  // each run starts from the default (tests call run repeatedly)
+  std::vector<std::string> rest;
+  constexpr std::string_view kFlag = "--max-memory";
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == kFlag) {
+      if (i + 1 >= args.size()) throw Error("--max-memory needs a SIZE, e.g. --max-memory 16G");
+      set_memory_limit(parse_bytes(args[++i]));
+    } else if (args[i].rfind("--max-memory=", 0) == 0) {
+      set_memory_limit(parse_bytes(std::string_view(args[i]).substr(kFlag.size() + 1)));
+    } else {
+      rest.push_back(args[i]);
+    }
+  }
+  return rest;
+}
+
+/// "posenc frobnicate": name the word and the commands, instead of CLI11's "A subcommand is required".
+void check_command_name(const std::vector<std::string>& args) {
+  std::vector<std::string> names;
+  for (const auto& c : kCommands) names.emplace_back(c.first);
+  if (args.empty()) throw Error(fmt::format("give a command: {}; see 'posenc --help'", join_choices(names)));
+  const std::string& word = args.front();
+  if (word.rfind('-', 0) == 0 || std::find(names.begin(), names.end(), word) != names.end()) return;
+  throw Error(fmt::format("unknown command '{}'{}; choose one of: {}", word, did_you_mean(word, names), join_choices(names)));
+}
+
 }  // namespace
 
 int run(int argc, const char* const* argv) {
+  install_signal_handlers();
   std::vector<std::string> args(argv + 1, argv + argc);
   Context ctx{std::cout, std::cerr, isatty(STDOUT_FILENO) == 1};
   return run(args, ctx.out, ctx.err, ctx.out_is_terminal);
@@ -40,21 +106,37 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   app.failure_message(failure_message);
   app.option_defaults()->always_capture_default();
   app.footer("run 'posenc COMMAND --help' for the options of a command; docs: docs/cli.md");
-  add_rope_command(app, ctx, exit_code);
-  add_list_command(app, ctx, exit_code);
-  add_generate_command(app, ctx, exit_code);
-  add_decay_command(app, ctx, exit_code);
-  add_similarity_command(app, ctx, exit_code);
-  add_project_command(app, ctx, exit_code);
-  add_check_command(app, ctx, exit_code);
+  std::string max_memory;  // for --help; the value is taken out of args by take_max_memory
+  app.add_option("--max-memory", max_memory,
+                 "largest in-memory result allowed, e.g. 16G (default: half the available memory); "
+                 "may stand anywhere on the line")
+      ->type_name("SIZE");
   try {
-    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes argv reversed
+    const auto rest = take_max_memory(args);
+    check_command_name(rest);
+    // Only the command named is built (the commands hold hundreds of options, so this makes a
+    // run several times cheaper); all of them for `posenc --help` and other options.
+    for (const auto& [name, add] : kCommands)
+      if (rest.front().starts_with('-') || rest.front() == name) add(app, ctx, exit_code);
+    std::vector<std::string> reversed(rest.rbegin(), rest.rend());  // CLI11 takes argv reversed
     app.parse(reversed);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e, out, err);
     return code == 0 ? kOk : kUsageError;
   } catch (const Error& e) {
     err << "posenc: error: " << e.what() << "\n";
+    return kUsageError;
+  } catch (const std::bad_alloc&) {
+    err << "posenc: error: out of memory: use a smaller --len/--dim or write csv/npy/json, which stream\n";
+    return kUsageError;
+  } catch (const std::length_error&) {
+    err << "posenc: error: out of memory: use a smaller --len/--dim or write csv/npy/json, which stream\n";
+    return kUsageError;
+  } catch (const std::exception& e) {
+    // Our bug, not the user's: still one line and exit 2, but say so (the fuzzers look for it).
+    std::string what = e.what();
+    std::replace(what.begin(), what.end(), '\n', ' ');
+    err << "posenc: error: internal error (please report): " << what << "\n";
     return kUsageError;
   }
   return exit_code;

@@ -6,6 +6,7 @@
 #include "posenc/error.hpp"
 #include "posenc/io/readers.hpp"
 #include "posenc/text.hpp"
+#include "validators.hpp"
 
 namespace posenc::cli {
 namespace {
@@ -34,7 +35,13 @@ CLI::Option* add_param(CLI::App& sub, const ParamSpec& spec, ParamValue& storage
   if (!spec.choices.empty()) opt->check(CLI::IsMember(spec.choices));
   const bool numeric = std::holds_alternative<double>(spec.default_value) ||
                        std::holds_alternative<std::int64_t>(spec.default_value);
-  if (numeric && (spec.min > -1e300 || spec.max < 1e300)) opt->check(CLI::Range(spec.min, spec.max));
+  const bool real = std::holds_alternative<double>(spec.default_value);
+  if (real && spec.max >= 1e300) {
+    opt->check(finite_at_least(spec.min));  // CLI::Range would print 1e300 with %f
+  } else {
+    if (real) opt->check(finite_number());
+    if (numeric && (spec.min > -1e300 || spec.max < 1e300)) opt->check(CLI::Range(spec.min, spec.max));
+  }
   return opt;
 }
 

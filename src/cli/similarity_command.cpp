@@ -8,7 +8,9 @@
 #include "posenc/analysis/rope_identity.hpp"
 #include "posenc/analysis/similarity.hpp"
 #include "posenc/error.hpp"
+#include "posenc/memory.hpp"
 #include "scheme_options.hpp"
+#include "validators.hpp"
 
 namespace posenc::cli {
 namespace {
@@ -47,6 +49,9 @@ int run_similarity(Context& ctx, const SimilarityOptions& o) {
     // Rotations keep norms, so cosine and distance follow from the score and |q|, |k|.
     const auto view = rope_view(table->info());
     const auto c = analysis::make_rope_case(view.theta, view.layout, 1, analysis::parse_qk(o.qk), o.seed);
+    // The offsets, the scores and the Toeplitz row: three vectors of 2N - 1 values.
+    check_memory(2 * static_cast<std::uint64_t>(n), 3 * sizeof(double), fmt::format("the similarity of {} positions", n),
+                 ", or a smaller --len");
     std::vector<std::int64_t> offsets;
     for (std::int64_t d = -static_cast<std::int64_t>(n) + 1; d < static_cast<std::int64_t>(n); ++d) offsets.push_back(d);
     info.params.emplace_back("qk", o.qk);
@@ -86,7 +91,9 @@ void add_similarity_command(CLI::App& app, Context& ctx, int& exit_code) {
   cmd->add_option("--qk", opts->qk, "rope: q and k are all ones, random (independent) or same (random, k = q)")
       ->capture_default_str()
       ->check(CLI::IsMember({"ones", "random", "same"}));
-  cmd->add_option("--seed", opts->seed, "rope: seed of the random q, k")->capture_default_str();
+  cmd->add_option("--seed", opts->seed, "rope: seed of the random q, k")
+      ->capture_default_str()
+      ->check(non_negative_integer());
   cmd->callback([opts, &ctx, &exit_code] { exit_code = run_similarity(ctx, *opts); });
 }
 

@@ -98,6 +98,8 @@ RopeConfig resolve_rope_config(const ParamMap& p) {
   if (from_flag("base")) c.base = p.number("base"), record("base");
   if (from_flag("partial-rotary-factor")) c.partial_rotary_factor = p.number("partial-rotary-factor"), record("partial-rotary-factor");
   if (from_flag("scaling")) c.scaling = parse_rope_scaling(p.text("scaling")), record("scaling");
+  if (p.has("factor") && p.given("factor") && !(p.number("factor") > 0))
+    throw Error(fmt::format("--factor must be a finite number > 0 (got {})", p.number("factor")));
   if (from_flag("factor") && p.number("factor") > 0) c.factor = p.number("factor"), record("factor");
   if (from_flag("original-max-position-embeddings") && p.integer("original-max-position-embeddings") > 0) {
     c.original_max_position_embeddings = p.integer("original-max-position-embeddings");
@@ -158,6 +160,8 @@ void finalize_rope_config(RopeConfig& c, std::int64_t explicit_rotary_dim) {
                  c.partial_rotary_factor == 1.0 ? std::string("derived: the whole head")
                                                 : fmt::format("derived: int({} × {})", c.head_dim, c.partial_rotary_factor));
   }
+  if (explicit_rotary_dim == 0 && c.partial_rotary_factor == 1.0 && c.head_dim % 2 != 0)
+    throw Error(fmt::format("{} must be even for rope (got {})", c.label("dim"), c.head_dim));
   if (c.rotary_dim < 2 || c.rotary_dim % 2 != 0 || c.rotary_dim > c.head_dim)
     throw Error(fmt::format("{} must give an even rotary width within [2, {}] (got {})",
                             explicit_rotary_dim > 0          ? c.label("rotary-dim")

@@ -3,6 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -29,6 +33,7 @@ const char* type_name(const json& v) {
 struct Obj {
   const json* o = nullptr;
   std::string prefix;
+  std::string file = "config.json";  // names the file in messages
 
   const json* get(const std::string& key) const {
     if (o == nullptr) return nullptr;
@@ -37,7 +42,7 @@ struct Obj {
   }
   std::string field(const std::string& key) const { return prefix + key; }
   [[noreturn]] void wrong(const std::string& key, const char* want, const json& v) const {
-    throw Error(fmt::format("config.json: \"{}\" must be {} (got {})", field(key), want, type_name(v)));
+    throw Error(fmt::format("{}: \"{}\" must be {} (got {})", file, field(key), want, type_name(v)));
   }
   std::optional<double> number(const std::string& key) const {
     const json* v = get(key);
@@ -77,7 +82,7 @@ struct Obj {
     return out;
   }
   [[noreturn]] void missing(const std::string& key, const std::string& why) const {
-    throw Error(fmt::format("config.json: missing \"{}\" ({})", field(key), why));
+    throw Error(fmt::format("{}: missing \"{}\" ({})", file, field(key), why));
   }
 };
 
@@ -99,7 +104,7 @@ void read_head_dim(const Obj& cfg, RopeConfig& c) {
     auto heads = cfg.integer(nk);
     if (!hidden) cfg.missing(hk, "needed for head_dim when \"head_dim\" is absent");
     if (!heads) cfg.missing(nk, "needed for head_dim when \"head_dim\" is absent");
-    if (*heads <= 0) throw Error(fmt::format("config.json: \"{}\" must be > 0 (got {})", cfg.field(nk), *heads));
+    if (*heads <= 0) throw Error(fmt::format("{}: \"{}\" must be > 0 (got {})", cfg.file, cfg.field(nk), *heads));
     c.head_dim = *hidden / *heads;
     c.set_source("dim", fmt::format("{}", c.head_dim), fmt::format("derived: {} / {} = {} / {}", hk, nk, *hidden, *heads));
   }
@@ -133,32 +138,34 @@ RopeConfig parse_hf_config(const std::string& json_text, const std::string& file
   json root;
   try {
     root = json::parse(json_text);
-  } catch (const json::parse_error& e) {
-    throw Error(fmt::format("{}: not valid JSON ({})", file, e.what()));
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers like 1e400
+    std::string what = e.what();
+    std::replace(what.begin(), what.end(), '\n', ' ');
+    throw Error(fmt::format("{}: not valid JSON ({})", file, what));
   }
   if (!root.is_object()) throw Error(fmt::format("{}: must be a JSON object (got {})", file, type_name(root)));
   RopeConfig c;
   c.sources.clear();
-  Obj cfg{&root, ""};
+  Obj cfg{&root, "", file};
   if (!cfg.get("hidden_size") && !cfg.get("head_dim") && cfg.get("text_config") && root["text_config"].is_object())
-    cfg = Obj{&root["text_config"], "text_config."};  // multimodal models keep the LLM here
+    cfg = Obj{&root["text_config"], "text_config.", file};  // multimodal models keep the LLM here
   read_head_dim(cfg, c);
   if (auto r = cfg.integer("rotary_dim")) {  // GPT-J
     c.rotary_dim = *r;
     c.set_source("rotary-dim", fmt::format("{}", *r), src(cfg, "rotary_dim"));
   }
-  Obj s{nullptr, ""};
+  Obj s{nullptr, "", file};
   if (const json* rp = cfg.get("rope_parameters")) {
     if (!rp->is_object()) cfg.wrong("rope_parameters", "an object", *rp);
-    s = Obj{rp, cfg.prefix + "rope_parameters."};
+    s = Obj{rp, cfg.prefix + "rope_parameters.", file};
     if (!rp->empty() && std::all_of(rp->begin(), rp->end(), [](const json& v) { return v.is_object(); })) {
       const std::string layer = rp->contains("full_attention") ? "full_attention" : rp->begin().key();
-      s = Obj{&(*rp)[layer], s.prefix + layer + "."};
+      s = Obj{&(*rp)[layer], s.prefix + layer + ".", file};
       c.notes.push_back(fmt::format("per-layer rope_parameters: using the '{}' entry", layer));
     }
   } else if (const json* rs = cfg.get("rope_scaling")) {
     if (!rs->is_object()) cfg.wrong("rope_scaling", "an object or null", *rs);
-    s = Obj{rs, cfg.prefix + "rope_scaling."};
+    s = Obj{rs, cfg.prefix + "rope_scaling.", file};
   }
   if (auto v = s.number("rope_theta")) {
     c.base = *v, c.set_source("base", fmt::format("{}", *v), src(s, "rope_theta"));
@@ -228,11 +235,13 @@ RopeConfig parse_hf_config(const std::string& json_text, const std::string& file
 }
 
 RopeConfig read_hf_config(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw Error(fmt::format("--hf-config '{}' is a folder: give a config.json file", path));
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("--hf-config: cannot read '{}'", path));
+  if (!in) throw Error(fmt::format("--hf-config '{}': cannot read: {}", path, std::strerror(errno)));
   std::ostringstream text;
   text << in.rdbuf();
-  return parse_hf_config(text.str());
+  return parse_hf_config(text.str(), fmt::format("--hf-config '{}'", path));
 }
 
 }  // namespace posenc::encodings

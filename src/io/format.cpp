@@ -59,9 +59,7 @@ Format resolve_format(const std::optional<std::string>& flag, const std::string&
     }
     throw Error(fmt::format("--format must be {} (got '{}'){}", choices, *flag, did_you_mean(name, names)));
   }
-  if (path.empty() || path == "-") {
-    throw Error(fmt::format("cannot tell the output format of '-': give --format {}", choices));
-  }
+  if (path.empty() || path == "-") throw Error(fmt::format("-o -: cannot tell the output format of stdout: give --format {}", choices));
   const std::string ext = lower(std::filesystem::path(path).extension().string());
   for (const auto& i : formats()) {
     if (ext.empty() || i.extension != ext) continue;
@@ -71,7 +69,7 @@ Format resolve_format(const std::optional<std::string>& flag, const std::string&
   }
   std::vector<std::string> exts;
   for (const auto f : allowed) exts.push_back(info(f).extension);
-  throw Error(fmt::format("cannot tell the output format of '{}' from its extension: use {} or give --format {}",
+  throw Error(fmt::format("-o '{}': cannot tell the output format from the extension: use {} or give --format {}",
                           path, join_choices(exts), choices));
 }
 

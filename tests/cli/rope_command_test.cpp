@@ -130,7 +130,7 @@ TEST_CASE("a missing or wrongly typed config field exits 2 naming the field", "[
   auto r = run_cli({"rope", "--hf-config", typed});
   CHECK(r.code == 2);
   CHECK(one_line(r.err));
-  CHECK_THAT(r.err, Contains("config.json: \"rope_theta\" must be a number (got string)"));
+  CHECK_THAT(r.err, Contains("--hf-config '" + typed + "': \"rope_theta\" must be a number (got string)"));
 
   const auto missing = temp_file("no_low.json", R"({"head_dim": 128, "rope_scaling": {"rope_type": "llama3", "factor": 8}})");
   r = run_cli({"rope", "--hf-config", missing});

@@ -181,10 +181,10 @@ TEST_CASE("bad config files name the field", "[rope][config]") {
   CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_scaling": 3})"),
                     Contains("\"rope_scaling\" must be an object or null (got number)"));
   CHECK_THROWS_WITH(parse(R"({"head_dim": 64,)"), Contains("config.json: not valid JSON"));
-  CHECK_THROWS_WITH(parse(R"({"head_dim": 63})"), Contains("must give an even rotary width"));
+  CHECK_THROWS_WITH(parse(R"({"head_dim": 63})"), Contains("config.json: \"head_dim\" must be even for rope (got 63)"));
   posenc::ParamMap p(rope_param_specs());
   p.set("hf-config", std::string("/nonexistent/config.json"));
-  CHECK_THROWS_WITH(resolve_rope_config(p), Contains("--hf-config: cannot read '/nonexistent/config.json'"));
+  CHECK_THROWS_WITH(resolve_rope_config(p), Contains("--hf-config '/nonexistent/config.json': cannot read"));
 }
 
 TEST_CASE("flag values are checked with the flag's name", "[rope][config]") {

@@ -42,13 +42,13 @@ TEST_CASE("the extension decides without a flag", "[format]") {
 }
 
 TEST_CASE("format errors list only the allowed choices", "[format]") {
-  CHECK(message(std::nullopt, "-") == "cannot tell the output format of '-': give --format csv, json, npy or png");
-  CHECK(message(std::nullopt, "") == "cannot tell the output format of '-': give --format csv, json, npy or png");
+  CHECK(message(std::nullopt, "-") == "-o -: cannot tell the output format of stdout: give --format csv, json, npy or png");
+  CHECK(message(std::nullopt, "") == "-o -: cannot tell the output format of stdout: give --format csv, json, npy or png");
   CHECK(message(std::nullopt, "-", {Format::kCsv, Format::kJson}) ==
-        "cannot tell the output format of '-': give --format csv or json");
+        "-o -: cannot tell the output format of stdout: give --format csv or json");
   CHECK(message(std::string("jsn"), "x") == "--format must be csv, json, npy or png (got 'jsn'), did you mean 'json'?");
   CHECK(message(std::nullopt, "out.xlsx") ==
-        "cannot tell the output format of 'out.xlsx' from its extension: use .csv, .json, .npy or .png "
+        "-o 'out.xlsx': cannot tell the output format from the extension: use .csv, .json, .npy or .png "
         "or give --format csv, json, npy or png");
   CHECK(message(std::nullopt, "out.txt") ==
         "-o 'out.txt': this command cannot write text: give --format csv, json, npy or png or another extension");

@@ -1,0 +1,22 @@
+// libFuzzer target: config.json text -> RopeConfig -> validated -> frequencies. Anything but
+// a result or posenc::Error (a crash, a sanitizer report, another exception) is a bug.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "posenc/encodings/rope.hpp"
+#include "posenc/encodings/rope_config.hpp"
+#include "posenc/error.hpp"
+#include "posenc/memory.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  posenc::set_memory_limit(std::uint64_t{64} << 20);
+  try {
+    auto c = posenc::encodings::parse_hf_config(std::string(reinterpret_cast<const char*>(data), size));
+    posenc::encodings::finalize_rope_config(c);
+    const auto f = posenc::encodings::compute_frequencies(c);
+    if (f.inv_freq.empty()) __builtin_trap();
+  } catch (const posenc::Error&) {
+  }
+  return 0;
+}

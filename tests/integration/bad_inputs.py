@@ -1,0 +1,98 @@
+"""Hostile input files for test_bad_input.py (and the fuzz corpus): each is written into a
+folder and named by what is wrong with it."""
+import json
+import os
+import struct
+
+
+def npy(descr="<f8", fortran=False, shape=(2, 2), data=None, magic=b"\x93NUMPY", version=(1, 0), header=None):
+    if header is None:
+        header = "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }" % (
+            descr, "True" if fortran else "False", repr(tuple(shape)))
+    h = header.encode("latin1")
+    pad = 64 - (10 + len(h) + 1) % 64
+    h = h + b" " * pad + b"\n"
+    if data is None:
+        data = struct.pack("<4d", 1, 2, 3, 4)
+    return magic + bytes(version) + struct.pack("<H", len(h)) + h + data
+
+
+NPY = {
+    "magic.npy": npy(magic=b"\x89PNG\r\n"),
+    "truncated.npy": npy(data=struct.pack("<3d", 1, 2, 3)),
+    "huge_shape.npy": npy(shape=(2**40, 2**30)),
+    "overflow_shape.npy": npy(shape=(2**62, 2**62)),
+    "int_dtype_str.npy": npy(descr="<U8"),
+    "object.npy": npy(descr="|O"),
+    "complex.npy": npy(descr="<c16", data=b"\0" * 64),
+    "float16.npy": npy(descr="<f2", data=b"\0" * 8),
+    "fortran.npy": npy(fortran=True),
+    "bigendian.npy": npy(descr=">f8"),
+    "three_d.npy": npy(shape=(2, 1, 2)),
+    "empty_shape.npy": npy(shape=(0, 4), data=b""),
+    "garbage_header.npy": npy(header="this is not a dict"),
+    "version9.npy": npy(version=(9, 0)),
+    "short.npy": b"\x93NUMPY\x01",
+    "empty.npy": b"",
+}
+
+CSV = {
+    "ragged.csv": b"a,b,c\n1,2,3\n4,5\n",
+    "text_cell.csv": b"1,2,3\n4,five,6\n",
+    "empty.csv": b"",
+    "blank_lines.csv": b"\n\n  \n",
+    "bom_text.csv": b"\xef\xbb\xbfx,y\n1,oops\n",
+    "quote.csv": b'1,"2\n',
+    "header_only.csv": b"a,b\n",
+    "position_only.csv": b"position\n0\n1\n",
+}
+
+HEAD = {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 4096}
+
+
+def cfg(**kw):
+    d = dict(HEAD)
+    d.update(kw)
+    return json.dumps(d).encode()
+
+
+CONFIG = {
+    "not_json.json": b"{rope_theta: 10000",
+    "array.json": b"[1, 2, 3]",
+    "empty.json": b"",
+    "theta_string.json": cfg(rope_theta="10000"),
+    "theta_one.json": cfg(rope_theta=1),
+    "theta_negative.json": cfg(rope_theta=-5),
+    "theta_nan.json": b'{"hidden_size": 4096, "num_attention_heads": 32, "rope_theta": NaN}',
+    "theta_huge.json": cfg(rope_theta=1e400) if False else b'{"hidden_size": 64, "num_attention_heads": 1, "rope_theta": 1e400}',
+    "no_heads.json": json.dumps({"hidden_size": 4096}).encode(),
+    "zero_heads.json": cfg(num_attention_heads=0),
+    "head_dim_negative.json": cfg(head_dim=-4),
+    "head_dim_odd.json": cfg(head_dim=63),
+    "head_dim_float.json": cfg(head_dim=64.5),
+    "scaling_string.json": cfg(rope_scaling="linear"),
+    "scaling_no_type.json": cfg(rope_scaling={"factor": 2.0}),
+    "scaling_bad_type.json": cfg(rope_scaling={"rope_type": "magic", "factor": 2.0}),
+    "factor_zero.json": cfg(rope_scaling={"rope_type": "linear", "factor": 0}),
+    "factor_negative.json": cfg(rope_scaling={"rope_type": "yarn", "factor": -2}),
+    "factor_missing.json": cfg(rope_scaling={"rope_type": "dynamic"}),
+    "factor_string.json": cfg(rope_scaling={"rope_type": "linear", "factor": "2"}),
+    "llama3_missing.json": cfg(rope_scaling={"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0}),
+    "longrope_length.json": cfg(rope_scaling={"rope_type": "longrope", "short_factor": [1.0, 1.0],
+                                              "long_factor": [1.0, 1.0], "original_max_position_embeddings": 4096}),
+    "longrope_item.json": cfg(rope_scaling={"rope_type": "longrope", "short_factor": [1.0, "x"],
+                                            "long_factor": [1.0]}),
+    "partial_big.json": cfg(partial_rotary_factor=2.0),
+    "truncate_string.json": cfg(rope_scaling={"rope_type": "yarn", "factor": 4.0, "truncate": "yes"}),
+}
+
+
+def write_all(folder):
+    os.makedirs(folder, exist_ok=True)
+    for group in (NPY, CSV, CONFIG):
+        for name, data in group.items():
+            with open(os.path.join(folder, name), "wb") as f:
+                f.write(data)
+    os.makedirs(os.path.join(folder, "folder.npy"), exist_ok=True)
+    with open(os.path.join(folder, "table.txt"), "wb") as f:
+        f.write(b"1 2\n")
