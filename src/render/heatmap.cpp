@@ -7,22 +7,26 @@
 
 #include "posenc/error.hpp"
 #include "posenc/io/writers.hpp"
+#include "posenc/parallel.hpp"
 #include "posenc/render/colormap.hpp"
 
 namespace posenc::render {
 
 namespace {
 
-/// Calls body(row, values) for rows [0, rows) of `t`, filled in blocks.
+/// Calls body(row, values) for rows [0, rows) of `t` in order; blocks are filled on worker threads.
 template <class Body>
 void for_each_row(const Table& t, std::size_t rows, Body&& body) {
-  const std::size_t cols = t.cols(), step = io::block_rows(cols);
-  std::vector<double> buf(std::min(step, rows) * cols);
-  for (std::size_t first = 0; first < rows; first += step) {
-    const std::size_t n = std::min(step, rows - first);
-    t.fill(first, n, std::span<double>(buf.data(), n * cols));
-    for (std::size_t r = 0; r < n; ++r) body(first + r, std::span<const double>(buf.data() + r * cols, cols));
-  }
+  const std::size_t cols = t.cols();
+  pipeline<std::vector<double>>(
+      rows, io::block_rows(cols),
+      [&](std::size_t first, std::size_t n, std::vector<double>& buf) {
+        buf.resize(n * cols);
+        t.fill(first, n, buf);
+      },
+      [&](std::size_t first, std::size_t n, const std::vector<double>& buf) {
+        for (std::size_t r = 0; r < n; ++r) body(first + r, std::span<const double>(buf.data() + r * cols, cols));
+      });
 }
 
 /// Where source cell i of n lands among m <= n bins: in units where a cell is m long and a bin
