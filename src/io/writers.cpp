@@ -1,5 +1,6 @@
 #include "posenc/io/writers.hpp"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -33,32 +34,31 @@ constexpr NonFinite kCsvNonFinite{"nan", "inf", "-inf"};
 constexpr NonFinite kJsonNonFinite{"null", "null", "null"};
 
 /// fmt's "{}" is the shortest text that reads back to the same float/double, locale-free.
-/// Formatted into a small array first: much faster than a back_inserter into the string.
+/// Compiled format (no format-string parsing per number), written straight to `p`, which
+/// must have room for 32 chars; returns the end.
+char* format_number(char* p, double v, DType dtype, const NonFinite& nf) {
+  const auto word = [&](const char* w) {
+    while (*w != '\0') *p++ = *w++;
+    return p;
+  };
+  if (std::isnan(v)) return word(nf.nan);
+  if (dtype == DType::kFloat32) {
+    const float f = to_f32(v);
+    if (std::isinf(f)) return word(f > 0 ? nf.inf : nf.neg_inf);
+    return fmt::format_to(p, FMT_COMPILE("{}"), f);
+  }
+  if (std::isinf(v)) return word(v > 0 ? nf.inf : nf.neg_inf);
+  return fmt::format_to(p, FMT_COMPILE("{}"), v);
+}
+
 void append_number(std::string& buf, double v, DType dtype, const NonFinite& nf) {
   char tmp[40];
-  char* end = tmp;
-  if (std::isnan(v)) {
-    buf += nf.nan;
-    return;
-  } else if (dtype == DType::kFloat32) {
-    const float f = to_f32(v);
-    if (std::isinf(f)) {
-      buf += f > 0 ? nf.inf : nf.neg_inf;
-      return;
-    }
-    end = fmt::format_to(tmp, "{}", f);
-  } else if (std::isinf(v)) {
-    buf += v > 0 ? nf.inf : nf.neg_inf;
-    return;
-  } else {
-    end = fmt::format_to(tmp, "{}", v);
-  }
-  buf.append(tmp, end);
+  buf.append(tmp, format_number(tmp, v, dtype, nf));
 }
 
 void append_index(std::string& buf, std::size_t i) {
   char tmp[24];
-  buf.append(tmp, fmt::format_to(tmp, "{}", i));
+  buf.append(tmp, fmt::format_to(tmp, FMT_COMPILE("{}"), i));
 }
 
 void write_bytes(std::ostream& out, const std::string& s) { out.write(s.data(), static_cast<std::streamsize>(s.size())); }
@@ -111,14 +111,18 @@ void write_csv_wide(const Table& t, std::ostream& out, DType dtype) {
   buf += '\n';
   write_bytes(out, buf);
   write_text_blocks(t, out, [&](std::size_t first, std::size_t n, std::span<const double> v, std::string& text) {
+    // Room for the whole block (32 chars a number at most), formatted in place, then trimmed.
+    text.resize(n * (cols + 1) * 32);
+    char* p = text.data();
     for (std::size_t r = 0; r < n; ++r) {
-      append_index(text, info.first_position + first + r);
+      p = fmt::format_to(p, FMT_COMPILE("{}"), info.first_position + first + r);
       for (std::size_t c = 0; c < cols; ++c) {
-        text += ',';
-        append_number(text, v[r * cols + c], dtype, kCsvNonFinite);
+        *p++ = ',';
+        p = format_number(p, v[r * cols + c], dtype, kCsvNonFinite);
       }
-      text += '\n';
+      *p++ = '\n';
     }
+    text.resize(static_cast<std::size_t>(p - text.data()));
   });
 }
 
