@@ -49,7 +49,8 @@ struct HeatmapResult {
 };
 
 /// Renders the table (3-D tables: the first slice). Streams rows twice (range, then colours)
-/// when the table fits; a reduced table is streamed once into per-pixel sums. Throws Error for an empty table.
+/// when the table fits; a reduced table is streamed once, as float32 (Table::fill_f32), into
+/// per-pixel sums. Throws Error for an empty table.
 HeatmapResult heatmap(const Table& t, const HeatmapOptions& opt = {});
 
 }  // namespace posenc::render
