@@ -43,6 +43,11 @@ class Table {
   /// Writes flattened rows [first, first + count) into `out` (count × cols values, row-major).
   virtual void fill(std::size_t first, std::size_t count, std::span<double> out) const = 0;
 
+  /// Same rows as float32, for float32 output. Default: fill() then round each value to
+  /// float (out-of-range finite values become ±inf). Tables with a fast float path override
+  /// it; their values stay within 1e-6 of fill()'s.
+  virtual void fill_f32(std::size_t first, std::size_t count, std::span<float> out) const;
+
   /// The whole table in memory (for analyses and small outputs).
   Matrix to_matrix() const;
 
@@ -61,25 +66,38 @@ class MatrixTable : public Table {
   Matrix m_;
 };
 
-/// A Table computed row by row: fn(position_row_index, out_row).
+/// Rounds to float without the undefined behaviour of casting an out-of-range double
+/// (finite values beyond float's range become ±inf).
+float to_f32(double v);
+
+/// A Table computed row by row: fn(position_row_index, out_row); optionally fn32 computes a
+/// float32 row directly (a fast path within 1e-6 of fn's values).
 class RowFunctionTable : public Table {
  public:
   template <class F>
-  RowFunctionTable(TableInfo info, F fn) : Table(std::move(info)), fn_(std::make_shared<Holder<F>>(std::move(fn))) {}
+  RowFunctionTable(TableInfo info, F fn) : Table(std::move(info)), fn_(std::make_shared<Holder<F, double>>(std::move(fn))) {}
+  template <class F, class F32>
+  RowFunctionTable(TableInfo info, F fn, F32 fn32)
+      : Table(std::move(info)),
+        fn_(std::make_shared<Holder<F, double>>(std::move(fn))),
+        fn32_(std::make_shared<Holder<F32, float>>(std::move(fn32))) {}
   void fill(std::size_t first, std::size_t count, std::span<double> out) const override;
+  void fill_f32(std::size_t first, std::size_t count, std::span<float> out) const override;
 
  private:
+  template <class T>
   struct Base {
     virtual ~Base() = default;
-    virtual void row(std::size_t r, std::span<double> out) const = 0;
+    virtual void row(std::size_t r, std::span<T> out) const = 0;
   };
-  template <class F>
-  struct Holder : Base {
+  template <class F, class T>
+  struct Holder : Base<T> {
     explicit Holder(F f) : f_(std::move(f)) {}
-    void row(std::size_t r, std::span<double> out) const override { f_(r, out); }
+    void row(std::size_t r, std::span<T> out) const override { f_(r, out); }
     F f_;
   };
-  std::shared_ptr<const Base> fn_;
+  std::shared_ptr<const Base<double>> fn_;
+  std::shared_ptr<const Base<float>> fn32_;  // may be null
 };
 
 }  // namespace posenc

@@ -58,7 +58,7 @@ std::vector<double> decay_sinusoids(const Sinusoids& s, const std::vector<std::i
   const auto k = static_cast<double>(s.omega.size());
   std::vector<double> out;
   out.reserve(offsets.size());
-  for (std::int64_t d : offsets) out.push_back(metric_from_dot(metric, sinusoid_dot(s, static_cast<double>(d)), k, k));
+  for (const double dot : sinusoid_dots(s, offsets)) out.push_back(metric_from_dot(metric, dot, k, k));
   return out;
 }
 

@@ -89,8 +89,11 @@ std::unique_ptr<Table> sinusoid_similarity_table(TableInfo info, const Sinusoids
                ", or a smaller --len");
   std::vector<double> g(2 * n - 1);
   const auto k = static_cast<double>(s.omega.size());
+  std::vector<std::int64_t> offsets(n);
+  for (std::size_t d = 0; d < n; ++d) offsets[d] = static_cast<std::int64_t>(d);
+  const auto dots = sinusoid_dots(s, offsets);
   for (std::size_t d = 0; d < n; ++d) {
-    const double v = metric_from_dot(metric, sinusoid_dot(s, static_cast<double>(d)), k, k);
+    const double v = metric_from_dot(metric, dots[d], k, k);
     g[n - 1 + d] = v;  // even in Δ
     g[n - 1 - d] = v;
   }

@@ -7,6 +7,7 @@
 #include "posenc/error.hpp"
 #include "posenc/io/output.hpp"
 #include "posenc/io/writers.hpp"
+#include "posenc/parallel.hpp"
 #include "posenc/render/heatmap.hpp"
 #include "validators.hpp"
 
@@ -49,6 +50,9 @@ void OutputOptions::bind(CLI::App& app, const std::vector<io::Format>& formats) 
   app.add_option("--dtype", dtype, "element type of .npy output and of printed values")
       ->capture_default_str()
       ->check(CLI::IsMember({"float32", "float64"}));
+  app.add_option("--threads", threads, "threads computing blocks of rows (default: all cores); output is the same for any value")
+      ->check(CLI::Range(1, 1024))
+      ->each([](const std::string& v) { set_threads(static_cast<unsigned>(std::stoul(v))); });
 }
 
 io::Format OutputOptions::resolve() const { return io::resolve_format(format, path, allowed); }

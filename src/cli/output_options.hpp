@@ -17,6 +17,7 @@ struct OutputOptions {
   std::string path = "-";
   std::optional<std::string> format;
   std::string dtype = "float32";
+  unsigned threads = 0;  ///< --threads; 0 = all cores (applied to posenc::set_threads when parsed)
 
   /// Binds -o, --format (restricted to `allowed`) and --dtype to `app`.
   void bind(CLI::App& app, const std::vector<io::Format>& allowed);

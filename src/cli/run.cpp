@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <csignal>
 #include <iostream>
+#include <memory>
 #include <new>
 #include <utility>
 
@@ -14,7 +15,9 @@
 #include "posenc/error.hpp"
 #include "posenc/io/output.hpp"
 #include "posenc/memory.hpp"
+#include "posenc/parallel.hpp"
 #include "posenc/text.hpp"
+#include "progress.hpp"
 
 namespace posenc::cli {
 namespace {
@@ -90,6 +93,8 @@ int run(int argc, const char* const* argv) {
   install_signal_handlers();
   std::vector<std::string> args(argv + 1, argv + argc);
   Context ctx{std::cout, std::cerr, isatty(STDOUT_FILENO) == 1};
+  std::unique_ptr<ProgressBar> bar;  // only for a person watching: nothing when stderr is a file or pipe
+  if (isatty(STDERR_FILENO) == 1) bar = std::make_unique<ProgressBar>(std::cerr);
   return run(args, ctx.out, ctx.err, ctx.out_is_terminal);
 }
 
@@ -100,6 +105,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool out_is_terminal) {
   Context ctx{out, err, out_is_terminal};
   int exit_code = kOk;
+  set_threads(0);  // all cores unless --threads says otherwise
   CLI::App app{"posenc: generate, analyse and draw the positional encodings of transformers", "posenc"};
   app.set_version_flag("--version", std::string("posenc ") + POSENC_VERSION);
   app.require_subcommand(1);

@@ -7,6 +7,7 @@
 #include <complex>
 
 #include "posenc/error.hpp"
+#include "posenc/fast_math.hpp"
 
 namespace posenc::encodings {
 namespace {
@@ -43,6 +44,42 @@ void rope_table_row(const RopeConfig& c, const RopeFrequencies& f, RopeTableKind
     case RopeTableKind::kCos: place_pairs(v.cos, c.layout, 1.0, out_row); break;
     case RopeTableKind::kSin: place_pairs(v.sin, c.layout, 0.0, out_row); break;
   }
+}
+
+void rope_table_row_f32(const RopeConfig& c, const RopeFrequencies& f, RopeTableKind kind, std::int64_t position,
+                        std::span<float> out_row) {
+  const std::size_t pairs = f.pairs();
+  check_width(out_row.size(), pairs);
+  if (c.convention == RopeConvention::kGgml || kind == RopeTableKind::kAngle) {
+    thread_local std::vector<double> row;
+    row.resize(out_row.size());
+    rope_table_row(c, f, kind, position, row);
+    for (std::size_t k = 0; k < row.size(); ++k) out_row[k] = static_cast<float>(row[k]);
+    return;
+  }
+  thread_local std::vector<double> angle;
+  thread_local std::vector<float> sin_v, cos_v;
+  sin_v.resize(pairs);
+  cos_v.resize(pairs);
+  if (c.precision == RopePrecision::kF32) {
+    // As rope_pair_values: the angle is a float32 product, its cos/sin then scaled in float32.
+    const auto t = static_cast<float>(position);
+    angle.resize(pairs);
+    for (std::size_t i = 0; i < pairs; ++i) angle[i] = static_cast<double>(t * static_cast<float>(f.inv_freq[i]));
+    sincos_f32(angle, 1.0, sin_v.data(), cos_v.data());
+  } else {
+    sincos_f32(f.inv_freq, static_cast<double>(position), sin_v.data(), cos_v.data());
+  }
+  const auto att = static_cast<float>(c.apply_attention_factor ? f.attention_factor : 1.0);
+  const std::vector<float>& v = kind == RopeTableKind::kCos ? cos_v : sin_v;
+  const bool inter = c.layout == RopeLayout::kInterleaved;
+  for (std::size_t i = 0; i < pairs; ++i) {
+    const float x = v[i] * att;
+    out_row[inter ? 2 * i : i] = x;
+    out_row[inter ? 2 * i + 1 : i + pairs] = x;
+  }
+  const float pass = kind == RopeTableKind::kCos ? 1.0f : 0.0f;
+  for (std::size_t k = 2 * pairs; k < out_row.size(); ++k) out_row[k] = pass;
 }
 
 std::vector<double> rope_rotate(std::span<const double> x, std::span<const double> angles, RopeLayout layout,

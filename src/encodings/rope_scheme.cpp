@@ -65,8 +65,12 @@ SchemeInfo rope_scheme() {
                                      c.rotary_dim, c.base, to_string(c.scaling),
                                      f.factor != 1.0 ? fmt::format(" ×{}", f.factor) : std::string());
             return std::make_unique<RowFunctionTable>(
-                std::move(info), [c, f, kind](std::size_t t, std::span<double> out) {
+                std::move(info),
+                [c, f, kind](std::size_t t, std::span<double> out) {
                   rope_table_row(c, f, kind, static_cast<std::int64_t>(t), out);
+                },
+                [c, f, kind](std::size_t t, std::span<float> out) {
+                  rope_table_row_f32(c, f, kind, static_cast<std::int64_t>(t), out);
                 });
           }};
 }

@@ -7,6 +7,7 @@
 
 #include "posenc/encodings/schemes.hpp"
 #include "posenc/error.hpp"
+#include "posenc/fast_math.hpp"
 
 namespace posenc::encodings {
 
@@ -89,6 +90,23 @@ void sinusoidal_row(double position, std::span<const double> w, SinusoidalLayout
   for (std::size_t i = 2 * pairs; i < out.size(); ++i) out[i] = 0.0;
 }
 
+void sinusoidal_row_f32(double position, std::span<const double> w, SinusoidalLayout layout, std::span<float> out) {
+  const std::size_t pairs = w.size();
+  if (layout == SinusoidalLayout::kSplit) {
+    sincos_f32(w, position, out.data(), out.data() + pairs);
+  } else {
+    thread_local std::vector<float> s, c;  // contiguous results, then interleaved
+    s.resize(pairs);
+    c.resize(pairs);
+    sincos_f32(w, position, s.data(), c.data());
+    for (std::size_t k = 0; k < pairs; ++k) {
+      out[2 * k] = s[k];
+      out[2 * k + 1] = c[k];
+    }
+  }
+  for (std::size_t i = 2 * pairs; i < out.size(); ++i) out[i] = 0.0f;
+}
+
 std::vector<std::string> sinusoidal_column_names(std::int64_t dim, std::size_t pairs, SinusoidalLayout layout) {
   std::vector<std::string> names(static_cast<std::size_t>(dim), "pad");
   for (std::size_t k = 0; k < pairs; ++k) {
@@ -139,9 +157,12 @@ SchemeInfo sinusoidal_scheme() {
             info.results.emplace_back("layout", layout_name(o.layout));
             info.title = fmt::format("sinusoidal ({}, {}), base {}, N={}, D={}", p.text("convention"),
                                      layout_name(o.layout), o.base, len, dim);
+            const auto pos = [first](std::size_t r) { return static_cast<double>(first) + static_cast<double>(r); };
             return std::make_unique<RowFunctionTable>(
-                std::move(info), [w = std::move(w), layout = o.layout, first](std::size_t r, std::span<double> out) {
-                  sinusoidal_row(static_cast<double>(first) + static_cast<double>(r), w, layout, out);
+                std::move(info),
+                [w, layout = o.layout, pos](std::size_t r, std::span<double> out) { sinusoidal_row(pos(r), w, layout, out); },
+                [w, layout = o.layout, pos](std::size_t r, std::span<float> out) {
+                  sinusoidal_row_f32(pos(r), w, layout, out);
                 });
           }};
 }

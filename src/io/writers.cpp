@@ -1,5 +1,6 @@
 #include "posenc/io/writers.hpp"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,9 +9,11 @@
 #include <cstdint>
 #include <cstring>
 #include <iterator>
+#include <type_traits>
 #include <nlohmann/json.hpp>
 
 #include "posenc/error.hpp"
+#include "posenc/parallel.hpp"
 
 namespace posenc::io {
 
@@ -22,12 +25,6 @@ std::size_t block_rows(std::size_t cols) {
 
 namespace {
 
-/// Rounds to float without the undefined behaviour of casting an out-of-range double.
-float to_f32(double v) {
-  if (std::isfinite(v) && std::abs(v) >= 0x1p128) return v > 0 ? INFINITY : -INFINITY;
-  return static_cast<float>(v);
-}
-
 struct NonFinite {
   const char* nan;
   const char* inf;
@@ -37,22 +34,34 @@ constexpr NonFinite kCsvNonFinite{"nan", "inf", "-inf"};
 constexpr NonFinite kJsonNonFinite{"null", "null", "null"};
 
 /// fmt's "{}" is the shortest text that reads back to the same float/double, locale-free.
-void append_number(std::string& buf, double v, DType dtype, const NonFinite& nf) {
-  if (std::isnan(v)) {
-    buf += nf.nan;
-  } else if (dtype == DType::kFloat32) {
+/// Compiled format (no format-string parsing per number), written straight to `p`, which
+/// must have room for 32 chars; returns the end.
+char* format_number(char* p, double v, DType dtype, const NonFinite& nf) {
+  const auto word = [&](const char* w) {
+    while (*w != '\0') *p++ = *w++;
+    return p;
+  };
+  if (std::isnan(v)) return word(nf.nan);
+  if (dtype == DType::kFloat32) {
     const float f = to_f32(v);
-    if (std::isinf(f)) {
-      buf += f > 0 ? nf.inf : nf.neg_inf;
-    } else {
-      fmt::format_to(std::back_inserter(buf), "{}", f);
-    }
-  } else if (std::isinf(v)) {
-    buf += v > 0 ? nf.inf : nf.neg_inf;
-  } else {
-    fmt::format_to(std::back_inserter(buf), "{}", v);
+    if (std::isinf(f)) return word(f > 0 ? nf.inf : nf.neg_inf);
+    return fmt::format_to(p, FMT_COMPILE("{}"), f);
   }
+  if (std::isinf(v)) return word(v > 0 ? nf.inf : nf.neg_inf);
+  return fmt::format_to(p, FMT_COMPILE("{}"), v);
 }
+
+void append_number(std::string& buf, double v, DType dtype, const NonFinite& nf) {
+  char tmp[40];
+  buf.append(tmp, format_number(tmp, v, dtype, nf));
+}
+
+void append_index(std::string& buf, std::size_t i) {
+  char tmp[24];
+  buf.append(tmp, fmt::format_to(tmp, FMT_COMPILE("{}"), i));
+}
+
+void write_bytes(std::ostream& out, const std::string& s) { out.write(s.data(), static_cast<std::streamsize>(s.size())); }
 
 /// A CSV field, quoted when it holds a comma, quote or line break (RFC 4180).
 std::string csv_field(const std::string& s) {
@@ -65,18 +74,26 @@ std::string csv_field(const std::string& s) {
   return q + "\"";
 }
 
-/// Calls body(first_row, count, values) for consecutive blocks of rows.
-template <class Body>
-void for_each_block(const Table& t, Body&& body) {
-  const std::size_t rows = t.rows(), cols = t.cols();
-  const std::size_t step = block_rows(cols);
-  std::vector<double> buf(std::min(step, rows) * cols);
-  for (std::size_t first = 0; first < rows; first += step) {
-    const std::size_t n = std::min(step, rows - first);
-    const std::span<double> block(buf.data(), n * cols);
-    t.fill(first, n, block);
-    body(first, n, std::span<const double>(block));
-  }
+/// A block of values and the text made from it.
+struct TextBlock {
+  std::vector<double> values;
+  std::string text;
+};
+
+/// Formats blocks of rows on worker threads: format(first, n, values, text) appends the text
+/// of rows [first, first + n); the texts are written to `out` in order.
+template <class Format>
+void write_text_blocks(const Table& t, std::ostream& out, Format&& format) {
+  const std::size_t cols = t.cols();
+  pipeline<TextBlock>(
+      t.rows(), block_rows(cols),
+      [&](std::size_t first, std::size_t n, TextBlock& b) {
+        b.values.resize(n * cols);
+        t.fill(first, n, b.values);
+        b.text.clear();
+        format(first, n, std::span<const double>(b.values), b.text);
+      },
+      [&](std::size_t, std::size_t, const TextBlock& b) { write_bytes(out, b.text); });
 }
 
 std::string axis_name(const TableInfo& info, std::size_t axis, const char* fallback) {
@@ -92,18 +109,20 @@ void write_csv_wide(const Table& t, std::ostream& out, DType dtype) {
     buf += csv_field(c < info.column_names.size() ? info.column_names[c] : fmt::format("dim{}", c));
   }
   buf += '\n';
-  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-  for_each_block(t, [&](std::size_t first, std::size_t n, std::span<const double> v) {
-    buf.clear();
+  write_bytes(out, buf);
+  write_text_blocks(t, out, [&](std::size_t first, std::size_t n, std::span<const double> v, std::string& text) {
+    // Room for the whole block (32 chars a number at most), formatted in place, then trimmed.
+    text.resize(n * (cols + 1) * 32);
+    char* p = text.data();
     for (std::size_t r = 0; r < n; ++r) {
-      fmt::format_to(std::back_inserter(buf), "{}", info.first_position + first + r);
+      p = fmt::format_to(p, FMT_COMPILE("{}"), info.first_position + first + r);
       for (std::size_t c = 0; c < cols; ++c) {
-        buf += ',';
-        append_number(buf, v[r * cols + c], dtype, kCsvNonFinite);
+        *p++ = ',';
+        p = format_number(p, v[r * cols + c], dtype, kCsvNonFinite);
       }
-      buf += '\n';
+      *p++ = '\n';
     }
-    out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+    text.resize(static_cast<std::size_t>(p - text.data()));
   });
 }
 
@@ -119,10 +138,9 @@ void write_csv_long(const Table& t, std::ostream& out, DType dtype) {
     buf += csv_field(axis_name(info, a, fallback.c_str())) + ',';
   }
   buf += csv_field(info.value_name) + '\n';
-  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-  std::vector<std::size_t> index(shape.size());
-  for_each_block(t, [&](std::size_t first, std::size_t n, std::span<const double> v) {
-    buf.clear();
+  write_bytes(out, buf);
+  write_text_blocks(t, out, [&](std::size_t first, std::size_t n, std::span<const double> v, std::string& text) {
+    std::vector<std::size_t> index(shape.size());
     for (std::size_t r = 0; r < n; ++r) {
       std::size_t rest = first + r;  // unravel the row over the leading axes
       for (std::size_t a = shape.size() - 1; a-- > 0;) {
@@ -131,12 +149,14 @@ void write_csv_long(const Table& t, std::ostream& out, DType dtype) {
       }
       for (std::size_t c = 0; c < cols; ++c) {
         index.back() = c;
-        for (const auto i : index) fmt::format_to(std::back_inserter(buf), "{},", i);
-        append_number(buf, v[r * cols + c], dtype, kCsvNonFinite);
-        buf += '\n';
+        for (const auto i : index) {
+          append_index(text, i);
+          text += ',';
+        }
+        append_number(text, v[r * cols + c], dtype, kCsvNonFinite);
+        text += '\n';
       }
     }
-    out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
   });
 }
 
@@ -185,71 +205,22 @@ void write_json(const Table& t, std::ostream& out, DType dtype) {
   }
   const std::size_t rows = t.rows(), cols = t.cols();
   const bool one_d = shape.size() < 2;
-  for_each_block(t, [&](std::size_t first, std::size_t n, std::span<const double> v) {
+  write_bytes(out, buf);
+  write_text_blocks(t, out, [&](std::size_t first, std::size_t n, std::span<const double> v, std::string& text) {
     for (std::size_t k = 0; k < n; ++k) {
       const std::size_t r = first + k;
-      for (const auto p : periods) buf += (p != 0 && r % p == 0) ? "[" : "";
-      if (!one_d) buf += '[';
+      for (const auto p : periods) text += (p != 0 && r % p == 0) ? "[" : "";
+      if (!one_d) text += '[';
       for (std::size_t c = 0; c < cols; ++c) {
-        if (c > 0) buf += ',';
-        append_number(buf, v[k * cols + c], dtype, kJsonNonFinite);
+        if (c > 0) text += ',';
+        append_number(text, v[k * cols + c], dtype, kJsonNonFinite);
       }
-      if (!one_d) buf += ']';
-      for (const auto p : periods) buf += (p != 0 && (r + 1) % p == 0) ? "]" : "";
-      if (r + 1 < rows) buf += ",\n";
+      if (!one_d) text += ']';
+      for (const auto p : periods) text += (p != 0 && (r + 1) % p == 0) ? "]" : "";
+      if (r + 1 < rows) text += ",\n";
     }
-    out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-    buf.clear();
   });
-  buf += "]}\n";
-  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-}
-
-std::string npy_header(const std::vector<std::size_t>& shape, DType dtype) {
-  const std::string tuple = fmt::format("({}{})", fmt::join(shape, ", "), shape.size() == 1 ? "," : "");
-  std::string dict = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}",
-                                 dtype == DType::kFloat32 ? "<f4" : "<f8", tuple);
-  // Like numpy >= 1.23: room for the first axis to grow to 21 digits, then spaces and '\n'
-  // so that the data starts at a multiple of 64 bytes (numpy pads 1..64 spaces).
-  if (!shape.empty()) dict.append(21 - std::min<std::size_t>(21, fmt::formatted_size("{}", shape[0])), ' ');
-  const std::size_t pad = 64 - (10 + dict.size() + 1) % 64;
-  dict.append(pad, ' ');
-  dict += '\n';
-  if (dict.size() > 0xffff) throw Error("npy header too long for format version 1.0");
-  std::string out = "\x93NUMPY";
-  out += '\x01';
-  out += '\x00';
-  out += static_cast<char>(dict.size() & 0xff);
-  out += static_cast<char>(dict.size() >> 8);
-  return out + dict;
-}
-
-namespace {
-
-template <class T>
-void append_le(std::string& buf, T value) {
-  char bytes[sizeof(T)];
-  std::memcpy(bytes, &value, sizeof(T));
-  if constexpr (std::endian::native == std::endian::big) std::reverse(bytes, bytes + sizeof(T));
-  buf.append(bytes, sizeof(T));
-}
-
-}  // namespace
-
-void write_npy(const Table& t, std::ostream& out, DType dtype) {
-  std::string buf = npy_header(t.info().shape, dtype);
-  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-  for_each_block(t, [&](std::size_t, std::size_t, std::span<const double> v) {
-    buf.clear();
-    for (const double x : v) {
-      if (dtype == DType::kFloat32) {
-        append_le(buf, to_f32(x));
-      } else {
-        append_le(buf, x);
-      }
-    }
-    out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-  });
+  write_bytes(out, "]}\n");
 }
 
 }  // namespace posenc::io

@@ -7,22 +7,46 @@
 
 #include "posenc/error.hpp"
 #include "posenc/io/writers.hpp"
+#include "posenc/parallel.hpp"
 #include "posenc/render/colormap.hpp"
 
 namespace posenc::render {
 
 namespace {
 
-/// Calls body(row, values) for rows [0, rows) of `t`, filled in blocks.
+/// Calls body(row, values) for rows [0, rows) of `t` in order; blocks are filled on worker threads.
 template <class Body>
 void for_each_row(const Table& t, std::size_t rows, Body&& body) {
-  const std::size_t cols = t.cols(), step = io::block_rows(cols);
-  std::vector<double> buf(std::min(step, rows) * cols);
-  for (std::size_t first = 0; first < rows; first += step) {
-    const std::size_t n = std::min(step, rows - first);
-    t.fill(first, n, std::span<double>(buf.data(), n * cols));
-    for (std::size_t r = 0; r < n; ++r) body(first + r, std::span<const double>(buf.data() + r * cols, cols));
-  }
+  const std::size_t cols = t.cols();
+  pipeline<std::vector<double>>(
+      rows, io::block_rows(cols),
+      [&](std::size_t first, std::size_t n, std::vector<double>& buf) {
+        buf.resize(n * cols);
+        t.fill(first, n, buf);
+      },
+      [&](std::size_t first, std::size_t n, const std::vector<double>& buf) {
+        for (std::size_t r = 0; r < n; ++r) body(first + r, std::span<const double>(buf.data() + r * cols, cols));
+      });
+}
+
+/// The same through Table::fill_f32 (the fast float path where a table has one), for reduced
+/// images: a pixel averages many cells, so float32 values (within 1.6e-7) draw the same picture.
+template <class Body>
+void for_each_row_f32(const Table& t, std::size_t rows, Body&& body) {
+  const std::size_t cols = t.cols();
+  std::vector<double> row(cols);
+  pipeline<std::vector<float>>(
+      rows, io::block_rows(cols),
+      [&](std::size_t first, std::size_t n, std::vector<float>& buf) {
+        buf.resize(n * cols);
+        t.fill_f32(first, n, buf);
+      },
+      [&](std::size_t first, std::size_t n, const std::vector<float>& buf) {
+        for (std::size_t r = 0; r < n; ++r) {
+          std::copy_n(buf.data() + r * cols, cols, row.begin());
+          body(first + r, std::span<const double>(row));
+        }
+      });
 }
 
 /// Where source cell i of n lands among m <= n bins: in units where a cell is m long and a bin
@@ -43,24 +67,9 @@ struct Range {
   double operator()(double v) const { return hi > lo ? (v - lo) / (hi - lo) : 0.5; }
 };
 
-}  // namespace
-
-HeatmapResult heatmap(const Table& t, const HeatmapOptions& opt) {
-  const auto& shape = t.info().shape;
-  const std::size_t rows = shape.size() >= 2 ? shape[shape.size() - 2] : 1, cols = t.cols();
-  if (rows == 0 || cols == 0 || t.rows() == 0) throw Error("cannot draw a heatmap of an empty table");
-
-  // Pass 1: the range of the finite values.
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  for_each_row(t, rows, [&](std::size_t, std::span<const double> v) {
-    for (const double x : v) {
-      if (!std::isfinite(x)) continue;
-      lo = std::min(lo, x);
-      hi = std::max(hi, x);
-    }
-  });
+/// Range of the finite values and the colormap it selects; fills res.lo, hi, cmap.
+Colormap choose_colors(double lo, double hi, const HeatmapOptions& opt, HeatmapResult& res) {
   if (lo > hi) lo = hi = 0;  // no finite value
-  HeatmapResult res;
   res.cmap = opt.cmap.empty() ? (lo < 0 ? "RdBu" : "viridis") : opt.cmap;
   const Colormap cmap(res.cmap);
   res.cmap = cmap.info().name;
@@ -70,14 +79,37 @@ HeatmapResult heatmap(const Table& t, const HeatmapOptions& opt) {
   }
   res.lo = lo;
   res.hi = hi;
+  return cmap;
+}
+
+void widen(double& lo, double& hi, std::span<const double> v) {
+  for (const double x : v) {
+    if (!std::isfinite(x)) continue;
+    lo = std::min(lo, x);
+    hi = std::max(hi, x);
+  }
+}
+
+}  // namespace
+
+HeatmapResult heatmap(const Table& t, const HeatmapOptions& opt) {
+  const auto& shape = t.info().shape;
+  const std::size_t rows = shape.size() >= 2 ? shape[shape.size() - 2] : 1, cols = t.cols();
+  if (rows == 0 || cols == 0 || t.rows() == 0) throw Error("cannot draw a heatmap of an empty table");
+  HeatmapResult res;
   res.rows = rows;
   res.cols = cols;
-  const Range norm{lo, hi};
-
-  // Pass 2: the colours.
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   const std::size_t max_w = static_cast<std::size_t>(std::max(1, opt.max_width));
   const std::size_t max_h = static_cast<std::size_t>(std::max(1, opt.max_height));
-  if (cols <= max_w && rows <= max_h) {
+  const std::size_t reduce = static_cast<std::size_t>(std::max(1, opt.reduce_to));
+  const std::size_t lim_w = std::min(max_w, reduce), lim_h = std::min(max_h, reduce);
+
+  if (cols <= lim_w && rows <= lim_h) {
+    // Pass 1: the range of the finite values; pass 2: the colours.
+    for_each_row(t, rows, [&](std::size_t, std::span<const double> v) { widen(lo, hi, v); });
+    const Colormap cmap = choose_colors(lo, hi, opt, res);
+    const Range norm{res.lo, res.hi};
     std::size_t k = std::max<std::size_t>(static_cast<std::size_t>(std::max(1, opt.min_cell)),
                                           static_cast<std::size_t>(std::max(0, opt.target_size)) / std::max(rows, cols));
     k = std::max<std::size_t>(1, std::min({k, max_w / cols, max_h / rows}));
@@ -92,27 +124,17 @@ HeatmapResult heatmap(const Table& t, const HeatmapOptions& opt) {
     return res;
   }
 
-  const std::size_t out_w = std::min(cols, max_w), out_h = std::min(rows, max_h);
+  // Reduced: one pass sums each output pixel's cells (area-weighted) and finds the range; the
+  // colours follow from the means, so the table is computed once.
+  const std::size_t out_w = std::min(cols, lim_w), out_h = std::min(rows, lim_h);
   res.reduced = true;
-  res.image = Image(static_cast<int>(out_w), static_cast<int>(out_h));
   std::vector<Split> col_split(cols);
   for (std::size_t c = 0; c < cols; ++c) col_split[c] = split(c, cols, out_w);
-  // Weighted sums and weights of two output rows (y % 2): a source row touches at most two.
-  std::vector<double> sum(2 * out_w, 0.0), weight(2 * out_w, 0.0);
-  std::size_t done = 0;  // output rows already drawn
-  const auto finish = [&](std::size_t y) {
-    double* s = sum.data() + (y % 2) * out_w;
-    double* w = weight.data() + (y % 2) * out_w;
-    for (std::size_t x = 0; x < out_w; ++x) {
-      const double mean = w[x] > 0 ? s[x] / w[x] : std::numeric_limits<double>::quiet_NaN();
-      res.image.set(static_cast<int>(x), static_cast<int>(y), cmap(norm(mean)));
-      s[x] = w[x] = 0;
-    }
-  };
+  std::vector<double> sum(out_h * out_w, 0.0), weight(out_h * out_w, 0.0);
   const auto add = [&](std::size_t y, double wy, std::span<const double> v) {
     if (wy == 0 || y >= out_h) return;
-    double* s = sum.data() + (y % 2) * out_w;
-    double* w = weight.data() + (y % 2) * out_w;
+    double* s = sum.data() + y * out_w;
+    double* w = weight.data() + y * out_w;
     for (std::size_t c = 0; c < cols; ++c) {
       if (std::isnan(v[c])) continue;
       const Split& cs = col_split[c];
@@ -124,13 +146,21 @@ HeatmapResult heatmap(const Table& t, const HeatmapOptions& opt) {
       }
     }
   };
-  for_each_row(t, rows, [&](std::size_t r, std::span<const double> v) {
+  for_each_row_f32(t, rows, [&](std::size_t r, std::span<const double> v) {
+    widen(lo, hi, v);
     const Split rs = split(r, rows, out_h);
-    while (done < rs.bin) finish(done++);  // complete before its slot is reused for rs.bin + 1
     add(rs.bin, rs.w0, v);
     add(rs.bin + 1, rs.w1, v);
   });
-  while (done < out_h) finish(done++);
+  const Colormap cmap = choose_colors(lo, hi, opt, res);
+  const Range norm{res.lo, res.hi};
+  res.image = Image(static_cast<int>(out_w), static_cast<int>(out_h));
+  for (std::size_t y = 0; y < out_h; ++y)
+    for (std::size_t x = 0; x < out_w; ++x) {
+      const std::size_t i = y * out_w + x;
+      const double mean = weight[i] > 0 ? sum[i] / weight[i] : std::numeric_limits<double>::quiet_NaN();
+      res.image.set(static_cast<int>(x), static_cast<int>(y), cmap(norm(mean)));
+    }
   return res;
 }
 

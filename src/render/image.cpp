@@ -49,7 +49,7 @@ void Image::fill_rect(int x, int y, int w, int h, Rgb c) {
 // faster and smaller.
 namespace {
 
-constexpr int kCompressionLevel = 9;  // libdeflate 1..12; 9 is near the best size, still fast
+constexpr int kCompressionLevel = 9;  // libdeflate 1..12; 9 is near the best size (10-12 save <1% on heatmaps, 3x slower)
 
 void put_u32(std::vector<std::uint8_t>& out, std::uint32_t v) {
   for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<std::uint8_t>(v >> shift));
@@ -107,6 +107,45 @@ std::vector<std::uint8_t> filter_rows(const Image& img) {
   return out;
 }
 
+/// Indexed colour when the image has at most 256 colours (a heatmap's colormap has 256): one
+/// byte per pixel instead of three, so a smaller file, encoded faster. Rows use filter None,
+/// the PNG spec's advice for palette images (Up on arbitrary indices made heatmaps larger). Returns false (and leaves the outputs
+/// alone) when there are more colours.
+bool palette_rows(const Image& img, std::vector<std::uint8_t>& palette, std::vector<std::uint8_t>& rows) {
+  constexpr std::size_t kSlots = 1024;  // open addressing on the 24-bit colour
+  std::vector<std::uint32_t> key(kSlots, 0xffffffffu);
+  std::vector<std::uint8_t> index(kSlots);
+  std::vector<std::uint8_t> pal;
+  const auto& px = img.pixels();
+  const std::size_t w = static_cast<std::size_t>(img.width()), h = static_cast<std::size_t>(img.height());
+  std::vector<std::uint8_t> out((w + 1) * h);
+  std::uint32_t last = 0xffffffffu;
+  std::uint8_t last_index = 0;
+  for (std::size_t y = 0; y < h; ++y) {
+    out[y * (w + 1)] = 0;  // filter None
+    for (std::size_t x = 0; x < w; ++x) {
+      const std::uint8_t* p = px.data() + (y * w + x) * 3;
+      const std::uint32_t c = (std::uint32_t{p[0]} << 16) | (std::uint32_t{p[1]} << 8) | p[2];
+      if (c != last) {
+        std::size_t slot = (c * 2654435761u) >> 22;
+        while (key[slot] != c && key[slot] != 0xffffffffu) slot = (slot + 1) % kSlots;
+        if (key[slot] != c) {
+          if (pal.size() == 256 * 3) return false;
+          key[slot] = c;
+          index[slot] = static_cast<std::uint8_t>(pal.size() / 3);
+          pal.insert(pal.end(), p, p + 3);
+        }
+        last = c;
+        last_index = index[slot];
+      }
+      out[y * (w + 1) + 1 + x] = last_index;
+    }
+  }
+  palette = std::move(pal);
+  rows = std::move(out);
+  return true;
+}
+
 std::vector<std::uint8_t> zlib_compress(const std::vector<std::uint8_t>& raw) {
   const std::unique_ptr<libdeflate_compressor, decltype(&libdeflate_free_compressor)> c(
       libdeflate_alloc_compressor(kCompressionLevel), &libdeflate_free_compressor);
@@ -141,14 +180,18 @@ std::vector<std::uint8_t> encode_png(const Image& img, const std::vector<std::pa
   std::vector<std::uint8_t> ihdr;
   put_u32(ihdr, static_cast<std::uint32_t>(img.width()));
   put_u32(ihdr, static_cast<std::uint32_t>(img.height()));
-  ihdr.insert(ihdr.end(), {8, 2, 0, 0, 0});  // 8-bit, truecolour RGB, deflate, adaptive filter, no interlace
+  std::vector<std::uint8_t> palette, rows;
+  const bool indexed = palette_rows(img, palette, rows);
+  // 8-bit, truecolour RGB (2) or indexed (3), deflate, adaptive filter, no interlace
+  ihdr.insert(ihdr.end(), {8, static_cast<std::uint8_t>(indexed ? 3 : 2), 0, 0, 0});
   put_chunk(out, "IHDR", ihdr);
+  if (indexed) put_chunk(out, "PLTE", palette);
   for (const auto& [key, value] : text) {
     bool international = false;
     const auto data = text_chunk(key, value, international);
     put_chunk(out, international ? "iTXt" : "tEXt", data);
   }
-  put_chunk(out, "IDAT", zlib_compress(filter_rows(img)));
+  put_chunk(out, "IDAT", zlib_compress(indexed ? rows : filter_rows(img)));
   put_chunk(out, "IEND", nullptr, 0);
   return out;
 }

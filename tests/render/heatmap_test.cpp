@@ -122,7 +122,7 @@ TEST_CASE("a long table is reduced along its long axis only, streaming", "[heatm
   const posenc::RowFunctionTable t(info, [](std::size_t r, std::span<double> out) {
     std::fill(out.begin(), out.end(), static_cast<double>(r));
   });
-  const auto h = heatmap(t);
+  const auto h = heatmap(t, {.cmap = "", .max_width = 1600, .max_height = 1600, .reduce_to = 1600});
   CHECK(h.reduced);
   REQUIRE(h.image.width() == 100);
   REQUIRE(h.image.height() == 1600);
@@ -154,4 +154,16 @@ TEST_CASE("heatmap errors", "[heatmap]") {
   CHECK_THROWS_AS(heatmap(table(1, 1, {1}), {.cmap = "jet"}), posenc::Error);
   // a constant table maps to the middle of the colormap
   CHECK(heatmap(table(1, 1, {7})).image.at(0, 0) == colormap("viridis", 0.5));
+}
+
+TEST_CASE("by default a large table is reduced to at most 512 x 512, about matplotlib's figure", "[heatmap]") {
+  TableInfo info;
+  info.shape = {16384, 1024};
+  const posenc::RowFunctionTable t(info, [](std::size_t r, std::span<double> out) {
+    std::fill(out.begin(), out.end(), static_cast<double>(r % 7));
+  });
+  const auto h = heatmap(t);
+  CHECK(h.reduced);
+  CHECK(h.image.width() == 512);
+  CHECK(h.image.height() == 512);
 }

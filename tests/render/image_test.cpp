@@ -63,7 +63,7 @@ TEST_CASE("png has the signature, IHDR and valid CRCs", "[image][png]") {
   CHECK(be32(png, 16) == 3);  // width
   CHECK(be32(png, 20) == 2);  // height
   CHECK(png[24] == 8);        // bit depth
-  CHECK(png[25] == 2);        // truecolour RGB
+  CHECK(png[25] == 3);        // indexed: the image has at most 256 colours
   // walk the chunks, checking each CRC and collecting the types
   std::string types;
   for (std::size_t at = 8; at + 12 <= png.size();) {
@@ -72,7 +72,7 @@ TEST_CASE("png has the signature, IHDR and valid CRCs", "[image][png]") {
     CHECK(be32(png, at + 8 + len) == crc32(png.data() + at + 4, len + 4));
     at += 12 + len;
   }
-  CHECK(types == "IHDR tEXt iTXt IDAT IEND ");
+  CHECK(types == "IHDR PLTE tEXt iTXt IDAT IEND ");
   const std::string bytes(png.begin(), png.end());
   CHECK(bytes.find(std::string("tEXtSoftware\0posenc", 19)) != std::string::npos);
   check_round_trip(img, png);
@@ -98,4 +98,13 @@ TEST_CASE("png round-trips a larger image exactly through stb_image", "[image][p
 
 TEST_CASE("an empty image is refused", "[image][png]") {
   CHECK_THROWS_WITH(posenc::render::encode_png(Image(0, 5)), "cannot encode an empty image as png");
+}
+
+TEST_CASE("png with more than 256 colours is truecolour RGB", "[image][png]") {
+  Image img(20, 20);
+  for (int y = 0; y < 20; ++y)
+    for (int x = 0; x < 20; ++x) img.set(x, y, {static_cast<std::uint8_t>(x * 12), static_cast<std::uint8_t>(y * 12), 7});
+  const auto png = posenc::render::encode_png(img);
+  CHECK(png[25] == 2);  // 400 colours: truecolour RGB
+  check_round_trip(img, png);
 }

@@ -4,6 +4,7 @@
 /// every other column 0. For such a table PE_t·PE_{t+Δ} = Σ_k cos(ω_k Δ) (REFERENCES §2.8),
 /// a function of Δ alone, so decay and similarity cost O(N·K) instead of O(N²·D).
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,10 @@ Matrix sinusoid_table(const Sinusoids& s, std::size_t len);
 
 /// Σ_k cos(ω_k Δ) = PE_t·PE_{t+Δ} for every t.
 double sinusoid_dot(const Sinusoids& s, double delta);
+
+/// sinusoid_dot for many offsets at once, on worker threads; runs of consecutive offsets use
+/// a rotation recurrence re-anchored every 64 offsets (within 1e-12·K of sinusoid_dot).
+std::vector<double> sinusoid_dots(const Sinusoids& s, const std::vector<std::int64_t>& offsets);
 
 /// The known structure of a built-in table when it has one (the `sinusoidal` scheme), read
 /// from its echoed parameters; nullopt for every other table, whose analyses then work on

@@ -24,6 +24,11 @@ void place_pairs(std::span<const double> pair_values, RopeLayout layout, double 
 void rope_table_row(const RopeConfig& c, const RopeFrequencies& f, RopeTableKind kind,
                     std::int64_t position, std::span<double> out_row);
 
+/// rope_table_row in float32; cos and sin tables (conventions hf and meta) through the fast
+/// sin/cos of posenc/fast_math.hpp, within 1.6e-7 of rope_table_row's values.
+void rope_table_row_f32(const RopeConfig& c, const RopeFrequencies& f, RopeTableKind kind,
+                        std::int64_t position, std::span<float> out_row);
+
 /// Rotates x (length ≥ 2·angles.size()) by the per-pair angles, element-wise:
 /// x'_a = x_a cos φ − x_b sin φ, x'_b = x_b cos φ + x_a sin φ for each pair (a, b) of the
 /// layout; dims past the rotary width are copied. `scale` multiplies rotated pairs (HF's

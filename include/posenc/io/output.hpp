@@ -10,7 +10,7 @@ namespace posenc::io {
 
 /// Runs `write` on an ostream for `path`: "-" is stdout; otherwise a temporary file
 /// `.NAME.XXXXXX.tmp` in the same folder, renamed over `path` only when `write` returns and
-/// the stream is good (data fsync'ed first). On any failure the temporary file is removed,
+/// the stream is good (data fsync'ed first when an existing file is replaced). On any failure the temporary file is removed,
 /// `path` is left as it was, and Error is thrown ("cannot write 'PATH': <reason>"); an
 /// exception thrown by `write` itself is rethrown unchanged. `binary` output is refused when
 /// stdout is a terminal. A replaced file keeps its permissions; a new one gets 0666 & ~umask.

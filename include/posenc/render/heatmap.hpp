@@ -3,10 +3,12 @@
 /// right). Only the cells: axes, labels and colorbar are drawn around this image elsewhere.
 ///
 /// Size rule. Let the table have R rows and C columns (3-D tables: the first slice).
-/// - If it fits (C <= max_width and R <= max_height), every cell becomes a square of k×k
+/// The limits are W = min(max_width, reduce_to) and H = min(max_height, reduce_to): 512 × 512
+/// by default.
+/// - If it fits (C <= W and R <= H), every cell becomes a square of k×k
 ///   pixels, k = max(min_cell, floor(target_size / max(R, C))), lowered if needed so that the
 ///   image stays within max_width × max_height (k >= 1). A 50×128 table gives k = 5: 640×250.
-/// - Otherwise the table is reduced by area averaging: each axis longer than its limit is
+/// - Otherwise the table is reduced by area averaging: each axis longer than its limit (W, H) is
 ///   reduced to exactly the limit (the other axis is kept), and each output pixel is the
 ///   mean of the cells it covers, weighted by the covered area (a cell can straddle two
 ///   pixels); NaN cells are left out of the mean, a pixel covering only NaN is grey. The
@@ -26,10 +28,15 @@ namespace posenc::render {
 
 struct HeatmapOptions {
   std::string cmap;         ///< "" = viridis for non-negative data, RdBu centred on 0 for signed data
-  int max_width = 1600;     ///< matrices larger than this are reduced (area averaging)
+  int max_width = 1600;     ///< the image never exceeds this (small tables are scaled up within it)
   int max_height = 1600;
   int min_cell = 1;         ///< small tables are scaled up so each cell is at least this many pixels
   int target_size = 640;    ///< small tables are scaled up by an integer factor towards this size
+  /// An axis longer than min(reduce_to, max_width or max_height) is reduced (area averaging) to
+  /// that length. 512: about what matplotlib's default figure (640×480) shows of a table
+  /// (~500×370 px), so the PNG is no larger than that figure's; power-of-two tables then
+  /// reduce by whole factors, which compress best.
+  int reduce_to = 512;
 };
 
 struct HeatmapResult {
@@ -41,8 +48,9 @@ struct HeatmapResult {
   std::size_t rows = 0, cols = 0;  ///< cells shown (rows of the first slice × columns)
 };
 
-/// Renders the table (3-D tables: the first slice). Streams rows twice (range, then colours),
-/// holding only the image and two rows of accumulators. Throws Error for an empty table.
+/// Renders the table (3-D tables: the first slice). Streams rows twice (range, then colours)
+/// when the table fits; a reduced table is streamed once, as float32 (Table::fill_f32), into
+/// per-pixel sums. Throws Error for an empty table.
 HeatmapResult heatmap(const Table& t, const HeatmapOptions& opt = {});
 
 }  // namespace posenc::render

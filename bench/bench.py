@@ -1,0 +1,108 @@
+"""Times posenc against its peers (bench/peers.py) on the works of issue 6.
+
+Whole processes, start-up included; each output is deleted before each run; the best of
+BENCH_REPS runs (default 3; a peer slower than 30 s runs once). Peak RSS of posenc comes from
+wait4's rusage of the child. Usage: python3 bench.py POSENC [WORK-NAME-SUBSTRING]
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PY = "/usr/bin/python3"  # Debian's, where python3-numpy/-pandas/-matplotlib live
+
+
+def works(posenc, tmp):
+    def o(name):
+        return os.path.join(tmp, name)
+
+    peer = [PY, os.path.join(HERE, "peers.py")]
+    return [
+        ("sinusoidal 131072x1024 f32 -> .npy", 3,
+         [[posenc, "generate", "sinusoidal", "--len", "131072", "--dim", "1024", "-o", o("pe.npy")]],
+         [peer + ["sin_npy", "131072", "1024", o("pe.npy")]], [o("pe.npy")]),
+        ("sinusoidal 8192x512 f32 -> .npy", 8,
+         [[posenc, "generate", "sinusoidal", "--len", "8192", "--dim", "512", "-o", o("pe.npy")]],
+         [peer + ["sin_npy", "8192", "512", o("pe.npy")]], [o("pe.npy")]),
+        ("rope cos+sin 131072x1024 -> .npy", 3,
+         [[posenc, "generate", "rope", "--len", "131072", "--dim", "1024", "--table", t, "-o", o(t + ".npy")]
+          for t in ("cos", "sin")],
+         [peer + ["rope_npy", "131072", "1024", o("cos.npy"), o("sin.npy")]], [o("cos.npy"), o("sin.npy")]),
+        ("sinusoidal 8192x512 -> CSV (np.savetxt)", 8,
+         [[posenc, "generate", "sinusoidal", "--len", "8192", "--dim", "512", "-o", o("pe.csv")]],
+         [peer + ["savetxt_csv", "8192", "512", o("pe.csv")]], [o("pe.csv")]),
+        ("sinusoidal 65536x1024 -> CSV (pandas)", 40,
+         [[posenc, "generate", "sinusoidal", "--len", "65536", "--dim", "1024", "-o", o("pe.csv")]],
+         [peer + ["pandas_csv", "65536", "1024", o("pe.csv")]], [o("pe.csv")]),
+        ("heatmap 2048x512 -> PNG", 10,
+         [[posenc, "generate", "sinusoidal", "--len", "2048", "--dim", "512", "-o", o("pe.png")]],
+         [peer + ["heatmap_png", "2048", "512", o("pe.png")]], [o("pe.png")]),
+        ("heatmap 16384x1024 -> PNG", 5,
+         [[posenc, "generate", "sinusoidal", "--len", "16384", "--dim", "1024", "-o", o("pe.png")]],
+         [peer + ["heatmap_png", "16384", "1024", o("pe.png")]], [o("pe.png")]),
+        ("similarity 4096x512 -> .npy + PNG", 15,
+         [[posenc, "similarity", "sinusoidal", "--len", "4096", "--dim", "512", "--metric", "dot", "-o", o("sim" + e)]
+          for e in (".npy", ".png")],
+         [peer + ["similarity", "4096", "512", o("sim.npy"), o("sim.png")]], [o("sim.npy"), o("sim.png")]),
+        ("decay d=4096, 65536 offsets -> CSV", 10,
+         [[posenc, "decay", "sinusoidal", "--dim", "4096", "--max-offset", "65535", "-o", o("decay.csv")]],
+         [peer + ["decay", "4096", "65536", o("decay.csv")]], [o("decay.csv")]),
+    ]
+
+
+def run_once(cmds, outputs):
+    """Seconds for the commands one after another, the largest peak RSS (KiB), output bytes."""
+    for f in outputs:
+        if os.path.exists(f):
+            os.remove(f)
+    seconds, peak = 0.0, 0
+    for cmd in cmds:
+        start = time.perf_counter()
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(p.pid, 0)
+        seconds += time.perf_counter() - start
+        err = p.stderr.read().decode()
+        p.stderr.close()
+        if os.waitstatus_to_exitcode(status) != 0:
+            sys.exit(f"failed: {' '.join(cmd)}\n{err}")
+        peak = max(peak, usage.ru_maxrss)
+    return seconds, peak, sum(os.path.getsize(f) for f in outputs)
+
+
+def best(cmds, outputs, reps):
+    runs = []
+    for i in range(reps):
+        runs.append(run_once(cmds, outputs))
+        if runs[-1][0] > 30:
+            break
+    return min(runs, key=lambda r: r[0])
+
+
+def main():
+    posenc = os.path.abspath(sys.argv[1])
+    only = sys.argv[2] if len(sys.argv) > 2 else ""
+    reps = int(os.environ.get("BENCH_REPS", "3"))
+    with tempfile.TemporaryDirectory(prefix="posenc-bench-") as tmp:
+        rows = []
+        head = f"| work | posenc s | peer s | ratio | goal | posenc peak RSS | posenc / peer bytes |"
+        print(head)
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        for name, goal, mine, theirs, outputs in works(posenc, tmp):
+            if only and only not in name:
+                continue
+            t_mine, rss, size_mine = best(mine, outputs, reps)
+            t_peer, _, size_peer = best(theirs, outputs, reps)
+            ratio = t_peer / t_mine
+            mark = "met" if ratio >= goal else "NOT met"
+            line = (f"| {name} | {t_mine:.3f} | {t_peer:.3f} | {ratio:.1f}x | >= {goal}x {mark} | "
+                    f"{rss / 1024:.1f} MiB | {size_mine / 1e6:.2f} / {size_peer / 1e6:.2f} MB |")
+            print(line, flush=True)
+            rows.append(line)
+    print(f"\n{os.cpu_count()} cores; best of {reps} runs (peers slower than 30 s: one run); "
+          f"load average at the end: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
