@@ -1,0 +1,115 @@
+// Line plots: curves against a shared x axis, light grid, ticks, optional log axes, legend.
+#include "posenc/render/figure.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include "posenc/render/axes.hpp"
+
+namespace posenc::render {
+namespace {
+
+bool usable(double v, bool log) { return std::isfinite(v) && (!log || v > 0); }
+
+// [lo, hi] of the usable values; a flat or empty range is widened so the axis has length.
+std::pair<double, double> data_range(const std::vector<double>& values, bool log, bool pad) {
+  double lo = INFINITY, hi = -INFINITY;
+  for (double v : values)
+    if (usable(v, log)) lo = std::min(lo, v), hi = std::max(hi, v);
+  if (!std::isfinite(lo)) return log ? std::pair{1.0, 10.0} : std::pair{0.0, 1.0};
+  if (log) {
+    if (hi <= lo) return {lo / 2, hi * 2};
+    const double f = pad ? std::pow(hi / lo, 0.04) : 1.0;
+    return {lo / f, hi * f};
+  }
+  if (hi <= lo) return {lo - 1, hi + 1};
+  const double p = pad ? 0.04 * (hi - lo) : 0.0;
+  return {lo - p, hi + p};
+}
+
+// Pixel points of one series, split where values are unusable. Long series keep the first,
+// lowest, highest and last point of each pixel column, which draws the same picture.
+std::vector<std::vector<Point>> series_points(const LineFigure& f, const LineSeries& s, const Axis& xa,
+                                              const Axis& ya, const Rect& plot) {
+  std::vector<std::vector<Point>> runs(1);
+  const std::size_t n = std::min(f.x.size(), s.y.size());
+  const bool thin = static_cast<double>(n) > 4 * plot.w;
+  std::vector<Point> column;
+  auto flush = [&] {
+    if (column.empty()) return;
+    auto [lo, hi] = std::minmax_element(column.begin(), column.end(), [](Point a, Point b) { return a.y < b.y; });
+    std::vector<Point> keep = {column.front()};
+    if (lo < hi) keep.insert(keep.end(), {*lo, *hi});
+    else keep.insert(keep.end(), {*hi, *lo});
+    keep.push_back(column.back());
+    for (const Point& p : keep)
+      if (runs.back().empty() || runs.back().back().x != p.x || runs.back().back().y != p.y) runs.back().push_back(p);
+    column.clear();
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!usable(f.x[i], xa.log) || !usable(s.y[i], ya.log)) {
+      flush();
+      if (!runs.back().empty()) runs.emplace_back();
+      continue;
+    }
+    const Point p{x_pixel(xa, plot, f.x[i]), y_pixel(ya, plot, s.y[i])};
+    if (!thin) {
+      runs.back().push_back(p);
+      continue;
+    }
+    if (!column.empty() && std::floor(column.back().x) != std::floor(p.x)) flush();
+    column.push_back(p);
+  }
+  flush();
+  if (runs.back().empty()) runs.pop_back();
+  return runs;
+}
+
+}  // namespace
+
+void draw_line_plot(Canvas& c, const LineFigure& f, bool bare) {
+  const Theme& th = theme();
+  Axis xa, ya;
+  xa.label = f.x_label, ya.label = f.y_label;
+  xa.log = f.log_x, ya.log = f.log_y;
+  std::tie(xa.lo, xa.hi) = data_range(f.x, xa.log, false);
+  std::vector<double> all;
+  for (const auto& s : f.series) all.insert(all.end(), s.y.begin(), s.y.end());
+  std::tie(ya.lo, ya.hi) = data_range(all, ya.log, true);
+
+  Rect plot{0, 0, static_cast<double>(c.width()), static_cast<double>(c.height())};
+  if (!bare) {
+    const double top = title_height(f.title, f.subtitle);
+    plot.y = top;
+    plot.h = std::max(20.0, c.height() - top - x_axis_height(xa) - 1);
+    ya.ticks = fit_ticks(ya.lo, ya.hi, plot.h, false, ya.log);
+    plot.x = th.pad + y_axis_width(ya);
+    plot.w = std::max(20.0, c.width() - plot.x - 2.5 * th.pad);  // room for the last x label's overhang
+    xa.ticks = fit_ticks(xa.lo, xa.hi, plot.w, true, xa.log);
+    // Whole pixels keep grid lines and the frame crisp.
+    plot = {std::round(plot.x), std::round(plot.y), std::round(plot.w), std::round(plot.h)};
+  }
+
+  draw_grid(c, plot, xa, ya);
+  if (!ya.log && ya.lo < 0 && ya.hi > 0) c.rect(plot.x, y_pixel(ya, plot, 0) - 0.5, plot.w, 1, {170, 170, 170});
+  std::vector<LegendEntry> legend;
+  std::vector<Point> drawn;
+  for (std::size_t i = 0; i < f.series.size(); ++i) {
+    const Rgb colour = line_colour(f.cmap, i, f.series.size());
+    for (const auto& run : series_points(f, f.series[i], xa, ya, plot)) {
+      if (run.size() == 1) c.disc(run[0], bare ? 1.0 : 2.0, colour);  // an isolated point stays visible
+      else c.polyline(run, colour, bare ? 1.0 : 2.0);
+      drawn.insert(drawn.end(), run.begin(), run.end());
+    }
+    legend.push_back({f.series[i].name, colour});
+  }
+  if (bare) return;
+  draw_frame(c, plot);
+  draw_x_axis(c, plot, xa);
+  draw_y_axis(c, plot, ya);
+  if (f.series.size() > 1) draw_legend(c, plot, legend, drawn);
+  draw_title(c, f.title, f.subtitle);
+}
+
+}  // namespace posenc::render
