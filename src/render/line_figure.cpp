@@ -66,6 +66,19 @@ std::vector<std::vector<Point>> series_points(const LineFigure& f, const LineSer
   return runs;
 }
 
+constexpr Rgb kReference{120, 120, 120};
+
+// A dashed line at r.y with its label above the line's right end.
+void draw_reference(Canvas& c, const Rect& plot, const Axis& ya, const ReferenceLine& r, bool bare) {
+  if (!usable(r.y, ya.log)) return;
+  const double y = std::round(y_pixel(ya, plot, r.y));
+  constexpr double kDash = 6, kSpace = 4;
+  for (double x = plot.x; x < plot.right(); x += kDash + kSpace)
+    c.rect(x, y - 0.5, std::min(kDash, plot.right() - x), 1, kReference);
+  if (!bare && !r.label.empty())
+    c.text({plot.right() - 6, y - 4}, r.label, {theme().tick, kReference, HAlign::kRight, VAlign::kBaseline});
+}
+
 }  // namespace
 
 void draw_line_plot(Canvas& c, const LineFigure& f, bool bare) {
@@ -76,6 +89,7 @@ void draw_line_plot(Canvas& c, const LineFigure& f, bool bare) {
   std::tie(xa.lo, xa.hi) = data_range(f.x, xa.log, false);
   std::vector<double> all;
   for (const auto& s : f.series) all.insert(all.end(), s.y.begin(), s.y.end());
+  for (const auto& r : f.references) all.push_back(r.y);
   std::tie(ya.lo, ya.hi) = data_range(all, ya.log, true);
 
   Rect plot{0, 0, static_cast<double>(c.width()), static_cast<double>(c.height())};
@@ -94,7 +108,12 @@ void draw_line_plot(Canvas& c, const LineFigure& f, bool bare) {
   draw_grid(c, plot, xa, ya);
   if (!ya.log && ya.lo < 0 && ya.hi > 0) c.rect(plot.x, y_pixel(ya, plot, 0) - 0.5, plot.w, 1, {170, 170, 170});
   std::vector<LegendEntry> legend;
-  std::vector<Point> drawn;
+  std::vector<Point> drawn;  // what the legend should not cover
+  for (const auto& r : f.references) {
+    draw_reference(c, plot, ya, r, bare);
+    if (usable(r.y, ya.log))
+      for (double x = plot.x; x <= plot.right(); x += 8) drawn.push_back({x, y_pixel(ya, plot, r.y) - 8});
+  }
   for (std::size_t i = 0; i < f.series.size(); ++i) {
     const Rgb colour = line_colour(f.cmap, i, f.series.size());
     for (const auto& run : series_points(f, f.series[i], xa, ya, plot)) {

@@ -32,11 +32,18 @@ struct LineSeries {
   std::vector<double> y;  ///< one value per x; NaN/Inf (or ≤ 0 on a log axis) break the line
 };
 
+/// A labelled horizontal line across a plot (e.g. the original context length).
+struct ReferenceLine {
+  double y = 0;
+  std::string label;
+};
+
 /// Curves over a shared x axis, with a legend when there are several.
 struct LineFigure {
   std::string title, subtitle, x_label, y_label;
   std::vector<double> x;
   std::vector<LineSeries> series;
+  std::vector<ReferenceLine> references;  ///< drawn grey and dashed under the curves, inside the y range
   bool log_x = false, log_y = false;
   std::string cmap;  ///< "" = the Tableau 10 palette
   int width = 800, height = 500;
