@@ -17,5 +17,9 @@ struct Context {
 /// Each subcommand file binds its options and sets `exit_code` from its callback.
 void add_list_command(CLI::App& app, Context& ctx, int& exit_code);
 void add_generate_command(CLI::App& app, Context& ctx, int& exit_code);
+void add_decay_command(CLI::App& app, Context& ctx, int& exit_code);
+void add_similarity_command(CLI::App& app, Context& ctx, int& exit_code);
+void add_project_command(CLI::App& app, Context& ctx, int& exit_code);
+void add_check_command(CLI::App& app, Context& ctx, int& exit_code);
 
 }  // namespace posenc::cli

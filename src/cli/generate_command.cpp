@@ -14,6 +14,7 @@ struct GenerateOptions {
 };
 
 int run_generate(Context& ctx, const GenerateOptions& o) {
+  o.scheme.scheme();   // unknown scheme or stray words first
   o.output.resolve();  // bad format or path: fail before computing anything
   o.output.check_path();
   const auto table = o.scheme.make_table();

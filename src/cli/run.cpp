@@ -42,6 +42,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   app.footer("run 'posenc COMMAND --help' for the options of a command; docs: docs/cli.md");
   add_list_command(app, ctx, exit_code);
   add_generate_command(app, ctx, exit_code);
+  add_decay_command(app, ctx, exit_code);
+  add_similarity_command(app, ctx, exit_code);
+  add_project_command(app, ctx, exit_code);
+  add_check_command(app, ctx, exit_code);
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes argv reversed
     app.parse(reversed);

@@ -18,6 +18,8 @@ const std::vector<SchemeInfo>& schemes() {
       learned_scheme(),
       recurrent_scheme(),
       rope_scheme(),
+      alibi_scheme(),
+      t5_scheme(),
   };
   return all;
 }

@@ -5,20 +5,20 @@
 
 #include "cli_helpers.hpp"
 
-TEST_CASE("--version prints the version and exits 0", "[cli]") {
+TEST_CASE("version flag prints the version and exits 0", "[cli]") {
   const auto r = run_cli({"--version"});
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::StartsWith("posenc "));
 }
 
-TEST_CASE("--help exits 0 and lists the commands", "[cli]") {
+TEST_CASE("help flag exits 0 and lists the commands", "[cli]") {
   const auto r = run_cli({"--help"});
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("generate"));
   CHECK_THAT(r.out, Catch::Contains("list"));
 }
 
-TEST_CASE("generate SCHEME --help shows the scheme's defaults", "[cli]") {
+TEST_CASE("generate SCHEME help shows the scheme's defaults", "[cli]") {
   const auto r = run_cli({"generate", "normalized", "--help"});
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("--len"));
@@ -39,7 +39,7 @@ TEST_CASE("unknown scheme exits 2 with a suggestion", "[cli]") {
   CHECK(r.out.empty());
 }
 
-TEST_CASE("bad --len values exit 2 naming --len", "[cli]") {
+TEST_CASE("bad len values exit 2 naming --len", "[cli]") {
   for (const char* bad : {"0", "-3", "abc", "1e99", "99999999999"}) {
     const auto r = run_cli({"generate", "integer", "--len", bad, "--format", "csv"});
     INFO(bad << ": " << r.err);

@@ -67,7 +67,7 @@ def main():
         np.save(src32, mine.astype(np.float32))
         posenc("generate", "--input", src32, "-o", back)
         assert np.array_equal(np.load(back), mine.astype(np.float32))
-        pd.DataFrame(mine).to_csv(os.path.join(tmp, "mine.csv"), index=False)
+        pd.DataFrame(mine, columns=[f"d{i}" for i in range(5)]).to_csv(os.path.join(tmp, "mine.csv"), index=False)
         posenc("generate", "--input", os.path.join(tmp, "mine.csv"), "--dtype", "float64", "-o", back)
         assert np.allclose(np.load(back), mine, rtol=0, atol=1e-15)
     print("1 passed, 0 failed")

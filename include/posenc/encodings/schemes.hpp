@@ -12,5 +12,7 @@ SchemeInfo sinusoidal_scheme();  // sinusoidal.cpp
 SchemeInfo learned_scheme();     // learned.cpp
 SchemeInfo recurrent_scheme();   // recurrent.cpp
 SchemeInfo rope_scheme();        // rope_scheme.cpp
+SchemeInfo alibi_scheme();       // alibi.cpp
+SchemeInfo t5_scheme();          // t5.cpp
 
 }  // namespace posenc::encodings

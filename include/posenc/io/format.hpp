@@ -21,8 +21,9 @@ struct FormatInfo {
 const std::vector<FormatInfo>& formats();
 const FormatInfo& info(Format f);
 
-/// The format named by `flag` if given, else from the extension of `path`, restricted to
-/// `allowed`; throws Error listing the choices when neither decides.
+/// The format named by `flag` if given, else from the extension of `path` (case-insensitive),
+/// restricted to `allowed`; throws Error listing the choices when neither decides (`path` "-"
+/// or "" is stdout, which has no extension).
 Format resolve_format(const std::optional<std::string>& flag, const std::string& path,
                       const std::vector<Format>& allowed);
 
@@ -31,6 +32,7 @@ std::vector<std::string> format_names(const std::vector<Format>& allowed);
 
 /// Element type of binary output and of the values printed in text formats.
 enum class DType { kFloat32, kFloat64 };
-DType parse_dtype(const std::string& name);  ///< "float32" | "float64"
+DType parse_dtype(const std::string& name);  ///< "float32" | "float64"; else Error naming --dtype
+std::string dtype_name(DType dtype);         ///< "float32" | "float64"
 
 }  // namespace posenc::io

@@ -1,5 +1,22 @@
 #pragma once
-/// Heatmap of a 2-D table: rows = positions (top to bottom), columns = dimensions.
+/// Heatmap of a 2-D table: rows = positions (top to bottom), columns = dimensions (left to
+/// right). Only the cells: axes, labels and colorbar are drawn around this image elsewhere.
+///
+/// Size rule. Let the table have R rows and C columns (3-D tables: the first slice).
+/// - If it fits (C <= max_width and R <= max_height), every cell becomes a square of k×k
+///   pixels, k = max(min_cell, floor(target_size / max(R, C))), lowered if needed so that the
+///   image stays within max_width × max_height (k >= 1). A 50×128 table gives k = 5: 640×250.
+/// - Otherwise the table is reduced by area averaging: each axis longer than its limit is
+///   reduced to exactly the limit (the other axis is kept), and each output pixel is the
+///   mean of the cells it covers, weighted by the covered area (a cell can straddle two
+///   pixels); NaN cells are left out of the mean, a pixel covering only NaN is grey. The
+///   reduced cells are not square when only one axis is reduced.
+///
+/// Colour range. Finite values only (NaN and ±inf are ignored when finding it). With no
+/// --cmap: RdBu centred on 0 (range ±max|v|) when some value is negative, else viridis over
+/// [min, max]. A diverging --cmap is also centred on 0 for signed data. A constant table maps
+/// to the middle of the colormap.
+#include <cstddef>
 #include <string>
 
 #include "posenc/render/image.hpp"
@@ -15,7 +32,17 @@ struct HeatmapOptions {
   int target_size = 640;    ///< small tables are scaled up by an integer factor towards this size
 };
 
-/// Renders the table (3-D tables: the first slice). Streams rows, holding only the reduced image.
-Image heatmap(const Table& t, const HeatmapOptions& opt = {});
+struct HeatmapResult {
+  Image image;                     ///< the cells only
+  double lo = 0, hi = 0;           ///< values at the two ends of the colormap (for a colorbar)
+  std::string cmap;                ///< colormap used
+  int cell_px = 0;                 ///< pixels per cell side when not reduced; 0 when reduced
+  bool reduced = false;            ///< cells were area-averaged into fewer pixels
+  std::size_t rows = 0, cols = 0;  ///< cells shown (rows of the first slice × columns)
+};
+
+/// Renders the table (3-D tables: the first slice). Streams rows twice (range, then colours),
+/// holding only the image and two rows of accumulators. Throws Error for an empty table.
+HeatmapResult heatmap(const Table& t, const HeatmapOptions& opt = {});
 
 }  // namespace posenc::render

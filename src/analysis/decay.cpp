@@ -1,0 +1,117 @@
+#include "posenc/analysis/decay.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <complex>
+#include <limits>
+
+#include "posenc/analysis/rotary.hpp"
+#include "posenc/error.hpp"
+
+namespace posenc::analysis {
+
+std::vector<std::int64_t> decay_offsets(std::int64_t max_offset, bool symmetric, bool past_only) {
+  if (max_offset < 0) throw Error(fmt::format("--max-offset must be at least 0 (got {})", max_offset));
+  std::vector<std::int64_t> out;
+  const std::int64_t lo = symmetric || past_only ? -max_offset : 0;
+  const std::int64_t hi = past_only && !symmetric ? 0 : max_offset;
+  for (std::int64_t d = lo; d <= hi; ++d) out.push_back(d);
+  return out;
+}
+
+std::vector<double> decay_direct(const Matrix& pe, std::int64_t from, const std::vector<std::int64_t>& offsets,
+                                 Metric metric) {
+  const auto n = static_cast<std::int64_t>(pe.rows());
+  if (from < 0 || from >= n)
+    throw Error(fmt::format("--from {} is outside the table's {} positions", from, n));
+  auto norm2 = [&](std::int64_t r) {
+    double s = 0.0;
+    for (double v : pe.row(static_cast<std::size_t>(r))) s += v * v;
+    return s;
+  };
+  const double na = norm2(from);
+  std::vector<double> out;
+  out.reserve(offsets.size());
+  for (std::int64_t d : offsets) {
+    const std::int64_t t = from + d;
+    if (t < 0 || t >= n)
+      throw Error(fmt::format("--from {} with offset {} needs position {}, outside the table's {} positions "
+                              "(lower --max-offset or give more positions)",
+                              from, d, t, n));
+    const auto a = pe.row(static_cast<std::size_t>(from));
+    const auto b = pe.row(static_cast<std::size_t>(t));
+    if (metric == Metric::kDistance) {
+      double s = 0.0;
+      for (std::size_t c = 0; c < a.size(); ++c) s += (a[c] - b[c]) * (a[c] - b[c]);
+      out.push_back(std::sqrt(s));
+      continue;
+    }
+    double dot = 0.0;
+    for (std::size_t c = 0; c < a.size(); ++c) dot += a[c] * b[c];
+    out.push_back(metric_from_dot(metric, dot, na, norm2(t)));
+  }
+  return out;
+}
+
+std::vector<double> decay_sinusoids(const Sinusoids& s, const std::vector<std::int64_t>& offsets, Metric metric) {
+  const auto k = static_cast<double>(s.omega.size());
+  std::vector<double> out;
+  out.reserve(offsets.size());
+  for (std::int64_t d : offsets) out.push_back(metric_from_dot(metric, sinusoid_dot(s, static_cast<double>(d)), k, k));
+  return out;
+}
+
+std::vector<double> roformer_bound(const std::vector<double>& theta, const std::vector<std::int64_t>& offsets) {
+  std::vector<double> out;
+  out.reserve(offsets.size());
+  for (std::int64_t d : offsets) {
+    std::complex<double> partial = 0.0;
+    double sum = 0.0;
+    for (double th : theta) {
+      const double a = static_cast<double>(d) * th;
+      partial += std::complex<double>(std::cos(a), std::sin(a));  // S_j includes θ_0 … θ_{j−1}
+      sum += std::abs(partial);
+    }
+    out.push_back(theta.empty() ? 0.0 : sum / static_cast<double>(theta.size()));
+  }
+  return out;
+}
+
+std::vector<double> rope_ones_dot(const std::vector<double>& theta, const std::vector<std::int64_t>& offsets) {
+  std::vector<double> out;
+  out.reserve(offsets.size());
+  for (std::int64_t d : offsets) {
+    double sum = 0.0;
+    for (double th : theta) sum += 2.0 * std::cos(static_cast<double>(d) * th);
+    out.push_back(sum);
+  }
+  return out;
+}
+
+std::vector<double> rope_qk_decay(const std::vector<double>& theta, const std::vector<double>& q,
+                                  const std::vector<double>& k, bool interleaved,
+                                  const std::vector<std::int64_t>& offsets) {
+  const RopeLayout layout = interleaved ? RopeLayout::kInterleaved : RopeLayout::kHalf;
+  std::vector<double> out;
+  out.reserve(offsets.size());
+  for (std::int64_t d : offsets) out.push_back(rope_complex_score(q, k, 0.0, static_cast<double>(d), theta, layout));
+  return out;
+}
+
+std::vector<double> alibi_decay(double slope, const std::vector<std::int64_t>& offsets, bool causal) {
+  std::vector<double> out;
+  out.reserve(offsets.size());
+  for (std::int64_t d : offsets)
+    out.push_back(causal && d > 0 ? -std::numeric_limits<double>::infinity() : -slope * static_cast<double>(d < 0 ? -d : d));
+  return out;
+}
+
+std::vector<double> t5_decay(const encodings::T5Options& options, const std::vector<std::int64_t>& offsets) {
+  std::vector<double> out;
+  out.reserve(offsets.size());
+  for (std::int64_t d : offsets) out.push_back(static_cast<double>(encodings::t5_bucket(d, options)));
+  return out;
+}
+
+}  // namespace posenc::analysis

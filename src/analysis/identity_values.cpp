@@ -1,0 +1,121 @@
+// unique, bounded and bias-relative: identities about the values of a table.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+#include "identity_util.hpp"
+#include "posenc/analysis/identity.hpp"
+#include "posenc/analysis/linalg.hpp"
+
+namespace posenc::analysis {
+using namespace detail;
+
+IdentityResult check_unique(const Matrix& pe, double min_distance) {
+  IdentityResult r = start("unique", min_distance, "smallest |PE_i - PE_j| / max_t |PE_t| (must exceed the tolerance)");
+  const std::size_t n = pe.rows();
+  std::vector<double> norm2(n);
+  double scale = 0.0;
+  for (std::size_t t = 0; t < n; ++t) {
+    norm2[t] = dot(pe.row(t), pe.row(t));
+    scale = std::max(scale, std::sqrt(norm2[t]));
+  }
+  if (scale == 0.0) scale = 1.0;
+  if (n < 2) {
+    r.max_error = std::numeric_limits<double>::infinity();
+    r.note = "a single position";
+    r.holds = true;
+    return r;
+  }
+  // Squared distances from the Gram matrix, a block of rows at a time; the closest pair is
+  // then measured directly, which keeps full precision for nearly equal rows.
+  double best = std::numeric_limits<double>::infinity();
+  std::size_t bi = 0, bj = 1;
+  std::vector<double> gram;
+  constexpr std::size_t kRows = 64;
+  for (std::size_t first = 0; first < n; first += kRows) {
+    const std::size_t count = std::min(kRows, n - first);
+    gram_rows(pe, first, count, gram);
+    for (std::size_t a = 0; a < count; ++a) {
+      const std::size_t i = first + a;
+      for (std::size_t j = i + 1; j < n; ++j) {
+        const double d2 = norm2[i] + norm2[j] - 2.0 * gram[a * n + j];
+        if (d2 < best) {
+          best = d2;
+          bi = i;
+          bj = j;
+        }
+      }
+    }
+  }
+  double exact = 0.0;
+  for (std::size_t c = 0; c < pe.cols(); ++c) exact += (pe(bi, c) - pe(bj, c)) * (pe(bi, c) - pe(bj, c));
+  r.max_error = std::sqrt(exact) / scale;
+  r.worst = {{"i", i64(bi)}, {"j", i64(bj)}};
+  r.holds = r.max_error > min_distance;
+  r.note = fmt::format("closest positions {} and {} of {}", bi, bj, n);
+  return r;
+}
+
+IdentityResult check_bounded(const Matrix& pe, double bound) {
+  IdentityResult r = start("bounded", bound, "largest |PE[t, k]| (must not exceed the bound)");
+  for (std::size_t t = 0; t < pe.rows(); ++t)
+    for (std::size_t c = 0; c < pe.cols(); ++c) record(r, std::abs(pe(t, c)), {{"t", i64(t)}, {"dim", i64(c)}});
+  r.note = fmt::format("bound {} over {} x {} values", bound, pe.rows(), pe.cols());
+  finish(r);
+  return r;
+}
+
+IdentityResult check_bias_relative(const Table& bias, double tol) {
+  IdentityResult r = start("bias-relative", tol,
+                           "max |(b[i,j] - b[i,i]) - (b[i',j'] - b[i',i'])| over j - i = j' - i', / max |b|");
+  const auto& shape = bias.info().shape;
+  if (shape.size() < 2) {
+    r.decided = false;
+    r.note = "needs a 2-D (N x M) or 3-D (H x N x M) bias table";
+    finish(r);
+    return r;
+  }
+  const std::size_t m = shape.back(), n = shape[shape.size() - 2];
+  const std::size_t heads = bias.rows() / std::max<std::size_t>(n, 1);
+  // Pass 1: the scale (largest finite |value|), so errors are relative.
+  std::vector<double> row(m);
+  double scale = 0.0;
+  for (std::size_t rr = 0; rr < bias.rows(); ++rr) {
+    bias.fill(rr, 1, row);
+    for (double v : row)
+      if (std::isfinite(v)) scale = std::max(scale, std::abs(v));
+  }
+  if (scale == 0.0) scale = 1.0;
+  // Pass 2: the first value seen for each j − i is the reference for that offset.
+  const double inf = std::numeric_limits<double>::infinity();
+  for (std::size_t h = 0; h < heads; ++h) {
+    std::vector<double> ref(n + m, 0.0);
+    std::vector<char> seen(n + m, 0), masked(n + m, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      bias.fill(h * n + i, 1, row);
+      const double c = i < m && std::isfinite(row[i]) ? row[i] : 0.0;
+      for (std::size_t j = 0; j < m; ++j) {
+        const std::size_t k = j + n - 1 - i;  // j − i + N − 1
+        const bool is_masked = !std::isfinite(row[j]);
+        const double v = row[j] - c;
+        std::vector<std::pair<std::string, std::int64_t>> at = {{"head", i64(h)}, {"i", i64(i)}, {"j", i64(j)}};
+        if (!seen[k]) {
+          seen[k] = 1;
+          masked[k] = is_masked;
+          ref[k] = v;
+          record(r, 0.0, std::move(at));
+        } else if (masked[k] != static_cast<char>(is_masked)) {
+          record(r, inf, std::move(at));
+        } else if (!is_masked) {
+          record(r, std::abs(v - ref[k]) / scale, std::move(at));
+        }
+      }
+    }
+  }
+  r.note = fmt::format("{} head(s) of {} x {}; non-finite entries are a mask and must follow j - i too", heads, n, m);
+  finish(r);
+  return r;
+}
+
+}  // namespace posenc::analysis

@@ -1,0 +1,134 @@
+// posenc check SCHEME [scheme options] [--identity NAME ...] [--tol X] [--format text|json]
+// Exit 0 when every checked identity holds, 1 when one fails, 2 for bad input or an
+// identity that does not apply (or cannot be decided for this table).
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis_support.hpp"
+#include "app.hpp"
+#include "check_identities.hpp"
+#include "posenc/error.hpp"
+#include "posenc/text.hpp"
+#include "scheme_options.hpp"
+
+namespace posenc::cli {
+namespace {
+
+struct CheckOptions {
+  SchemeOptions scheme;
+  std::vector<std::string> identities;
+  CheckSettings settings;
+  std::string format = "text";
+};
+
+std::string worst_text(const analysis::IdentityResult& r) {
+  std::vector<std::string> parts;
+  for (const auto& [k, v] : r.worst) parts.push_back(fmt::format("{}={}", k, v));
+  return fmt::format("{}", fmt::join(parts, " "));
+}
+
+std::string short_number(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return fmt::format("{:.3g}", v);
+}
+
+void print_text(std::ostream& out, const std::string& title, const CheckRun& run) {
+  out << fmt::format("posenc check {}\n", title);
+  for (const auto& r : run.results)
+    out << fmt::format("  {:<5}  {:<20} {} {} (tolerance {}), worst at {}\n      {}; {}\n", r.holds ? "holds" : "FAILS",
+                       r.name, r.measure.find("must exceed") != std::string::npos ? "smallest" : "max error",
+                       short_number(r.max_error), short_number(r.tolerance), worst_text(r), r.measure, r.note);
+  for (const auto& r : run.skipped) out << fmt::format("  skip   {:<20} {}\n", r.name, r.note);
+  std::size_t failed = 0;
+  for (const auto& r : run.results) failed += r.holds ? 0 : 1;
+  if (failed == 0)
+    out << fmt::format("all {} identities hold\n", run.results.size());
+  else
+    out << fmt::format("{} of {} identities fail\n", failed, run.results.size());
+}
+
+nlohmann::ordered_json to_json(const analysis::IdentityResult& r, bool with_result) {
+  nlohmann::ordered_json j;
+  j["name"] = r.name;
+  if (with_result) {
+    j["holds"] = r.holds;
+    j["max_error"] = std::isfinite(r.max_error) ? nlohmann::ordered_json(r.max_error) : nullptr;
+    j["tolerance"] = r.tolerance;
+    nlohmann::ordered_json worst = nlohmann::ordered_json::object();
+    for (const auto& [k, v] : r.worst) worst[k] = v;
+    j["worst"] = worst;
+    j["measure"] = r.measure;
+  }
+  j["note"] = r.note;
+  return j;
+}
+
+int run_check(Context& ctx, const CheckOptions& o) {
+  const std::string scheme = o.scheme.scheme();
+  const auto table = o.scheme.make_table();
+  const CheckRun run = run_identities(scheme, *table, o.identities, o.settings);
+  bool all_hold = true;
+  for (const auto& r : run.results) all_hold = all_hold && r.holds;
+  const std::string title = scheme.empty() ? "--input " + o.scheme.input() : scheme;
+  if (o.format == "json") {
+    nlohmann::ordered_json j;
+    j["scheme"] = scheme.empty() ? "input" : scheme;
+    j["params"] = entries_json(table->info().params);
+    j["all_hold"] = all_hold;
+    j["identities"] = nlohmann::ordered_json::array();
+    for (const auto& r : run.results) j["identities"].push_back(to_json(r, true));
+    j["skipped"] = nlohmann::ordered_json::array();
+    for (const auto& r : run.skipped) j["skipped"].push_back(to_json(r, false));
+    ctx.out << j.dump(2) << "\n";
+  } else {
+    print_text(ctx.out, title, run);
+  }
+  return all_hold ? kOk : kCheckFailed;
+}
+
+}  // namespace
+
+void add_check_command(CLI::App& app, Context& ctx, int& exit_code) {
+  auto opts = std::make_shared<CheckOptions>();
+  CLI::App* cmd = app.add_subcommand("check", "verify relative-position identities numerically (exit 0 hold, 1 fail)");
+  std::string names;
+  for (const auto& i : analysis::identity_infos()) names += fmt::format("\n  {:<20} {}", i.name, i.summary);
+  cmd->footer(
+      "identities (default: every one that applies to the scheme):" + names +
+      "\nabsolute tables (incl. --input): shift-linear dot-shift-invariant dot-symmetric unique bounded"
+      "\nrope: rope-relative rope-norm rope-forms-agree layouts-agree (+ dot-shift-invariant dot-symmetric on request)"
+      "\nalibi, t5: bias-relative"
+      "\nexit codes: 0 all hold, 1 one fails, 2 bad input or an identity that does not apply"
+      "\nexamples:\n  posenc check sinusoidal --dim 64 --len 200 && echo ok"
+      "\n  posenc check sine --dim 2 --len 1000 --identity unique"
+      "\n  posenc check --input wpe.npy --format json");
+  opts->scheme.bind(*cmd);
+  std::vector<std::string> all_names;
+  for (const auto& i : analysis::identity_infos()) all_names.push_back(i.name);
+  cmd->add_option("--identity", opts->identities, "check only these (repeat or comma-separate)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(all_names));
+  cmd->add_option("--tol", opts->settings.tolerance, "relative tolerance of the exact identities")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e300));
+  cmd->add_option("--min-distance", opts->settings.min_distance,
+                  "unique: two positions closer than this times the largest |PE_t| collide")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e300));
+  cmd->add_option("--bound", opts->settings.bound, "bounded: the largest |value| allowed")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e300));
+  cmd->add_option("--max-offset", opts->settings.max_offset, "offsets checked: 1..K (0: up to N-1, at most 1024)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1 << 30));
+  cmd->add_option("--qk", opts->settings.qk, "rope: random (q != k), same (k = q) or ones")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"random", "same", "ones"}));
+  cmd->add_option("--seed", opts->settings.seed, "rope: seed of the random q, k")->capture_default_str();
+  cmd->add_option("--format", opts->format, "text or json")->capture_default_str()->check(CLI::IsMember({"text", "json"}));
+  cmd->callback([opts, &ctx, &exit_code] { exit_code = run_check(ctx, *opts); });
+}
+
+}  // namespace posenc::cli

@@ -1,0 +1,97 @@
+#include "check_identities.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "analysis_support.hpp"
+#include "posenc/analysis/rope_identity.hpp"
+#include "posenc/error.hpp"
+#include "posenc/text.hpp"
+
+namespace posenc::cli {
+namespace {
+
+using analysis::IdentityResult;
+
+bool contains(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+
+IdentityResult run_absolute(const std::string& name, const Table& table, const Matrix& pe, const CheckSettings& s) {
+  if (name == "shift-linear") return analysis::check_shift_linear(pe, analysis::known_sinusoids(table.info()), s.max_offset, s.tolerance);
+  if (name == "dot-shift-invariant") return analysis::check_dot_shift_invariant(pe, s.max_offset, s.tolerance);
+  if (name == "dot-symmetric") return analysis::check_dot_symmetric(pe, s.max_offset, s.tolerance);
+  if (name == "unique") return analysis::check_unique(pe, s.min_distance);
+  if (name == "bounded") return analysis::check_bounded(pe, s.bound);
+  return analysis::check_bias_relative(table, s.tolerance);
+}
+
+IdentityResult run_rope(const std::string& name, const analysis::RopeCheckCase& c, double tol) {
+  if (name == "rope-relative") return analysis::check_rope_relative(c, tol);
+  if (name == "rope-norm") return analysis::check_rope_norm(c, tol);
+  if (name == "rope-forms-agree") return analysis::check_rope_forms_agree(c, tol);
+  if (name == "layouts-agree") return analysis::check_layouts_agree(c, tol);
+  if (name == "dot-shift-invariant") return analysis::check_rope_dot_shift_invariant(c, tol);
+  return analysis::check_rope_dot_symmetric(c, tol);
+}
+
+}  // namespace
+
+std::vector<std::string> default_identities(const std::string& scheme) {
+  switch (scheme_kind(scheme)) {
+    case SchemeKind::kRope: return {"rope-relative", "rope-norm", "rope-forms-agree", "layouts-agree"};
+    case SchemeKind::kBias: return {"bias-relative"};
+    case SchemeKind::kAbsolute: break;
+  }
+  return {"shift-linear", "dot-shift-invariant", "dot-symmetric", "unique", "bounded"};
+}
+
+std::vector<std::string> applicable_identities(const std::string& scheme) {
+  auto out = default_identities(scheme);
+  if (scheme_kind(scheme) == SchemeKind::kRope) {
+    out.push_back("dot-shift-invariant");
+    out.push_back("dot-symmetric");
+  }
+  if (scheme.empty()) out.push_back("bias-relative");  // a user's own N x M bias matrix
+  return out;
+}
+
+CheckRun run_identities(const std::string& scheme, const Table& table, const std::vector<std::string>& requested,
+                        const CheckSettings& s) {
+  const bool explicit_list = !requested.empty();
+  std::vector<std::string> names = explicit_list ? requested : default_identities(scheme);
+  const auto applicable = applicable_identities(scheme);
+  const std::string who = scheme.empty() ? "an --input table" : "scheme " + scheme;
+  for (const auto& n : names)
+    if (!contains(applicable, n))
+      throw Error(fmt::format("identity '{}' does not apply to {}; it applies to: {}", n, who, join_choices(applicable)));
+  std::vector<std::string> unique_names;
+  for (const auto& n : names)
+    if (!contains(unique_names, n)) unique_names.push_back(n);
+  names = std::move(unique_names);
+
+  CheckRun run;
+  std::vector<IdentityResult> results;
+  if (scheme_kind(scheme) == SchemeKind::kRope) {
+    const auto view = rope_view(table.info());
+    const auto c = analysis::make_rope_case(view.theta, view.layout, static_cast<std::int64_t>(table.rows()),
+                                            analysis::parse_qk(s.qk), s.seed);
+    for (const auto& n : names) results.push_back(run_rope(n, c, s.tolerance));
+  } else {
+    if (table.info().shape.size() != 2 && scheme_kind(scheme) == SchemeKind::kAbsolute)
+      throw Error(fmt::format("check needs a 2-D table (rows = positions); got {} axes", table.info().shape.size()));
+    const Matrix pe = scheme_kind(scheme) == SchemeKind::kBias ? Matrix() : table.to_matrix();
+    for (const auto& n : names) results.push_back(run_absolute(n, table, pe, s));
+  }
+  for (auto& r : results) {
+    if (r.decided) {
+      run.results.push_back(std::move(r));
+    } else if (explicit_list) {
+      throw Error(fmt::format("identity '{}' cannot be decided for {}: {}", r.name, who, r.note));
+    } else {
+      run.skipped.push_back(std::move(r));
+    }
+  }
+  return run;
+}
+
+}  // namespace posenc::cli

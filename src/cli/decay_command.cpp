@@ -1,0 +1,172 @@
+// posenc decay SCHEME [scheme options] [--max-offset K] [--from T] [--metric ...] [--symmetric]
+//              [--vary NAME=V1,V2,...] [-o PATH] [--format csv|json|png]
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis_support.hpp"
+#include "app.hpp"
+#include "output_options.hpp"
+#include "posenc/analysis/decay.hpp"
+#include "posenc/encodings/alibi.hpp"
+#include "posenc/error.hpp"
+#include "posenc/render/line_plot.hpp"
+#include "scheme_options.hpp"
+
+namespace posenc::cli {
+namespace {
+
+using analysis::Series;
+
+struct DecayOptions {
+  SchemeOptions scheme;
+  OutputOptions output;
+  std::int64_t max_offset = 100;
+  std::int64_t from = -1;  // -1: 0, or max_offset with --symmetric
+  std::string metric = "dot";
+  bool symmetric = false;
+  std::string vary;
+};
+
+bool is_causal(const std::string& scheme, const ParamMap& p) {
+  if (scheme == "alibi") return p.text("form") == "causal";
+  if (scheme == "t5") return p.text("mode") == "causal";
+  return false;
+}
+
+// The curves of one parameter setting.
+std::vector<Series> series_for(const std::string& scheme, const ParamMap& p, const DecayOptions& o,
+                               const std::vector<std::int64_t>& offsets, std::int64_t from, std::string& method) {
+  if (scheme == "alibi") {
+    const auto slopes = encodings::alibi_slopes(p.integer("heads"));
+    const std::int64_t only = p.integer("head");
+    std::vector<Series> out;
+    for (std::size_t h = 0; h < slopes.size(); ++h)
+      if (only < 0 || static_cast<std::size_t>(only) == h)
+        out.push_back({fmt::format("head {} (m={})", h, slopes[h]), analysis::alibi_decay(slopes[h], offsets, is_causal(scheme, p))});
+    method = "formula: bias -m*|delta| (causal: later keys masked)";
+    return out;
+  }
+  if (scheme == "t5") {
+    const encodings::T5Options t5{p.integer("buckets"), p.integer("max-distance"), !is_causal(scheme, p)};
+    encodings::check_t5(t5);
+    method = "formula: bucket of rp = delta";
+    return {{"bucket", analysis::t5_decay(t5, offsets)}};
+  }
+  if (scheme == "rope") {
+    const auto view = rope_view(scheme_table(scheme, p, 1)->info());
+    method = "closed form: RoFormer bound and sum_i 2cos(delta theta_i)";
+    return {{"roformer bound", analysis::roformer_bound(view.theta, offsets)},
+            {"q=k=ones", analysis::rope_ones_dot(view.theta, offsets)}};
+  }
+  const analysis::Metric metric = analysis::parse_metric(o.metric);
+  std::int64_t last = from;
+  for (std::int64_t d : offsets) last = std::max(last, from + d);
+  const auto table = scheme.empty() ? o.scheme.make_table() : scheme_table(scheme, p, static_cast<std::size_t>(last + 1));
+  if (table->info().shape.size() != 2) throw Error("decay needs a 2-D table (rows = positions)");
+  if (const auto known = analysis::known_sinusoids(table->info())) {
+    method = "closed form: sum_k cos(w_k delta)";
+    return {{analysis::metric_name(metric), analysis::decay_sinusoids(*known, offsets, metric)}};
+  }
+  method = "direct: rows of the table";
+  return {{analysis::metric_name(metric), analysis::decay_direct(table->to_matrix(), from, offsets, metric)}};
+}
+
+void write_csv(std::ostream& s, const std::vector<std::int64_t>& offsets, const std::vector<Series>& series, bool f32) {
+  std::string line = "offset";
+  for (const auto& x : series) {
+    line += ',';  // appended piecewise: GCC 12 warns (-Wrestrict) on "," + std::string
+    line += csv_field(x.name);
+  }
+  s << line << "\n";
+  for (std::size_t i = 0; i < offsets.size(); ++i) {
+    line = fmt::format("{}", offsets[i]);
+    for (const auto& x : series) {
+      line += ',';
+      line += number_text(x.values[i], f32);
+    }
+    s << line << "\n";
+  }
+}
+
+int run_decay(Context& ctx, const DecayOptions& o) {
+  const io::Format format = o.output.resolve();
+  o.output.check_path();
+  const std::string scheme = o.scheme.scheme();
+  const ParamMap base = scheme.empty() ? ParamMap() : o.scheme.values();
+  const bool past_only = !scheme.empty() && is_causal(scheme, base);
+  const auto offsets = analysis::decay_offsets(o.max_offset, o.symmetric, past_only);
+  const std::int64_t from = o.from >= 0 ? o.from : (o.symmetric || past_only ? o.max_offset : 0);
+  std::vector<Series> all;
+  std::string method;
+  for (const auto& v : make_variants(scheme, base, o.vary))
+    for (auto& s : series_for(scheme, v.params, o, offsets, from, method)) {
+      if (!v.label.empty()) s.name = v.label + ": " + s.name;
+      all.push_back(std::move(s));
+    }
+  const bool f32 = o.output.dtype == "float32";
+  if (format == io::Format::kCsv) {
+    emit(ctx, o.output, false, [&](std::ostream& s) { write_csv(s, offsets, all, f32); });
+  } else if (format == io::Format::kJson) {
+    nlohmann::ordered_json j;
+    j["command"] = "decay";
+    j["scheme"] = scheme.empty() ? "input" : scheme;
+    j["params"] = scheme.empty() ? nlohmann::ordered_json{{"input", o.scheme.input()}} : entries_json([&] {
+      std::vector<std::pair<std::string, ParamValue>> e;
+      for (const auto& n : base.names()) e.emplace_back(n, base.value(n));
+      return e;
+    }());
+    j["metric"] = o.metric;
+    j["from"] = from;
+    j["method"] = method;
+    if (!o.vary.empty()) j["vary"] = o.vary;
+    j["offset"] = offsets;
+    j["series"] = nlohmann::ordered_json::array();
+    for (const auto& s : all) {
+      nlohmann::ordered_json values = nlohmann::ordered_json::array();
+      for (double v : s.values) values.push_back(std::isfinite(v) ? nlohmann::ordered_json(f32 ? static_cast<float>(v) : v) : nullptr);
+      j["series"].push_back({{"name", s.name}, {"values", std::move(values)}});
+    }
+    emit(ctx, o.output, false, [&](std::ostream& s) { s << j.dump(2) << "\n"; });
+  } else {
+    std::vector<double> x(offsets.begin(), offsets.end());
+    std::vector<std::vector<double>> ys;
+    for (const auto& s : all) ys.push_back(s.values);
+    const auto bytes = render::encode_png(render::line_plot(x, ys), {{"Software", "posenc " POSENC_VERSION},
+                                                                     {"Title", fmt::format("decay of {}", scheme.empty() ? o.scheme.input() : scheme)},
+                                                                     {"Method", method}});
+    emit(ctx, o.output, true, [&](std::ostream& s) {
+      s.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    });
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_decay_command(CLI::App& app, Context& ctx, int& exit_code) {
+  auto opts = std::make_shared<DecayOptions>();
+  CLI::App* cmd = app.add_subcommand("decay", "similarity of positions T and T+delta against the offset delta");
+  cmd->footer(
+      "offsets are delta = key - query, 0..K (--symmetric: -K..K; causal alibi/t5: -K..0)\n"
+      "series: absolute tables: --metric of PE_T and PE_T+delta (closed form for sinusoidal);\n"
+      "rope: RoFormer's bound and the q=k=ones curve; alibi: bias per head; t5: bucket\n"
+      "examples:\n"
+      "  posenc decay sinusoidal --dim 128 --max-offset 200 -o decay.png\n"
+      "  posenc decay sinusoidal --dim 64 --vary base=100,1000,10000 --format csv\n"
+      "  posenc decay alibi --heads 8 --max-offset 50 --symmetric --format json");
+  opts->scheme.bind(*cmd);
+  opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kPng});
+  cmd->add_option("--max-offset", opts->max_offset, "largest offset K")->capture_default_str()->check(CLI::Range(0, 1 << 24));
+  cmd->add_option("--from", opts->from, "position T (default 0; K with --symmetric or a causal scheme)")
+      ->check(CLI::Range(0, 1 << 30));
+  cmd->add_option("--metric", opts->metric, "dot, cosine or distance (absolute tables)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"dot", "cosine", "distance"}));
+  cmd->add_flag("--symmetric", opts->symmetric, "offsets -K..K");
+  cmd->add_option("--vary", opts->vary, "one curve per value of a scheme parameter, e.g. base=100,1000,10000")
+      ->type_name("NAME=V1,V2,...");
+  cmd->callback([opts, &ctx, &exit_code] { exit_code = run_decay(ctx, *opts); });
+}
+
+}  // namespace posenc::cli

@@ -1,0 +1,99 @@
+// posenc project SCHEME [scheme options] [--dims i,j[,k] | --pca 2|3] [-o PATH] [--format csv|json|png]
+#include <fmt/format.h>
+
+#include "analysis_support.hpp"
+#include "app.hpp"
+#include "output_options.hpp"
+#include "posenc/analysis/projection.hpp"
+#include "posenc/error.hpp"
+#include "posenc/render/scatter.hpp"
+#include "scheme_options.hpp"
+
+namespace posenc::cli {
+namespace {
+
+struct ProjectOptions {
+  SchemeOptions scheme;
+  OutputOptions output;
+  std::vector<std::size_t> dims;
+  int pca = 0;
+};
+
+int run_project(Context& ctx, const ProjectOptions& o) {
+  const io::Format format = o.output.resolve();
+  o.output.check_path();
+  if (!o.dims.empty() && o.pca != 0) throw Error("give either --dims or --pca, not both");
+  if (!o.dims.empty() && (o.dims.size() < 2 || o.dims.size() > 3))
+    throw Error(fmt::format("--dims takes 2 or 3 columns (got {})", o.dims.size()));
+  const std::string scheme = o.scheme.scheme();
+  if (scheme_kind(scheme) == SchemeKind::kBias)
+    throw Error(fmt::format("project needs position vectors; {} is a bias between positions", scheme));
+  const auto table = o.scheme.make_table();
+  if (table->info().shape.size() != 2) throw Error("project needs a 2-D table (rows = positions)");
+  const Matrix pe = table->to_matrix();
+
+  TableInfo info = table->info();
+  info.axis_names = {"position", "coordinate"};
+  Matrix coords;
+  // Default: the table's own columns when it has 2 or 3, else the first two principal components.
+  std::vector<std::size_t> dims = o.dims;
+  int pca = o.pca;
+  if (dims.empty() && pca == 0) {
+    if (pe.cols() == 2 || pe.cols() == 3) {
+      for (std::size_t c = 0; c < pe.cols(); ++c) dims.push_back(c);
+    } else {
+      pca = 2;
+    }
+  }
+  if (pca != 0) {
+    const auto p = analysis::pca(pe, static_cast<std::size_t>(pca));
+    coords = p.coords;
+    info.column_names.clear();
+    for (int c = 0; c < pca; ++c) info.column_names.push_back(fmt::format("pc{}", c + 1));
+    info.params.emplace_back("pca", static_cast<std::int64_t>(pca));
+    info.results.emplace_back("explained_variance_ratio", p.explained);
+    info.title = fmt::format("PCA of {}", table->info().title.empty() ? info.scheme : table->info().title);
+  } else {
+    coords = analysis::project_dims(pe, dims);
+    std::vector<std::string> names;
+    std::vector<double> listed;
+    for (std::size_t d : dims) {
+      names.push_back(d < table->info().column_names.size() ? table->info().column_names[d] : fmt::format("dim{}", d));
+      listed.push_back(static_cast<double>(d));
+    }
+    info.column_names = names;
+    info.params.emplace_back("dims", listed);
+    info.title = fmt::format("columns {} of {}", fmt::join(dims, ","), info.scheme);
+  }
+  info.shape = {coords.rows(), coords.cols()};
+  if (format == io::Format::kPng) {
+    std::vector<std::pair<std::string, std::string>> text = {{"Software", "posenc " POSENC_VERSION}, {"Title", info.title}};
+    for (const auto& [k, v] : info.params) text.emplace_back(k, to_string(v));
+    const auto bytes = render::encode_png(render::scatter_plot(coords), text);
+    emit(ctx, o.output, true, [&](std::ostream& s) {
+      s.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    });
+    return 0;
+  }
+  emit_table(ctx, o.output, MatrixTable(std::move(info), std::move(coords)));
+  return 0;
+}
+
+}  // namespace
+
+void add_project_command(CLI::App& app, Context& ctx, int& exit_code) {
+  auto opts = std::make_shared<ProjectOptions>();
+  CLI::App* cmd = app.add_subcommand("project", "positions projected to 2-D or 3-D (chosen columns or PCA)");
+  cmd->footer(
+      "default: the table's columns if it has 2 or 3, else --pca 2. PNG: scatter coloured by position.\n"
+      "examples:\n"
+      "  posenc project sine --dim 3 --len 2000 -o loop.png      # seed 003: the closed loop\n"
+      "  posenc project sinusoidal --len 200 --dim 64 --pca 3 --format csv");
+  opts->scheme.bind(*cmd);
+  opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kPng});
+  cmd->add_option("--dims", opts->dims, "2 or 3 column indices (0-based), e.g. 0,1,2")->delimiter(',');
+  cmd->add_option("--pca", opts->pca, "principal components: 2 or 3")->check(CLI::IsMember({2, 3}));
+  cmd->callback([opts, &ctx, &exit_code] { exit_code = run_project(ctx, *opts); });
+}
+
+}  // namespace posenc::cli

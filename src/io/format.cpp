@@ -1,0 +1,86 @@
+#include "posenc/io/format.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+#include "posenc/error.hpp"
+#include "posenc/text.hpp"
+
+namespace posenc::io {
+
+const std::vector<FormatInfo>& formats() {
+  static const std::vector<FormatInfo> table = {
+      {Format::kCsv, "csv", ".csv", "comma-separated values with a header row (pandas, spreadsheets)", false},
+      {Format::kJson, "json", ".json", "one JSON object: parameters echoed back, shape, nested data", false},
+      {Format::kNpy, "npy", ".npy", "numpy's .npy array (float32 or float64, C order)", true},
+      {Format::kPng, "png", ".png", "PNG image (heatmap or plot)", true},
+      {Format::kText, "text", ".txt", "plain text report", false},
+  };
+  return table;
+}
+
+const FormatInfo& info(Format f) {
+  for (const auto& i : formats()) {
+    if (i.format == f) return i;
+  }
+  throw Error("unknown output format");  // unreachable: every enumerator is in the table
+}
+
+std::vector<std::string> format_names(const std::vector<Format>& allowed) {
+  std::vector<std::string> names;
+  for (const auto f : allowed) names.push_back(info(f).name);
+  return names;
+}
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+bool is_allowed(Format f, const std::vector<Format>& allowed) {
+  return std::find(allowed.begin(), allowed.end(), f) != allowed.end();
+}
+
+}  // namespace
+
+Format resolve_format(const std::optional<std::string>& flag, const std::string& path,
+                      const std::vector<Format>& allowed) {
+  const auto names = format_names(allowed);
+  const std::string choices = join_choices(names);
+  if (flag) {
+    const std::string name = lower(*flag);
+    for (const auto f : allowed) {
+      if (info(f).name == name) return f;
+    }
+    throw Error(fmt::format("--format must be {} (got '{}'){}", choices, *flag, did_you_mean(name, names)));
+  }
+  if (path.empty() || path == "-") {
+    throw Error(fmt::format("cannot tell the output format of '-': give --format {}", choices));
+  }
+  const std::string ext = lower(std::filesystem::path(path).extension().string());
+  for (const auto& i : formats()) {
+    if (ext.empty() || i.extension != ext) continue;
+    if (is_allowed(i.format, allowed)) return i.format;
+    throw Error(fmt::format("-o '{}': this command cannot write {}: give --format {} or another extension",
+                            path, i.name, choices));
+  }
+  std::vector<std::string> exts;
+  for (const auto f : allowed) exts.push_back(info(f).extension);
+  throw Error(fmt::format("cannot tell the output format of '{}' from its extension: use {} or give --format {}",
+                          path, join_choices(exts), choices));
+}
+
+DType parse_dtype(const std::string& name) {
+  if (name == "float32") return DType::kFloat32;
+  if (name == "float64") return DType::kFloat64;
+  throw Error(fmt::format("--dtype must be float32 or float64 (got '{}')", name));
+}
+
+std::string dtype_name(DType dtype) { return dtype == DType::kFloat32 ? "float32" : "float64"; }
+
+}  // namespace posenc::io

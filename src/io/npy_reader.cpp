@@ -1,0 +1,215 @@
+// parse_npy, declared in readers.hpp; kept apart from the CSV reader to keep files small.
+#include "posenc/io/readers.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "posenc/error.hpp"
+
+namespace posenc::io {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& name, const std::string& what) {
+  throw Error(fmt::format("--input '{}': {}", name, what));
+}
+
+constexpr std::size_t kMaxHeader = std::size_t{1} << 20;  // numpy itself refuses headers past 10000 bytes
+
+struct NpyHeader {
+  std::string descr;
+  bool fortran_order = false;
+  std::vector<std::size_t> shape;
+};
+
+/// The python dict literal numpy writes: {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }
+class HeaderParser {
+ public:
+  HeaderParser(std::string_view text, const std::string& name) : s_(text), name_(name) {}
+
+  NpyHeader parse() {
+    NpyHeader h;
+    bool descr = false, order = false, shape = false;
+    expect('{');
+    while (!eat('}')) {
+      const std::string key = quoted();
+      expect(':');
+      if (key == "descr") {
+        if (peek() != '\'' && peek() != '"') fail(name_, "structured dtypes are not supported: save a plain numeric array");
+        h.descr = quoted();
+        descr = true;
+      } else if (key == "fortran_order") {
+        h.fortran_order = word() == "True";
+        order = true;
+      } else if (key == "shape") {
+        h.shape = tuple();
+        shape = true;
+      } else {
+        bad(fmt::format("unknown key '{}'", key));
+      }
+      if (!eat(',')) {
+        expect('}');
+        break;
+      }
+    }
+    if (!descr || !order || !shape) bad("missing 'descr', 'fortran_order' or 'shape'");
+    return h;
+  }
+
+ private:
+  [[noreturn]] void bad(const std::string& why) { fail(name_, fmt::format("bad .npy header ({})", why)); }
+  void skip_space() {
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
+  }
+  char peek() {
+    skip_space();
+    return i_ < s_.size() ? s_[i_] : '\0';
+  }
+  bool eat(char c) {
+    if (peek() != c) return false;
+    ++i_;
+    return true;
+  }
+  void expect(char c) {
+    if (!eat(c)) bad(fmt::format("expected '{}'", c));
+  }
+  std::string quoted() {
+    const char q = peek();
+    if (q != '\'' && q != '"') bad("expected a quoted key");
+    const std::size_t end = s_.find(q, i_ + 1);
+    if (end == std::string_view::npos) bad("unterminated string");
+    std::string out(s_.substr(i_ + 1, end - i_ - 1));
+    i_ = end + 1;
+    return out;
+  }
+  std::string word() {
+    skip_space();
+    const std::size_t start = i_;
+    while (i_ < s_.size() && std::isalpha(static_cast<unsigned char>(s_[i_]))) ++i_;
+    std::string w(s_.substr(start, i_ - start));
+    if (w != "True" && w != "False") bad("fortran_order must be True or False");
+    return w;
+  }
+  std::vector<std::size_t> tuple() {
+    std::vector<std::size_t> dims;
+    expect('(');
+    while (!eat(')')) {
+      skip_space();
+      std::size_t v = 0;
+      const auto [end, ec] = std::from_chars(s_.data() + i_, s_.data() + s_.size(), v);
+      if (ec != std::errc()) bad("shape must be a tuple of sizes");
+      i_ = static_cast<std::size_t>(end - s_.data());
+      if (i_ < s_.size() && s_[i_] == 'L') ++i_;  // Python 2 longs
+      dims.push_back(v);
+      if (!eat(',')) {
+        expect(')');
+        break;
+      }
+    }
+    return dims;
+  }
+
+  std::string_view s_;
+  const std::string& name_;
+  std::size_t i_ = 0;
+};
+
+enum class Kind { kFloat, kInt, kUInt, kBool };
+struct DtypeInfo {
+  Kind kind;
+  std::size_t size;
+};
+
+DtypeInfo parse_descr(const std::string& d, const std::string& name) {
+  const auto unsupported = [&] {
+    fail(name, fmt::format("unsupported dtype '{}': give float32, float64, integer or bool data", d));
+  };
+  if (d.size() < 3 || std::string_view("<>|=").find(d[0]) == std::string_view::npos) unsupported();
+  std::size_t size = 0;
+  const auto [end, ec] = std::from_chars(d.data() + 2, d.data() + d.size(), size);
+  if (ec != std::errc() || end != d.data() + d.size()) unsupported();
+  if (d[0] == '>' && size > 1) {
+    fail(name, fmt::format("big-endian dtype '{}' is not supported: save it with arr.astype('<{}')", d, d.substr(1)));
+  }
+  const char k = d[1];
+  const bool int_size = size == 1 || size == 2 || size == 4 || size == 8;
+  if (k == 'f' && (size == 4 || size == 8)) return {Kind::kFloat, size};
+  if (k == 'i' && int_size) return {Kind::kInt, size};
+  if (k == 'u' && int_size) return {Kind::kUInt, size};
+  if (k == 'b' && size == 1) return {Kind::kBool, size};
+  unsupported();
+  return {};  // not reached
+}
+
+/// Reads one little-endian element.
+double element(const char* p, DtypeInfo t) {
+  unsigned char b[8];
+  std::memcpy(b, p, t.size);
+  if constexpr (std::endian::native == std::endian::big) std::reverse(b, b + t.size);
+  const auto get = [&](auto v) {
+    std::memcpy(&v, b, sizeof v);
+    return static_cast<double>(v);
+  };
+  switch (t.kind) {
+    case Kind::kFloat: return t.size == 4 ? get(float{}) : get(double{});
+    case Kind::kBool: return b[0] != 0 ? 1.0 : 0.0;
+    case Kind::kInt:
+      return t.size == 1 ? get(std::int8_t{}) : t.size == 2 ? get(std::int16_t{}) : t.size == 4 ? get(std::int32_t{}) : get(std::int64_t{});
+    case Kind::kUInt:
+      return t.size == 1 ? get(std::uint8_t{}) : t.size == 2 ? get(std::uint16_t{}) : t.size == 4 ? get(std::uint32_t{}) : get(std::uint64_t{});
+  }
+  return 0;
+}
+
+std::string shape_text(const std::vector<std::size_t>& shape) {
+  return fmt::format("({}{})", fmt::join(shape, ", "), shape.size() == 1 ? "," : "");
+}
+
+}  // namespace
+
+Matrix parse_npy(std::string_view bytes, const std::string& name) {
+  if (bytes.size() < 10 || bytes.substr(0, 6) != "\x93NUMPY") fail(name, "not a .npy file (bad magic)");
+  const auto u8 = [&](std::size_t i) { return static_cast<std::size_t>(static_cast<unsigned char>(bytes[i])); };
+  const std::size_t major = u8(6), minor = u8(7);
+  if (minor != 0 || major < 1 || major > 3) fail(name, fmt::format("unsupported .npy version {}.{}", major, minor));
+  std::size_t header_len = u8(8) | u8(9) << 8, start = 10;
+  if (major >= 2) {  // versions 2.0 and 3.0 have a 4-byte length
+    if (bytes.size() < 12) fail(name, "truncated .npy header");
+    header_len |= u8(10) << 16 | u8(11) << 24;
+    start = 12;
+  }
+  if (header_len > kMaxHeader) fail(name, fmt::format(".npy header too long ({} bytes)", header_len));
+  if (bytes.size() - start < header_len) fail(name, "truncated .npy header");
+  const NpyHeader h = HeaderParser(bytes.substr(start, header_len), name).parse();
+  const DtypeInfo type = parse_descr(h.descr, name);
+  if (h.fortran_order) fail(name, "Fortran-order arrays are not supported: save np.ascontiguousarray(arr)");
+  if (h.shape.empty() || h.shape.size() > 2) {
+    fail(name, fmt::format("{}-D array of shape {}: need a 1-D or 2-D array", h.shape.size(), shape_text(h.shape)));
+  }
+  const std::size_t rows = h.shape[0], cols = h.shape.size() == 2 ? h.shape[1] : 1;
+  if (rows == 0 || cols == 0) fail(name, fmt::format("empty array of shape {}", shape_text(h.shape)));
+  // Check the claimed size against the file before allocating anything.
+  const std::size_t avail = bytes.size() - start - header_len;
+  const std::size_t max = std::numeric_limits<std::size_t>::max();
+  if (cols > max / rows || rows * cols > max / type.size || rows * cols * type.size > avail) {
+    fail(name, fmt::format("truncated data: shape {} of '{}' needs more than the {} bytes the file holds",
+                           shape_text(h.shape), h.descr, avail));
+  }
+  Matrix m(rows, cols);
+  const char* p = bytes.data() + start + header_len;
+  for (double& v : m.data()) {
+    v = element(p, type);
+    p += type.size;
+  }
+  return m;
+}
+
+}  // namespace posenc::io

@@ -1,0 +1,117 @@
+#include "posenc/analysis/identity.hpp"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
+
+#include "posenc/encodings/registry.hpp"
+#include "test_tables.hpp"
+
+using namespace posenc::analysis;
+using posenc::Matrix;
+
+namespace {
+
+std::int64_t worst(const IdentityResult& r, const std::string& key) {
+  for (const auto& [k, v] : r.worst)
+    if (k == key) return v;
+  FAIL("no " << key << " in worst");
+  return -1;
+}
+
+std::unique_ptr<posenc::Table> scheme(const std::string& name, std::vector<std::pair<std::string, posenc::ParamValue>> v) {
+  posenc::ParamMap p;
+  for (auto& [k, x] : v) p.set(k, x);
+  return posenc::encodings::make_table(name, p);
+}
+
+}  // namespace
+
+TEST_CASE("shift-linear: the known block rotation holds for sinusoidal, fails for a perturbed table", "[identity]") {
+  const int d = 32;
+  auto pe = test_tables::sinusoidal(100, d);
+  const auto known = interleaved_sinusoids(test_tables::paper_omega(d), d);
+  const auto ok = check_shift_linear(pe, known, 0, kDefaultTolerance);
+  CHECK(ok.holds);
+  CHECK(ok.max_error < 1e-12);
+  pe(40, 3) += 1e-3;
+  const auto bad = check_shift_linear(pe, known, 0, kDefaultTolerance);
+  CHECK_FALSE(bad.holds);
+  CHECK((worst(bad, "t") == 40 || worst(bad, "t") + worst(bad, "delta") == 40));
+}
+
+TEST_CASE("shift-linear by least squares: sinusoidal holds, random and integer fail, few rows undecided", "[identity]") {
+  const auto sin_ok = check_shift_linear(test_tables::sinusoidal(100, 16), std::nullopt, 0, kDefaultTolerance);
+  CHECK(sin_ok.decided);
+  CHECK(sin_ok.holds);
+  const auto learned = check_shift_linear(test_tables::random(100, 16), std::nullopt, 0, kDefaultTolerance);
+  CHECK(learned.decided);
+  CHECK_FALSE(learned.holds);
+  CHECK(learned.max_error > 0.1);
+  // The integer position is affine in t (t + 1), not linear: no T with T t = t + 1 for all t.
+  const auto integer = check_shift_linear(test_tables::integer(20, 1), std::nullopt, 0, kDefaultTolerance);
+  CHECK_FALSE(integer.holds);
+  // 10 positions in 16 dimensions: any table fits, so the check cannot decide.
+  const auto few = check_shift_linear(test_tables::random(10, 16), std::nullopt, 0, kDefaultTolerance);
+  CHECK_FALSE(few.decided);
+  CHECK_FALSE(few.holds);
+  CHECK_THAT(few.note, Catch::Contains("--len"));
+}
+
+TEST_CASE("dot-shift-invariant and dot-symmetric: sinusoidal holds, learned and integer fail", "[identity]") {
+  const auto pe = test_tables::sinusoidal(120, 64);
+  CHECK(check_dot_shift_invariant(pe, 0, kDefaultTolerance).holds);
+  CHECK(check_dot_symmetric(pe, 0, kDefaultTolerance).holds);
+  const auto r = test_tables::random(120, 64);
+  CHECK_FALSE(check_dot_shift_invariant(r, 0, kDefaultTolerance).holds);
+  CHECK_FALSE(check_dot_symmetric(r, 0, kDefaultTolerance).holds);
+  const auto i = check_dot_shift_invariant(test_tables::integer(10, 1), 0, kDefaultTolerance);
+  CHECK_FALSE(i.holds);
+  // |t(t+d) - 0| / 81 is largest at t = 9 - d with d = 0: 81/81.
+  CHECK(i.max_error == Approx(1.0));
+}
+
+TEST_CASE("unique: pow2 sine in 2 dims revisits position 0 at 710 (= 226 pi)", "[identity]") {
+  const auto r = check_unique(test_tables::sine_pow2(1000, 2), kDefaultMinDistance);
+  CHECK_FALSE(r.holds);
+  CHECK(worst(r, "i") == 0);
+  CHECK(worst(r, "j") == 710);
+  CHECK(r.max_error < 1e-4);
+  CHECK(check_unique(test_tables::sinusoidal(1000, 16), kDefaultMinDistance).holds);
+}
+
+TEST_CASE("bounded: sinusoidal within 1, integer positions are not", "[identity]") {
+  CHECK(check_bounded(test_tables::sinusoidal(50, 8), 1.0).holds);
+  const auto r = check_bounded(test_tables::integer(50, 2), 1.0);
+  CHECK_FALSE(r.holds);
+  CHECK(r.max_error == 49.0);
+  CHECK(worst(r, "t") == 49);
+}
+
+TEST_CASE("bias-relative: alibi (both forms) and t5 hold; other matrices fail", "[identity]") {
+  for (const char* form : {"symmetric", "causal"})
+    CHECK(check_bias_relative(*scheme("alibi", {{"len", std::int64_t{12}}, {"heads", std::int64_t{3}}, {"form", std::string(form)}}),
+                              kDefaultTolerance)
+              .holds);
+  CHECK(check_bias_relative(*scheme("t5", {{"len", std::int64_t{40}}, {"key-len", std::int64_t{30}}}), kDefaultTolerance)
+            .holds);
+  CHECK(check_bias_relative(*scheme("t5", {{"len", std::int64_t{40}}, {"mode", std::string("causal")}}), kDefaultTolerance)
+            .holds);
+
+  posenc::TableInfo info;
+  info.shape = {5, 5};
+  const auto random = check_bias_relative(posenc::MatrixTable(info, test_tables::random(5, 5)), kDefaultTolerance);
+  CHECK_FALSE(random.holds);
+  Matrix masked = posenc::encodings::make_table("alibi", [] {
+                    posenc::ParamMap p;
+                    p.set("len", std::int64_t{5});
+                    p.set("head", std::int64_t{0});
+                    p.set("form", std::string("causal"));
+                    return p;
+                  }())->to_matrix();
+  masked(4, 2) = -std::numeric_limits<double>::infinity();  // one extra masked key breaks the pattern
+  const auto mask = check_bias_relative(posenc::MatrixTable(info, masked), kDefaultTolerance);
+  CHECK_FALSE(mask.holds);
+  CHECK(worst(mask, "i") == 4);
+  CHECK(worst(mask, "j") == 2);
+}

@@ -1,0 +1,90 @@
+#include "posenc/analysis/rope_identity.hpp"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+
+using namespace posenc::analysis;
+
+namespace {
+
+RopeCheckCase make(QkChoice qk, RopeLayout layout = RopeLayout::kInterleaved) {
+  return make_rope_case(rope_theta(10000.0, 64), layout, 4096, qk, 42);
+}
+
+}  // namespace
+
+TEST_CASE("rope identities hold for the element-wise form, both layouts", "[rope-identity]") {
+  for (auto layout : {RopeLayout::kInterleaved, RopeLayout::kHalf}) {
+    const auto c = make(QkChoice::kRandom, layout);
+    CHECK(check_rope_relative(c, 1e-9).holds);
+    CHECK(check_rope_norm(c, 1e-9).holds);
+    CHECK(check_rope_forms_agree(c, 1e-9).holds);
+    CHECK(check_layouts_agree(c, 1e-9).holds);
+    CHECK(check_rope_dot_shift_invariant(c, 1e-9).holds);
+  }
+}
+
+TEST_CASE("rope dot-symmetric fails for q != k while rope-relative holds; holds for q = k", "[rope-identity]") {
+  const auto random = make(QkChoice::kRandom);
+  CHECK(check_rope_relative(random, 1e-9).holds);
+  const auto sym = check_rope_dot_symmetric(random, 1e-9);
+  CHECK_FALSE(sym.holds);
+  CHECK(sym.max_error > 0.01);
+  CHECK(check_rope_dot_symmetric(make(QkChoice::kSame), 1e-9).holds);
+  CHECK(check_rope_dot_symmetric(make(QkChoice::kOnes), 1e-9).holds);
+}
+
+TEST_CASE("broken rotary implementations fail the matching identity", "[rope-identity]") {
+  auto c = make(QkChoice::kRandom);
+  const auto theta = c.theta;
+  SECTION("angle m^2 theta: norms kept, relativity lost") {
+    c.apply = [theta](std::span<const double> x, double m, RopeLayout l) { return rope_elementwise(x, m * m, theta, l); };
+    CHECK(check_rope_norm(c, 1e-9).holds);
+    CHECK_FALSE(check_rope_relative(c, 1e-9).holds);
+    CHECK_FALSE(check_rope_dot_shift_invariant(c, 1e-9).holds);
+  }
+  SECTION("a growing scale (1 + m/1000): not a rotation") {
+    c.apply = [theta](std::span<const double> x, double m, RopeLayout l) {
+      auto y = rope_elementwise(x, m, theta, l);
+      for (double& v : y) v *= 1.0 + m / 1000.0;
+      return y;
+    };
+    const auto r = check_rope_norm(c, 1e-9);
+    CHECK_FALSE(r.holds);
+    CHECK(r.worst.back().second == 4095);
+    CHECK_FALSE(check_rope_forms_agree(c, 1e-9).holds);
+  }
+  SECTION("half layout fed interleaved cos/sin (pitfall 1)") {
+    c.apply = [theta](std::span<const double> x, double m, RopeLayout) {
+      return rope_elementwise(x, m, theta, RopeLayout::kInterleaved);
+    };
+    CHECK_FALSE(check_layouts_agree(c, 1e-9).holds);
+  }
+}
+
+TEST_CASE("normal_vector is reproducible and roughly standard", "[rope-identity]") {
+  const auto a = normal_vector(10000, 1), b = normal_vector(10000, 1);
+  CHECK(a == b);
+  double mean = 0, var = 0;
+  for (double v : a) mean += v / 10000;
+  for (double v : a) var += (v - mean) * (v - mean) / 9999;
+  CHECK(std::abs(mean) < 0.05);
+  CHECK(var == Approx(1.0).margin(0.05));
+}
+
+TEST_CASE("the rope library's three forms equal the independent ones written here", "[rope-identity]") {
+  for (auto layout : {RopeLayout::kInterleaved, RopeLayout::kHalf}) {
+    const auto c = make(QkChoice::kRandom, layout);
+    for (double m : {0.0, 1.0, 77.0, 4095.0}) {
+      const auto lib = c.apply(c.q, m, layout);
+      const auto mine = rope_elementwise(c.q, m, c.theta, layout);
+      const auto cx = rope_complex_form(c.q, m, c.theta, layout);
+      const auto mx = rope_matrix_form(c.q, m, c.theta, layout);
+      for (std::size_t i = 0; i < lib.size(); ++i) {
+        CHECK(lib[i] == Approx(mine[i]).margin(1e-12));
+        CHECK(c.apply_complex(c.q, m, layout)[i] == Approx(cx[i]).margin(1e-12));
+        CHECK(c.apply_matrix(c.q, m, layout)[i] == Approx(mx[i]).margin(1e-12));
+      }
+    }
+  }
+}

@@ -1,0 +1,129 @@
+// posenc check: every identity on a case that holds (exit 0) and one that fails (exit 1),
+// identities that do not apply or cannot be decided (exit 2), and the JSON keys.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_helpers.hpp"
+
+namespace {
+
+std::string temp_file(const std::string& name, const std::string& text) {
+  const auto dir = std::filesystem::temp_directory_path() / "posenc_check_test";
+  std::filesystem::create_directories(dir);
+  const auto path = (dir / name).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("check sinusoidal: all default identities hold", "[cli][check]") {
+  const auto r = run_cli({"check", "sinusoidal", "--len", "200", "--dim", "32"});
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("all 5 identities hold"));
+}
+
+TEST_CASE("check shift-linear: sinusoidal holds, learned fails, too few rows cannot decide", "[cli][check]") {
+  CHECK(run_cli({"check", "sinusoidal", "--identity", "shift-linear"}).code == 0);
+  const auto fail = run_cli({"check", "learned", "--len", "100", "--dim", "16", "--identity", "shift-linear"});
+  INFO(fail.out);
+  CHECK(fail.code == 1);
+  CHECK_THAT(fail.out, Catch::Contains("FAILS"));
+  const auto undecided = run_cli({"check", "learned", "--identity", "shift-linear"});  // 50 rows, 768 dims
+  CHECK(undecided.code == 2);
+  CHECK(one_line(undecided.err));
+  CHECK_THAT(undecided.err, Catch::Contains("cannot be decided"));
+  // In the default set it is skipped, and the other identities still fail for a random table.
+  const auto dflt = run_cli({"check", "learned"});
+  CHECK(dflt.code == 1);
+  CHECK_THAT(dflt.out, Catch::Contains("skip   shift-linear"));
+}
+
+TEST_CASE("check dot-shift-invariant and dot-symmetric", "[cli][check]") {
+  for (const char* id : {"dot-shift-invariant", "dot-symmetric"}) {
+    INFO(id);
+    CHECK(run_cli({"check", "sinusoidal", "--len", "100", "--identity", id}).code == 0);
+    CHECK(run_cli({"check", "integer", "--len", "100", "--identity", id}).code == 1);
+    CHECK(run_cli({"check", "learned", "--len", "100", "--dim", "16", "--identity", id}).code == 1);
+  }
+}
+
+TEST_CASE("check unique: pow2 sine in 2 dims collides at positions 0 and 710", "[cli][check]") {
+  const auto fail = run_cli({"check", "sine", "--dim", "2", "--len", "1000", "--identity", "unique"});
+  CHECK(fail.code == 1);
+  CHECK_THAT(fail.out, Catch::Contains("i=0 j=710"));
+  CHECK(run_cli({"check", "sine", "--dim", "8", "--len", "200", "--identity", "unique"}).code == 0);
+}
+
+TEST_CASE("check bounded: normalized stays in [0, 1], integer does not", "[cli][check]") {
+  CHECK(run_cli({"check", "normalized", "--identity", "bounded"}).code == 0);
+  const auto fail = run_cli({"check", "integer", "--len", "10", "--identity", "bounded"});
+  CHECK(fail.code == 1);
+  CHECK_THAT(fail.out, Catch::Contains("t=9"));
+  CHECK(run_cli({"check", "integer", "--len", "10", "--identity", "bounded", "--bound", "9"}).code == 0);
+}
+
+TEST_CASE("check bias-relative: alibi and t5 hold, a user's non-Toeplitz matrix fails", "[cli][check]") {
+  CHECK(run_cli({"check", "alibi", "--len", "20", "--heads", "4"}).code == 0);
+  CHECK(run_cli({"check", "alibi", "--len", "20", "--form", "causal"}).code == 0);
+  CHECK(run_cli({"check", "t5", "--len", "40", "--key-len", "30"}).code == 0);
+  CHECK(run_cli({"check", "t5", "--len", "40", "--mode", "causal"}).code == 0);
+  const auto toeplitz = temp_file("toeplitz.csv", "0,1,2\n-1,0,1\n-2,-1,0\n");
+  CHECK(run_cli({"check", "--input", toeplitz, "--identity", "bias-relative"}).code == 0);
+  const auto other = temp_file("other.csv", "0,1,2\n-1,0,5\n-2,-1,0\n");
+  const auto fail = run_cli({"check", "--input", other, "--identity", "bias-relative"});
+  CHECK(fail.code == 1);
+  CHECK_THAT(fail.out, Catch::Contains("i=1 j=2"));
+}
+
+TEST_CASE("check: an identity that does not apply exits 2 and says so", "[cli][check]") {
+  const auto r = run_cli({"check", "alibi", "--identity", "unique"});
+  CHECK(r.code == 2);
+  CHECK(one_line(r.err));
+  CHECK_THAT(r.err, Catch::Contains("does not apply to scheme alibi"));
+  CHECK(run_cli({"check", "sinusoidal", "--identity", "rope-norm"}).code == 2);
+  CHECK(run_cli({"check", "sinusoidal", "--identity", "no-such"}).code == 2);
+}
+
+TEST_CASE("check --format json: all_hold and identities with stable keys", "[cli][check]") {
+  const auto r = run_cli({"check", "integer", "--len", "5", "--format", "json"});
+  CHECK(r.code == 1);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["all_hold"] == false);
+  REQUIRE(j["identities"].size() == 5);  // shift-linear, dot-shift-invariant, dot-symmetric, unique, bounded
+  for (const auto& i : j["identities"]) {
+    CHECK(i.contains("name"));
+    CHECK(i.contains("holds"));
+    CHECK(i.contains("max_error"));
+    CHECK(i.contains("tolerance"));
+    CHECK(i["worst"].is_object());
+  }
+}
+
+TEST_CASE("check --input: a sinusoidal table from a file passes shift-linear by least squares", "[cli][check]") {
+  const auto dir = std::filesystem::temp_directory_path() / "posenc_check_test";
+  std::filesystem::create_directories(dir);
+  const auto sin = (dir / "sin.csv").string();
+  const auto learned = (dir / "learned.csv").string();
+  REQUIRE(run_cli({"generate", "sinusoidal", "--len", "100", "--dim", "16", "--dtype", "float64", "-o", sin}).code == 0);
+  REQUIRE(run_cli({"generate", "learned", "--len", "100", "--dim", "16", "--dtype", "float64", "-o", learned}).code == 0);
+  CHECK(run_cli({"check", "--input", sin}).code == 0);
+  CHECK(run_cli({"check", "--input", learned, "--identity", "shift-linear"}).code == 1);
+}
+
+TEST_CASE("check rope: the rope identities hold; dot-symmetric fails for q != k only", "[cli][check][rope]") {
+  const auto r = run_cli({"check", "rope", "--dim", "64"});
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("all 4 identities hold"));
+  CHECK(run_cli({"check", "rope", "--dim", "64", "--layout", "interleaved", "--scaling", "linear", "--factor", "4"}).code == 0);
+  const auto sym = run_cli({"check", "rope", "--dim", "64", "--identity", "dot-symmetric,rope-relative"});
+  CHECK(sym.code == 1);
+  CHECK_THAT(sym.out, Catch::Contains("FAILS  dot-symmetric"));
+  CHECK_THAT(sym.out, Catch::Contains("holds  rope-relative"));
+  CHECK(run_cli({"check", "rope", "--dim", "64", "--identity", "dot-symmetric", "--qk", "same"}).code == 0);
+  CHECK(run_cli({"check", "rope", "--identity", "unique"}).code == 2);
+}

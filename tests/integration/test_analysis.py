@@ -1,0 +1,107 @@
+"""The analysis commands through the real binary: check's exit codes from a shell's
+point of view, decay CSV and similarity .npy read with pandas and numpy and compared
+with formulas computed here, and the ALiBi H x N x N .npy."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import pandas as pd
+
+POSENC = sys.argv[1]
+failures = []
+passed = 0
+
+
+def run(*args):
+    return subprocess.run([POSENC, *args], capture_output=True, text=True)
+
+
+def expect(cond, what):
+    global passed
+    if cond:
+        passed += 1
+    else:
+        failures.append(what)
+        print("FAIL:", what, file=sys.stderr)
+
+
+def paper_omega(d, base=10000.0):
+    return base ** (-np.arange(0, d, 2, dtype=np.float64) / d)
+
+
+def main():
+    # check: 0 all hold, 1 one fails, 2 does not apply / bad input.
+    for argv, code in [
+        (["check", "sinusoidal", "--len", "200", "--dim", "32"], 0),
+        (["check", "learned", "--len", "100", "--dim", "16", "--identity", "shift-linear"], 1),
+        (["check", "sine", "--dim", "2", "--len", "1000", "--identity", "unique"], 1),
+        (["check", "alibi", "--form", "causal"], 0),
+        (["check", "t5", "--len", "300"], 0),
+        (["check", "rope", "--dim", "64", "--identity", "dot-symmetric"], 1),
+        (["check", "rope", "--dim", "64", "--identity", "dot-symmetric", "--qk", "same"], 0),
+        (["check", "alibi", "--identity", "unique"], 2),
+        (["check", "learned", "--identity", "shift-linear"], 2),
+    ]:
+        r = run(*argv)
+        expect(r.returncode == code, f"{argv}: exit {r.returncode}, want {code}; {r.stderr!r}")
+        if code == 2:
+            expect(r.stderr.count("\n") == 1 and r.stderr.startswith("posenc: error:"), f"{argv}: stderr {r.stderr!r}")
+
+    r = run("check", "integer", "--len", "10", "--format", "json")
+    j = json.loads(r.stdout)
+    expect(j["all_hold"] is False and {"name", "holds", "max_error", "tolerance", "worst"} <= set(j["identities"][0]),
+           "check json keys")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        # decay: Σ_k cos(w_k Δ) in pandas.
+        path = os.path.join(tmp, "decay.csv")
+        r = run("decay", "sinusoidal", "--dim", "64", "--max-offset", "300", "--dtype", "float64", "-o", path)
+        expect(r.returncode == 0, f"decay: {r.stderr!r}")
+        df = pd.read_csv(path)
+        want = np.cos(np.outer(df["offset"].to_numpy(), paper_omega(64))).sum(axis=1)
+        expect(list(df.columns) == ["offset", "dot"], f"decay columns {list(df.columns)}")
+        expect(np.allclose(df["dot"].to_numpy(), want, atol=1e-9), "decay values")
+
+        # similarity: the cosine matrix of the paper's table, via numpy.
+        path = os.path.join(tmp, "sim.npy")
+        r = run("similarity", "sinusoidal", "--len", "40", "--dim", "16", "--dtype", "float64", "-o", path)
+        expect(r.returncode == 0, f"similarity: {r.stderr!r}")
+        s = np.load(path)
+        t = np.arange(40.0)[:, None] * paper_omega(16)
+        pe = np.empty((40, 16))
+        pe[:, 0::2], pe[:, 1::2] = np.sin(t), np.cos(t)
+        norms = np.linalg.norm(pe, axis=1)
+        expect(s.shape == (40, 40) and np.allclose(s, pe @ pe.T / np.outer(norms, norms), atol=1e-9), "similarity")
+
+        # alibi: H x N x N with slopes 1/2 ... 1/256 and -m|i-j|.
+        path = os.path.join(tmp, "alibi.npy")
+        r = run("generate", "alibi", "--len", "5", "--heads", "8", "--dtype", "float64", "-o", path)
+        expect(r.returncode == 0, f"alibi: {r.stderr!r}")
+        a = np.load(path)
+        i = np.arange(5)
+        m = 2.0 ** -np.arange(1, 9)
+        expect(a.shape == (8, 5, 5) and np.array_equal(a, -m[:, None, None] * np.abs(i[:, None] - i[None, :])), "alibi")
+
+        # project: sine --dim 3 coordinates are the table's columns.
+        path = os.path.join(tmp, "loop.csv")
+        r = run("project", "sine", "--dim", "3", "--len", "100", "--dtype", "float64", "-o", path)
+        expect(r.returncode == 0, f"project: {r.stderr!r}")
+        p = pd.read_csv(path)
+        expect(np.allclose(p.iloc[:, 1:].to_numpy(), np.sin(np.arange(100.0)[:, None] / 2.0 ** np.arange(3))), "project")
+
+        # PNG outputs are PNGs.
+        for argv in (["decay", "rope", "--dim", "128"], ["project", "sine", "--dim", "3", "--len", "300"],
+                     ["similarity", "sinusoidal", "--len", "30"]):
+            path = os.path.join(tmp, "out.png")
+            r = run(*argv, "-o", path)
+            with open(path, "rb") as f:
+                expect(r.returncode == 0 and f.read(8) == b"\x89PNG\r\n\x1a\n", f"{argv} png")
+    print(f"{passed} passed, {len(failures)} failed")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

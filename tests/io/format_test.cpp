@@ -1,0 +1,63 @@
+#include "posenc/io/format.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "posenc/error.hpp"
+
+using posenc::io::Format;
+
+namespace {
+const std::vector<Format> kTables = {Format::kCsv, Format::kJson, Format::kNpy, Format::kPng};
+
+std::string message(const std::optional<std::string>& flag, const std::string& path,
+                    const std::vector<Format>& allowed = kTables) {
+  try {
+    posenc::io::resolve_format(flag, path, allowed);
+  } catch (const posenc::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("every format has a unique name and extension", "[format]") {
+  const auto& all = posenc::io::formats();
+  REQUIRE(all.size() == 5);
+  CHECK(posenc::io::info(Format::kNpy).extension == ".npy");
+  CHECK(posenc::io::info(Format::kText).extension == ".txt");
+  CHECK(posenc::io::info(Format::kPng).binary);
+  CHECK(!posenc::io::info(Format::kCsv).binary);
+  CHECK(posenc::io::format_names({Format::kCsv, Format::kPng}) == std::vector<std::string>{"csv", "png"});
+}
+
+TEST_CASE("the flag wins over the extension", "[format]") {
+  CHECK(posenc::io::resolve_format(std::string("json"), "out.csv", kTables) == Format::kJson);
+  CHECK(posenc::io::resolve_format(std::string("NPY"), "-", kTables) == Format::kNpy);
+}
+
+TEST_CASE("the extension decides without a flag", "[format]") {
+  CHECK(posenc::io::resolve_format(std::nullopt, "dir.v2/out.CSV", kTables) == Format::kCsv);
+  CHECK(posenc::io::resolve_format(std::nullopt, "pe.png", kTables) == Format::kPng);
+  CHECK(posenc::io::resolve_format(std::nullopt, "pe.npy", kTables) == Format::kNpy);
+}
+
+TEST_CASE("format errors list only the allowed choices", "[format]") {
+  CHECK(message(std::nullopt, "-") == "cannot tell the output format of '-': give --format csv, json, npy or png");
+  CHECK(message(std::nullopt, "") == "cannot tell the output format of '-': give --format csv, json, npy or png");
+  CHECK(message(std::nullopt, "-", {Format::kCsv, Format::kJson}) ==
+        "cannot tell the output format of '-': give --format csv or json");
+  CHECK(message(std::string("jsn"), "x") == "--format must be csv, json, npy or png (got 'jsn'), did you mean 'json'?");
+  CHECK(message(std::nullopt, "out.xlsx") ==
+        "cannot tell the output format of 'out.xlsx' from its extension: use .csv, .json, .npy or .png "
+        "or give --format csv, json, npy or png");
+  CHECK(message(std::nullopt, "out.txt") ==
+        "-o 'out.txt': this command cannot write text: give --format csv, json, npy or png or another extension");
+  CHECK(message(std::string("text"), "x") == "--format must be csv, json, npy or png (got 'text')");
+}
+
+TEST_CASE("dtype names", "[format]") {
+  CHECK(posenc::io::parse_dtype("float32") == posenc::io::DType::kFloat32);
+  CHECK(posenc::io::parse_dtype("float64") == posenc::io::DType::kFloat64);
+  CHECK(posenc::io::dtype_name(posenc::io::DType::kFloat32) == "float32");
+  CHECK_THROWS_WITH(posenc::io::parse_dtype("f16"), "--dtype must be float32 or float64 (got 'f16')");
+}

@@ -1,0 +1,162 @@
+#include "posenc/io/readers.hpp"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "posenc/error.hpp"
+
+using posenc::io::parse_csv;
+using posenc::io::parse_npy;
+
+namespace {
+
+/// A .npy file: magic, version, header dict (padded like numpy), then `data`.
+std::string npy(const std::string& dict, const std::string& data, int major = 1) {
+  std::string h = dict;
+  const std::size_t prefix = major == 1 ? 10 : 12;
+  h.append(64 - (prefix + h.size() + 1) % 64, ' ');
+  h += '\n';
+  std::string out = "\x93NUMPY";
+  out += static_cast<char>(major);
+  out += '\0';
+  for (std::size_t i = 0; i < prefix - 8; ++i) out += static_cast<char>((h.size() >> (8 * i)) & 0xff);
+  return out + h + data;
+}
+
+std::string dict(const std::string& descr, const std::string& shape, const std::string& fortran = "False") {
+  return "{'descr': '" + descr + "', 'fortran_order': " + fortran + ", 'shape': " + shape + ", }";
+}
+
+template <class T>
+std::string bytes_of(std::initializer_list<T> values) {
+  std::string out;
+  for (const T v : values) out.append(reinterpret_cast<const char*>(&v), sizeof v);  // host is little-endian
+  return out;
+}
+
+std::string npy_error(const std::string& bytes) {
+  try {
+    parse_npy(bytes, "x.npy");
+  } catch (const posenc::Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::string csv_error(const std::string& text) {
+  try {
+    parse_csv(text, "x.csv");
+  } catch (const posenc::Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("npy reads float32, float64 and integer arrays", "[readers][npy]") {
+  const auto f4 = parse_npy(npy(dict("<f4", "(2, 2)"), bytes_of<float>({0.5f, 1, 2, -3})), "a.npy");
+  REQUIRE(f4.rows() == 2);
+  REQUIRE(f4.cols() == 2);
+  CHECK(f4(1, 1) == -3.0);
+  const auto f8 = parse_npy(npy(dict("<f8", "(3,)"), bytes_of<double>({0.1, 0.2, 0.3})), "a.npy");
+  REQUIRE(f8.rows() == 3);  // 1-D becomes one column
+  REQUIRE(f8.cols() == 1);
+  CHECK(f8(2, 0) == 0.3);
+  CHECK(parse_npy(npy(dict("<i4", "(1, 2)"), bytes_of<std::int32_t>({-7, 9})), "a.npy")(0, 0) == -7);
+  CHECK(parse_npy(npy(dict("<i8", "(1, 1)"), bytes_of<std::int64_t>({1LL << 40})), "a.npy")(0, 0) == 1099511627776.0);
+  CHECK(parse_npy(npy(dict("|u1", "(1, 2)"), "\x05\xff"), "a.npy")(0, 1) == 255);
+  CHECK(parse_npy(npy(dict("|b1", "(2,)"), std::string("\x00\x01", 2)), "a.npy")(1, 0) == 1);
+  // version 2.0 has a 4-byte header length
+  CHECK(parse_npy(npy(dict("<f8", "(1,)"), bytes_of<double>({4.5}), 2), "a.npy")(0, 0) == 4.5);
+}
+
+TEST_CASE("npy refuses hostile or unsupported files with one line naming the file", "[readers][npy]") {
+  const std::string ok_data = bytes_of<float>({1, 2, 3, 4});
+  CHECK(npy_error("PK\x03\x04 not numpy") == "--input 'x.npy': not a .npy file (bad magic)");
+  CHECK(npy_error("") == "--input 'x.npy': not a .npy file (bad magic)");
+  std::string v9 = npy(dict("<f4", "(2, 2)"), ok_data);
+  v9[6] = 9;
+  CHECK(npy_error(v9) == "--input 'x.npy': unsupported .npy version 9.0");
+  CHECK(npy_error(npy(dict("<f4", "(2, 2)", "True"), ok_data)) ==
+        "--input 'x.npy': Fortran-order arrays are not supported: save np.ascontiguousarray(arr)");
+  CHECK(npy_error(npy(dict(">f4", "(2, 2)"), ok_data)) ==
+        "--input 'x.npy': big-endian dtype '>f4' is not supported: save it with arr.astype('<f4')");
+  CHECK(npy_error(npy(dict("<U5", "(2, 2)"), ok_data)) ==
+        "--input 'x.npy': unsupported dtype '<U5': give float32, float64, integer or bool data");
+  CHECK(npy_error(npy(dict("|O", "(2, 2)"), ok_data)) ==
+        "--input 'x.npy': unsupported dtype '|O': give float32, float64, integer or bool data");
+  CHECK(npy_error(npy("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }", ok_data)) ==
+        "--input 'x.npy': structured dtypes are not supported: save a plain numeric array");
+  CHECK(npy_error(npy(dict("<f4", "()"), ok_data)) == "--input 'x.npy': 0-D array of shape (): need a 1-D or 2-D array");
+  CHECK(npy_error(npy(dict("<f4", "(1, 2, 2)"), ok_data)) ==
+        "--input 'x.npy': 3-D array of shape (1, 2, 2): need a 1-D or 2-D array");
+  // A header claiming far more data than the file holds is refused before allocating.
+  CHECK(npy_error(npy(dict("<f4", "(100000000000, 100000000000)"), ok_data)) ==
+        "--input 'x.npy': truncated data: shape (100000000000, 100000000000) of '<f4' needs more than the 16 bytes "
+        "the file holds");
+  CHECK(npy_error(npy(dict("<f8", "(2, 2)"), ok_data)) ==
+        "--input 'x.npy': truncated data: shape (2, 2) of '<f8' needs more than the 16 bytes the file holds");
+  const std::string whole = npy(dict("<f4", "(2, 2)"), ok_data);
+  CHECK(npy_error(whole.substr(0, 40)) == "--input 'x.npy': truncated .npy header");
+  std::string huge = npy(dict("<f4", "(2, 2)"), ok_data, 2);
+  huge[11] = 0x10;  // header length 0x10000000
+  CHECK(npy_error(huge) == "--input 'x.npy': .npy header too long (268435572 bytes)");
+  CHECK(npy_error(npy("{'descr': '<f4', 'shape': (2, 2), }", ok_data)) ==
+        "--input 'x.npy': bad .npy header (missing 'descr', 'fortran_order' or 'shape')");
+  CHECK(npy_error(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, x), }", ok_data)) ==
+        "--input 'x.npy': bad .npy header (shape must be a tuple of sizes)");
+  CHECK(npy_error(npy(dict("<f4", "(0, 4)"), "")) == "--input 'x.npy': empty array of shape (0, 4)");
+}
+
+TEST_CASE("csv with a header and a position column", "[readers][csv]") {
+  const auto m = parse_csv("\xEF\xBB\xBFposition,dim0,dim1\r\n0,0.5,1\r\n1,nan,-inf\r\n\r\n", "a.csv");
+  REQUIRE(m.rows() == 2);
+  REQUIRE(m.cols() == 2);
+  CHECK(m(0, 0) == 0.5);
+  CHECK(std::isnan(m(1, 0)));
+  CHECK(m(1, 1) == -INFINITY);
+}
+
+TEST_CASE("csv without a header keeps every column", "[readers][csv]") {
+  const auto m = parse_csv("1,2,3\n4,5,+6e-1\n", "a.csv");
+  REQUIRE(m.rows() == 2);
+  REQUIRE(m.cols() == 3);
+  CHECK(m(0, 0) == 1);
+  CHECK(m(1, 2) == 0.6);
+  // pandas' to_csv writes an unnamed index column first: dropped too
+  const auto p = parse_csv(",a,b\n0,1.5,2\n", "a.csv");
+  REQUIRE(p.cols() == 2);
+  CHECK(p(0, 0) == 1.5);
+  // a named first column that is not "position" is data
+  CHECK(parse_csv("\"x\",y\n1,2\n", "a.csv").cols() == 2);
+}
+
+TEST_CASE("csv refuses bad files naming line and column", "[readers][csv]") {
+  CHECK(csv_error("") == "--input 'x.csv': empty file");
+  CHECK(csv_error("\n \n") == "--input 'x.csv': empty file");
+  CHECK(csv_error("a,b\n") == "--input 'x.csv': no data rows after the header");
+  CHECK(csv_error("a,b\n1,2\n3\n") == "--input 'x.csv': line 3 has 1 cell, expected 2 as on line 1");
+  CHECK(csv_error("1,2\n3,abc\n") == "--input 'x.csv': line 2, column 2: 'abc' is not a number");
+  CHECK(csv_error("position,a\n0,1\n1,\"2\n") == "--input 'x.csv': line 3: unterminated quote");
+  CHECK(csv_error("position\n0\n") == "--input 'x.csv': no data columns besides 'position'");
+}
+
+TEST_CASE("read_table dispatches on the extension and reads files", "[readers]") {
+  const auto dir = std::filesystem::temp_directory_path() / "posenc_readers_test";
+  std::filesystem::create_directories(dir);
+  const auto csv_path = (dir / "t.CSV").string();
+  std::ofstream(csv_path) << "1,2\n3,4\n";
+  CHECK(posenc::io::read_table(csv_path)(1, 0) == 3);
+  const auto npy_path = (dir / "t.npy").string();
+  std::ofstream(npy_path, std::ios::binary) << npy(dict("<f8", "(1,)"), bytes_of<double>({2.5}));
+  CHECK(posenc::io::read_table(npy_path)(0, 0) == 2.5);
+  CHECK_THROWS_WITH(posenc::io::read_table("t.txt"), "--input 't.txt': cannot read '.txt' files: give a .npy or .csv file");
+  CHECK_THROWS_WITH(posenc::io::read_table((dir / "missing.npy").string()),
+                    "--input '" + (dir / "missing.npy").string() + "': cannot open: No such file or directory");
+  std::filesystem::remove_all(dir);
+}
