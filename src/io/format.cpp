@@ -18,6 +18,8 @@ const std::vector<FormatInfo>& formats() {
       {Format::kNpy, "npy", ".npy", "numpy's .npy array (float32 or float64, C order)", true},
       {Format::kPng, "png", ".png", "PNG image (heatmap or plot)", true},
       {Format::kText, "text", ".txt", "plain text report", false},
+      {Format::kSvg, "svg", ".svg", "SVG vector figure, text as text (for papers)", false},
+      {Format::kAnsi, "ansi", "", "figure preview in the terminal (24-bit colour half blocks)", false},
   };
   return table;
 }

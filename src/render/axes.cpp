@@ -37,8 +37,8 @@ std::vector<Tick> fit_ticks(double lo, double hi, double length, bool horizontal
   const Theme& th = theme();
   if (log && lo > hi) std::swap(lo, hi);
   if (!horizontal) {
-    // Rows of labels: keep about three label heights between ticks.
-    const int n = std::max(2, static_cast<int>(length / (3.2 * th.tick)));
+    // Rows of labels: keep about four label heights between ticks.
+    const int n = std::max(2, static_cast<int>(length / (4 * th.tick)));
     return log ? log_ticks(lo, hi, n) : linear_ticks(std::min(lo, hi), std::max(lo, hi), n, min_step);
   }
   for (int n = std::max(2, static_cast<int>(length / 40)); n >= 2; --n) {
@@ -73,7 +73,7 @@ double y_axis_width(const Axis& a) {
 void draw_x_axis(Canvas& c, const Rect& plot, const Axis& a) {
   const Theme& th = theme();
   const double y = plot.bottom();
-  for (const auto& t : a.ticks) {
+  for (const auto& t : a.draw_ticks ? a.ticks : std::vector<Tick>{}) {
     const double x = x_pixel(a, plot, t.value);
     c.rect(x - 0.5, y, 1, th.tick_length, th.axis);
     c.text({x, y + th.tick_length + th.gap}, t.label, {th.tick, th.text, HAlign::kCenter, VAlign::kTop});
@@ -88,7 +88,7 @@ void draw_x_axis(Canvas& c, const Rect& plot, const Axis& a) {
 void draw_y_axis(Canvas& c, const Rect& plot, const Axis& a) {
   const Theme& th = theme();
   const double x = plot.x;
-  for (const auto& t : a.ticks) {
+  for (const auto& t : a.draw_ticks ? a.ticks : std::vector<Tick>{}) {
     const double y = y_pixel(a, plot, t.value);
     c.rect(x - th.tick_length, y - 0.5, th.tick_length, 1, th.axis);
     c.text({x - th.tick_length - th.gap, y}, t.label, {th.tick, th.text, HAlign::kRight, VAlign::kMiddle});

@@ -47,6 +47,21 @@ std::string ansi_colour_scale(const std::string& cmap, double lo, double hi, con
   return out + fmt::format("\x1b[0m {}  {}\n", tick_label(hi, std::max(std::abs(hi - lo), 1e-300) / 100), label);
 }
 
+// The panels' cell images in a row, separated by white columns as wide as 1/16 of a panel.
+Image tile_panels(const HeatmapFigure& h) {
+  if (h.panels.empty()) return Image(1, 1);
+  const Image& first = h.panels.front().cells;
+  const int gap = h.panels.size() > 1 ? std::max(1, first.width() / 16) : 0;
+  const int n = static_cast<int>(h.panels.size());
+  Image out(n * first.width() + (n - 1) * gap, first.height(), theme().background);
+  for (int i = 0; i < n; ++i) {
+    const Image& p = h.panels[static_cast<std::size_t>(i)].cells;
+    for (int y = 0; y < std::min(p.height(), out.height()); ++y)
+      for (int x = 0; x < std::min(p.width(), first.width()); ++x) out.set(i * (first.width() + gap) + x, y, p.at(x, y));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::pair<int, int> figure_size(const Figure& f) {
@@ -84,10 +99,11 @@ std::string to_ansi(const Figure& f, int columns) {
   columns = std::clamp(columns, 8, 1000);
   std::string out = ansi_title(f, columns);
   if (const auto* h = std::get_if<HeatmapFigure>(&f)) {
-    // The cells alone, at the terminal's width; two pixel rows per text line.
-    const double aspect = h->cells.width() > 0 ? static_cast<double>(h->cells.height()) / h->cells.width() : 1.0;
+    // The cells alone (panels side by side), at the terminal's width; two pixel rows per line.
+    const Image cells = tile_panels(*h);
+    const double aspect = cells.width() > 0 ? static_cast<double>(cells.height()) / cells.width() : 1.0;
     const int px_h = std::clamp(static_cast<int>(std::lround(columns * aspect)), 2, 96);
-    out += ansi_half_blocks(resize_area(h->cells, columns, px_h));
+    out += ansi_half_blocks(resize_area(cells, columns, px_h));
     return out + ansi_colour_scale(h->cmap, h->lo, h->hi, h->value_label);
   }
   if (const auto* l = std::get_if<LineFigure>(&f)) {

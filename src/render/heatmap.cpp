@@ -60,6 +60,7 @@ HeatmapResult heatmap(const Table& t, const HeatmapOptions& opt) {
     }
   });
   if (lo > hi) lo = hi = 0;  // no finite value
+  if (std::isfinite(opt.range_lo) && std::isfinite(opt.range_hi)) lo = opt.range_lo, hi = opt.range_hi;
   HeatmapResult res;
   res.cmap = opt.cmap.empty() ? (lo < 0 ? "RdBu" : "viridis") : opt.cmap;
   const Colormap cmap(res.cmap);

@@ -22,8 +22,11 @@ std::string message(const std::optional<std::string>& flag, const std::string& p
 
 TEST_CASE("every format has a unique name and extension", "[format]") {
   const auto& all = posenc::io::formats();
-  REQUIRE(all.size() == 5);
+  REQUIRE(all.size() == 7);
   CHECK(posenc::io::info(Format::kNpy).extension == ".npy");
+  CHECK(posenc::io::info(Format::kSvg).extension == ".svg");
+  CHECK(posenc::io::info(Format::kAnsi).extension.empty());  // a preview: --format ansi only
+  CHECK(!posenc::io::info(Format::kSvg).binary);
   CHECK(posenc::io::info(Format::kText).extension == ".txt");
   CHECK(posenc::io::info(Format::kPng).binary);
   CHECK(!posenc::io::info(Format::kCsv).binary);

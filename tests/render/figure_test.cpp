@@ -34,9 +34,10 @@ HeatmapFigure sample_heatmap(const std::string& title) {
   f.title = title;
   f.subtitle = "reduced 100×200 → 50×128 by area averaging";
   f.rows = 50, f.cols = 128, f.lo = -1, f.hi = 1, f.cmap = "viridis";
-  f.cells = Image(128, 50);
+  Image cells(128, 50);
   for (int y = 0; y < 50; ++y)
-    for (int x = 0; x < 128; ++x) f.cells.set(x, y, colormap("viridis", 0.5 + 0.5 * std::sin(x * 0.1 + y * 0.3)));
+    for (int x = 0; x < 128; ++x) cells.set(x, y, colormap("viridis", 0.5 + 0.5 * std::sin(x * 0.1 + y * 0.3)));
+  f.panels = {{"", cells}};
   return f;
 }
 

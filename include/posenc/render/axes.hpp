@@ -31,6 +31,7 @@ struct Axis {
   bool log = false;
   bool downward = false;  ///< a y axis whose values grow down the page (heatmap rows)
   std::vector<Tick> ticks;
+  bool draw_ticks = true;  ///< false: only the label, placed as if the ticks were there (panel grids)
   /// Where v lies between lo (0) and hi (1), on a log scale for log axes.
   double fraction(double v) const;
 };

@@ -13,18 +13,25 @@
 
 namespace posenc::render {
 
-/// A matrix shown as coloured cells: rows top to bottom, columns left to right.
+/// One matrix of a heatmap figure (one head of a 3-D table).
+struct HeatmapPanel {
+  std::string title;  ///< above the panel when there are several ("head 0")
+  Image cells;        ///< the colour image of the cells (already reduced or enlarged)
+};
+
+/// Matrices shown as coloured cells, rows top to bottom, columns left to right: one panel,
+/// or a grid of panels (e.g. one per head) sharing axes and one colorbar.
 struct HeatmapFigure {
   std::string title, subtitle;
   std::string x_label = "dimension", y_label = "position", value_label = "value";
-  Image cells;             ///< the colour image of the cells (already reduced or enlarged)
-  std::size_t rows = 0;    ///< size of the matrix the cells show, before any reduction
+  std::vector<HeatmapPanel> panels;
+  std::size_t rows = 0;    ///< size of each matrix, before any reduction
   std::size_t cols = 0;
   double first_row = 0;    ///< tick value of row 0 (and of column 0)
   double first_col = 0;
   double lo = 0, hi = 1;   ///< values at the ends of the colorbar
   std::string cmap = "viridis";
-  int width = 0, height = 0;  ///< 0: fitted around the cell image
+  int width = 0, height = 0;  ///< 0: fitted around the cell images
 };
 
 struct LineSeries {
@@ -67,6 +74,9 @@ using Figure = std::variant<HeatmapFigure, LineFigure, ScatterFigure>;
 /// Pixel size of the figure.
 std::pair<int, int> figure_size(const Figure& f);
 std::pair<int, int> heatmap_size(const HeatmapFigure& f);
+/// Pixel size of each panel of a heatmap figure when its width and height are given
+/// (renderers size the cells to it); otherwise of the cells as they will be drawn.
+std::pair<double, double> heatmap_panel_size(const HeatmapFigure& f);
 
 /// Draws the whole figure (the canvas should have figure_size). `bare` draws the data alone
 /// over the whole canvas, without text, axes or legend (terminal previews).

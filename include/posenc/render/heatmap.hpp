@@ -16,6 +16,7 @@
 /// --cmap: RdBu centred on 0 (range ±max|v|) when some value is negative, else viridis over
 /// [min, max]. A diverging --cmap is also centred on 0 for signed data. A constant table maps
 /// to the middle of the colormap.
+#include <cmath>
 #include <cstddef>
 #include <string>
 
@@ -30,6 +31,8 @@ struct HeatmapOptions {
   int max_height = 1600;
   int min_cell = 1;         ///< small tables are scaled up so each cell is at least this many pixels
   int target_size = 640;    ///< small tables are scaled up by an integer factor towards this size
+  double range_lo = NAN;    ///< both finite: this colour range instead of the data's (panels sharing a colorbar)
+  double range_hi = NAN;
 };
 
 struct HeatmapResult {
