@@ -15,6 +15,7 @@ struct Context {
 };
 
 /// Each subcommand file binds its options and sets `exit_code` from its callback.
+void add_rope_command(CLI::App& app, Context& ctx, int& exit_code);
 void add_list_command(CLI::App& app, Context& ctx, int& exit_code);
 void add_generate_command(CLI::App& app, Context& ctx, int& exit_code);
 void add_decay_command(CLI::App& app, Context& ctx, int& exit_code);

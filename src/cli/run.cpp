@@ -40,6 +40,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   app.failure_message(failure_message);
   app.option_defaults()->always_capture_default();
   app.footer("run 'posenc COMMAND --help' for the options of a command; docs: docs/cli.md");
+  add_rope_command(app, ctx, exit_code);
   add_list_command(app, ctx, exit_code);
   add_generate_command(app, ctx, exit_code);
   add_decay_command(app, ctx, exit_code);

@@ -16,7 +16,8 @@ std::vector<std::string> scheme_names() {
   return names;
 }
 
-// Binds `spec` to `storage` (which holds the default, fixing the type).
+}  // namespace
+
 CLI::Option* add_param(CLI::App& sub, const ParamSpec& spec, ParamValue& storage) {
   const std::string flag = "--" + spec.name;
   CLI::Option* opt = std::visit(
@@ -36,8 +37,6 @@ CLI::Option* add_param(CLI::App& sub, const ParamSpec& spec, ParamValue& storage
   if (numeric && (spec.min > -1e300 || spec.max < 1e300)) opt->check(CLI::Range(spec.min, spec.max));
   return opt;
 }
-
-}  // namespace
 
 void SchemeOptions::bind(CLI::App& parent) {
   parent_ = &parent;

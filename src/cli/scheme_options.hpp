@@ -13,6 +13,10 @@
 
 namespace posenc::cli {
 
+/// Binds `spec` as `--NAME` on `sub`, writing into `storage` (which holds the default and so
+/// fixes the type): choices become CLI::IsMember, numeric limits CLI::Range, lists take commas.
+CLI::Option* add_param(CLI::App& sub, const ParamSpec& spec, ParamValue& storage);
+
 class SchemeOptions {
  public:
   /// Adds the scheme sub-commands and `--input FILE` to `parent`.

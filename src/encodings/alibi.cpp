@@ -30,7 +30,7 @@ std::vector<double> alibi_slopes(std::int64_t heads) {
 }
 
 double alibi_bias(double m, std::int64_t i, std::int64_t j, AlibiForm form) {
-  if (form == AlibiForm::kSymmetric) return -m * static_cast<double>(i > j ? i - j : j - i);
+  if (form == AlibiForm::kSymmetric) return 0.0 - m * static_cast<double>(i > j ? i - j : j - i);  // 0 - x: no "-0" on the diagonal
   if (j > i) return -std::numeric_limits<double>::infinity();
   return m * static_cast<double>(j);
 }

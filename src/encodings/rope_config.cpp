@@ -160,7 +160,9 @@ void finalize_rope_config(RopeConfig& c, std::int64_t explicit_rotary_dim) {
   }
   if (c.rotary_dim < 2 || c.rotary_dim % 2 != 0 || c.rotary_dim > c.head_dim)
     throw Error(fmt::format("{} must give an even rotary width within [2, {}] (got {})",
-                            explicit_rotary_dim > 0 ? c.label("rotary-dim") : c.label("partial-rotary-factor"),
+                            explicit_rotary_dim > 0          ? c.label("rotary-dim")
+                            : c.partial_rotary_factor == 1.0 ? c.label("dim")
+                                                             : c.label("partial-rotary-factor"),
                             c.head_dim, c.rotary_dim));
   check_number(c, "base", c.base, 1.0, true, "a finite number > 1");
   if (c.factor) check_number(c, "factor", *c.factor, 0.0, true, "a finite number > 0");

@@ -1,0 +1,110 @@
+// posenc rope [settings] [--format text|csv|json] [-o PATH]: what a RoPE configuration does
+// to each frequency pair; `rope diff` and `rope permutation` are in rope_diff_command.cpp.
+#include "rope_command.hpp"
+
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "output_options.hpp"
+#include "posenc/encodings/registry.hpp"
+#include "posenc/encodings/rope_config.hpp"
+#include "posenc/error.hpp"
+#include "posenc/io/output.hpp"
+#include "posenc/io/rope_writers.hpp"
+#include "scheme_options.hpp"
+
+namespace posenc::cli {
+
+void RopeSettings::bind(CLI::App& app) {
+  for (const auto& spec : encodings::find_scheme("rope").params) {
+    if (spec.name == "len" || spec.name == "table") continue;  // only tables have positions
+    Bound& b = bound_.emplace_back(Bound{spec.name, nullptr, spec.default_value});
+    b.option = add_param(app, spec, b.value);
+  }
+}
+
+ParamMap RopeSettings::values() const {
+  ParamMap p;
+  for (const auto& b : bound_) p.set(b.name, b.value, b.option->count() > 0);
+  return p;
+}
+
+void ReportOutput::bind(CLI::App& app, std::vector<io::Format> formats) {
+  allowed = std::move(formats);
+  app.add_option("-o,--output", path, "output file, or - for stdout")->capture_default_str()->type_name("PATH");
+  app.add_option("--format", format, "output format (default: from the extension of -o, else text)")
+      ->check(CLI::IsMember(io::format_names(allowed)));
+}
+
+io::Format ReportOutput::resolve() const {
+  if (!format && (path.empty() || path == "-")) return io::Format::kText;
+  return io::resolve_format(format, path, allowed);
+}
+
+io::Format ReportOutput::prepare() const {
+  const io::Format f = resolve();
+  if (path != "-") io::check_writable(path);
+  return f;
+}
+
+void ReportOutput::emit(Context& ctx, io::Format f, const std::function<void(std::ostream&)>& write) const {
+  OutputOptions o;
+  o.path = path;
+  cli::emit(ctx, o, io::info(f).binary, write);
+}
+
+namespace {
+
+struct RopeOptions {
+  RopeSettings settings;
+  ReportOutput output;
+};
+
+int run_rope(Context& ctx, const RopeOptions& o) {
+  const io::Format f = o.output.prepare();
+  const encodings::RopeReport r = encodings::make_rope_report(encodings::resolve_rope_config(o.settings.values()));
+  for (const auto& w : r.freqs.warnings) ctx.err << "posenc: warning: " << w << "\n";
+  switch (f) {
+    case io::Format::kText:
+      o.output.emit(ctx, f, [&](std::ostream& s) { io::write_rope_report_text(r, s); });
+      break;
+    case io::Format::kCsv:
+      o.output.emit(ctx, f, [&](std::ostream& s) { io::write_rope_report_csv(r, s); });
+      break;
+    case io::Format::kJson:
+      o.output.emit(ctx, f, [&](std::ostream& s) { io::write_rope_report_json(r, s); });
+      break;
+    case io::Format::kPng:
+    case io::Format::kNpy:
+      throw Error(fmt::format("--format {} is not available for posenc rope", io::info(f).name));
+  }
+  return kOk;
+}
+
+}  // namespace
+
+void add_rope_command(CLI::App& app, Context& ctx, int& exit_code) {
+  auto opts = std::make_shared<RopeOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "rope", "per-pair report of a RoPE configuration: frequencies before and after scaling, wavelengths, regimes");
+  cmd->footer(
+      "examples:\n"
+      "  posenc rope --hf-config config.json\n"
+      "  posenc rope --dim 128 --base 500000 --scaling llama3 --factor 8 --original-max-position-embeddings 8192\n"
+      "  posenc rope --hf-config config.json --format json -o report.json\n"
+      "  posenc rope diff --hf-config config.json --convention-a hf --convention-b ggml --tol 1e-6\n"
+      "  posenc rope permutation --dim 128\n"
+      "settings: the same as 'posenc generate rope'; flags override --hf-config. docs: docs/rope.md");
+  opts->settings.bind(*cmd);
+  opts->output.bind(*cmd, {io::Format::kText, io::Format::kCsv, io::Format::kJson});
+  add_rope_diff_command(*cmd, ctx, opts->settings, exit_code);
+  add_rope_permutation_command(*cmd, ctx, exit_code);
+  cmd->require_subcommand(0, 1);
+  cmd->callback([cmd, opts, &ctx, &exit_code] {
+    if (!cmd->get_subcommands().empty()) return;  // diff or permutation ran instead
+    exit_code = run_rope(ctx, *opts);
+  });
+}
+
+}  // namespace posenc::cli

@@ -1,0 +1,55 @@
+#pragma once
+// Pieces shared by `posenc rope`, `posenc rope diff` and `posenc rope permutation`.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <list>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app.hpp"
+#include "posenc/io/format.hpp"
+#include "posenc/params.hpp"
+
+namespace posenc::cli {
+
+/// The `rope` scheme's settings (its registry ParamSpecs, so names and defaults are those of
+/// `posenc generate rope`) bound as options of one command, minus the table-only --len/--table.
+class RopeSettings {
+ public:
+  void bind(CLI::App& app);
+  /// The values, `given` set for the flags the user typed (they override --hf-config).
+  ParamMap values() const;
+
+ private:
+  struct Bound {
+    std::string name;
+    CLI::Option* option;
+    ParamValue value;
+  };
+  std::list<Bound> bound_;  // stable addresses for CLI11 to write into
+};
+
+/// `-o PATH|-` and `--format` of a report: text to stdout unless --format or the extension of
+/// -o says otherwise.
+struct ReportOutput {
+  std::string path = "-";
+  std::optional<std::string> format;
+  std::vector<io::Format> allowed;
+
+  void bind(CLI::App& app, std::vector<io::Format> formats);
+  /// --format, else the extension of -o, else text (when text is allowed and -o is stdout).
+  io::Format resolve() const;
+  /// Resolves the format and checks -o's folder, before any work starts.
+  io::Format prepare() const;
+  /// Writes through `write` to stdout or atomically to -o.
+  void emit(Context& ctx, io::Format f, const std::function<void(std::ostream&)>& write) const;
+};
+
+/// `posenc rope diff` and `posenc rope permutation`, sub-commands of `rope`. diff reads the
+/// shared settings from `rope` (its unknown options fall through to it).
+void add_rope_diff_command(CLI::App& rope, Context& ctx, const RopeSettings& shared, int& exit_code);
+void add_rope_permutation_command(CLI::App& rope, Context& ctx, int& exit_code);
+
+}  // namespace posenc::cli

@@ -1,0 +1,128 @@
+// posenc rope diff: two conventions, precisions or configs on the same other settings; exit 1
+// when a difference exceeds --tol. posenc rope permutation --dim D: interleaved <-> half rows.
+#include "rope_command.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <memory>
+
+#include "posenc/encodings/registry.hpp"
+#include "posenc/encodings/rope_apply.hpp"
+#include "posenc/encodings/rope_config.hpp"
+#include "posenc/encodings/rope_report.hpp"
+#include "posenc/error.hpp"
+#include "posenc/io/rope_writers.hpp"
+
+namespace posenc::cli {
+namespace {
+
+/// What differs on one side of the comparison; unset = the shared setting.
+struct Side {
+  std::optional<std::string> config, convention, precision;
+};
+
+struct RopeDiffOptions {
+  Side a, b;
+  std::int64_t len = 4096;
+  double tol = 1e-6;
+  ReportOutput output;
+};
+
+ParamMap side_params(ParamMap p, const Side& s) {
+  if (s.config) p.set("hf-config", *s.config, true);
+  if (s.convention) p.set("convention", *s.convention, true);
+  if (s.precision) p.set("precision", *s.precision, true);
+  return p;
+}
+
+/// "ggml", "b.json", "b.json (ggml)", "hf f64": what the user chose for that side.
+std::string side_label(const Side& s, const ParamMap& shared) {
+  const std::string convention = s.convention.value_or(shared.text("convention"));
+  std::string label = s.config ? std::filesystem::path(*s.config).filename().string() : convention;
+  if (s.config && s.convention) label += fmt::format(" ({})", *s.convention);
+  if (s.precision) label += " " + *s.precision;
+  return label;
+}
+
+int run_rope_diff(Context& ctx, const RopeDiffOptions& o, const ParamMap& shared) {
+  const io::Format f = o.output.prepare();
+  const auto a = encodings::resolve_rope_config(side_params(shared, o.a));
+  const auto b = encodings::resolve_rope_config(side_params(shared, o.b));
+  const auto d = encodings::compare_rope(a, b, o.len);
+  io::RopeDiffLabels labels{side_label(o.a, shared), side_label(o.b, shared)};
+  if (labels.a == labels.b) labels.a += " (a)", labels.b += " (b)";
+  o.output.emit(ctx, f, [&](std::ostream& s) {
+    if (f == io::Format::kJson) {
+      io::write_rope_diff_json(d, labels, o.tol, o.len, s);
+    } else {
+      io::write_rope_diff_text(d, labels, o.tol, o.len, s);
+    }
+  });
+  return d.within(o.tol) ? kOk : kCheckFailed;
+}
+
+void add_side_options(CLI::App& cmd, Side& s, const std::string& x) {
+  cmd.add_option("--config-" + x, s.config, "config.json of side " + x + " (default: --hf-config)")->type_name("FILE");
+  cmd.add_option("--convention-" + x, s.convention, "convention of side " + x + " (default: --convention)")
+      ->check(CLI::IsMember(encodings::rope_convention_names()));
+  cmd.add_option("--precision-" + x, s.precision, "precision of side " + x + " (default: --precision)")
+      ->check(CLI::IsMember(encodings::rope_precision_names()));
+}
+
+}  // namespace
+
+void add_rope_diff_command(CLI::App& rope, Context& ctx, const RopeSettings& shared, int& exit_code) {
+  auto opts = std::make_shared<RopeDiffOptions>();
+  CLI::App* cmd = rope.add_subcommand(
+      "diff", "compare two conventions, precisions or configs on the same settings; exit 1 above --tol");
+  cmd->fallthrough();  // the shared settings (--hf-config, --dim, --scaling, ...) belong to `rope`
+  cmd->footer(
+      "the other options are those of 'posenc rope' and apply to both sides; examples:\n"
+      "  posenc rope diff --hf-config config.json --convention-a hf --convention-b ggml\n"
+      "  posenc rope diff --dim 128 --precision-a f32 --precision-b f64 --len 100000 --tol 1e-3\n"
+      "  posenc rope diff --config-a a.json --config-b b.json --format json\n"
+      "exit status: 0 within --tol, 1 above it, 2 bad usage");
+  add_side_options(*cmd, opts->a, "a");
+  add_side_options(*cmd, opts->b, "b");
+  cmd->add_option("--len", opts->len, "positions 0..len-1 whose cos/sin are compared")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{1}, encodings::kMaxLen));
+  cmd->add_option("--tol", opts->tol,
+                  "largest accepted difference: relative for inv_freq, absolute for attention factor and cos/sin")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e300));
+  opts->output.bind(*cmd, {io::Format::kText, io::Format::kJson});
+  cmd->callback([opts, &shared, &ctx, &exit_code] { exit_code = run_rope_diff(ctx, *opts, shared.values()); });
+}
+
+void add_rope_permutation_command(CLI::App& rope, Context& ctx, int& exit_code) {
+  struct PermutationOptions {
+    std::int64_t dim = 0;
+    ReportOutput output;
+  };
+  auto opts = std::make_shared<PermutationOptions>();
+  CLI::App* cmd = rope.add_subcommand(
+      "permutation", "q/k weight-row permutation from the interleaved to the half layout, and its inverse");
+  cmd->footer(
+      "half row j*D/2+i takes interleaved row 2i+j (transformers convert_llama_weights_to_hf.py permute)\n"
+      "example: posenc rope permutation --dim 128 --format json");
+  cmd->add_option("--dim", opts->dim, "head dimension D (even)")
+      ->required()
+      ->check(CLI::Range(std::int64_t{2}, encodings::kMaxDim));
+  opts->output.bind(*cmd, {io::Format::kText, io::Format::kJson});
+  cmd->callback([opts, &ctx, &exit_code] {
+    const io::Format f = opts->output.prepare();
+    const auto p = encodings::rope_permutation(opts->dim);
+    opts->output.emit(ctx, f, [&](std::ostream& s) {
+      if (f == io::Format::kJson) {
+        io::write_rope_permutation_json(p, s);
+      } else {
+        io::write_rope_permutation_text(p, s);
+      }
+    });
+    exit_code = kOk;
+  });
+}
+
+}  // namespace posenc::cli

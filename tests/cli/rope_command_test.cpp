@@ -1,0 +1,230 @@
+// `posenc rope`, `rope diff`, `rope permutation` and `generate rope`, through cli::run.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli_helpers.hpp"
+
+namespace {
+
+using Catch::Contains;
+using Catch::StartsWith;
+using nlohmann::json;
+
+std::string config(const std::string& name) { return std::string(POSENC_TEST_DATA) + "/configs/" + name; }
+
+/// Writes `text` to a fresh file in the temp folder and returns its path.
+std::string temp_file(const std::string& name, const std::string& text) {
+  const auto dir = std::filesystem::temp_directory_path() / "posenc_rope_command_test";
+  std::filesystem::create_directories(dir);
+  const auto path = (dir / name).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+}  // namespace
+
+TEST_CASE("rope report of Llama-3.1-8B shows the 29 / 6 / 29 llama3 split", "[cli][rope]") {
+  const auto r = run_cli({"rope", "--hf-config", config("llama-3.1-8b.json")});
+  CHECK(r.code == 0);
+  CHECK(r.err.empty());
+  CHECK_THAT(r.out, StartsWith("pair"));
+  CHECK_THAT(r.out, Contains("llama3 bands       29 unchanged / 6 smoothed / 29 divided (wavelengths 2048 .. 8192)"));
+  CHECK_THAT(r.out, Contains("regimes            29 unchanged, 29 interpolated, 6 blended"));
+  CHECK_THAT(r.out, Contains("config.json rope_theta"));  // resolved values with their source
+  // Pair 0 has θ = 1 and wavelength 2π; pair 35 is the first one divided by the factor.
+  CHECK_THAT(r.out, Contains("   0      0,64  1.000000e+00  1.000000e+00      6.28319"));
+  CHECK_THAT(r.out, Contains("  35     35,99 "));
+}
+
+TEST_CASE("rope JSON has the stable keys", "[cli][rope]") {
+  const auto r = run_cli({"rope", "--hf-config", config("llama-3.1-8b.json"), "--format", "json"});
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  CHECK(j.at("rope_type") == "llama3");
+  CHECK(j.at("rotary_dim") == 128);
+  CHECK(j.at("inv_freq").size() == 64);  // rotary_dim / 2
+  CHECK(j.at("inv_freq_original").size() == 64);
+  CHECK(j.at("pairs").size() == 64);
+  CHECK(j.at("attention_factor") == 1.0);  // llama3 does not scale cos/sin
+  CHECK(j.at("llama3").at("unchanged") == 29);
+  CHECK(j.at("llama3").at("smoothed") == 6);
+  CHECK(j.at("llama3").at("divided") == 29);
+  // Pair 63 is divided by the factor 8: θ'/θ = 1/8 (float32 division by 8 is exact).
+  CHECK(j.at("inv_freq")[63].get<double>() == j.at("inv_freq_original")[63].get<double>() / 8);
+}
+
+TEST_CASE("rope from flags: d = 8, base 10000 gives θ_i = 10^-i", "[cli][rope]") {
+  const auto r = run_cli({"rope", "--dim", "8", "--format", "json"});
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  CHECK(j.at("rope_type") == "none");
+  CHECK(j.at("rotary_dim") == 8);
+  const std::vector<double> expected = {1.0, 0.1, 0.01, 0.001};  // 10000^(-2i/8)
+  REQUIRE(j.at("inv_freq").size() == 4);
+  for (std::size_t i = 0; i < 4; ++i) CHECK(j.at("inv_freq")[i].get<double>() == Approx(expected[i]).epsilon(1e-6));
+  CHECK(j.at("pairs")[1].at("dims") == json::array({1, 5}));  // half layout: (i, i + d/2)
+  const auto inter = json::parse(run_cli({"rope", "--dim", "8", "--layout", "interleaved", "--format", "json"}).out);
+  CHECK(inter.at("pairs")[1].at("dims") == json::array({2, 3}));
+}
+
+TEST_CASE("rope of a partial-rotary config reports rotary_dim/2 pairs", "[cli][rope]") {
+  const auto r = run_cli({"rope", "--hf-config", config("phi-2.json"), "--format", "json"});
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  CHECK(j.at("head_dim") == 80);
+  CHECK(j.at("rotary_dim") == 32);  // int(80 × 0.4)
+  CHECK(j.at("inv_freq").size() == 16);
+}
+
+TEST_CASE("rope CSV has a header and one row per pair", "[cli][rope]") {
+  const auto r = run_cli({"rope", "--hf-config", config("llama-3.1-8b.json"), "--format", "csv"});
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, StartsWith("pair,dim_a,dim_b,inv_freq_original,inv_freq,wavelength_original,wavelength,"
+                               "turns_original,turns_target,regime,blend\n0,0,64,1,1,"));
+  CHECK(lines(r.out) == 65);
+}
+
+TEST_CASE("rope prints implementation warnings on stderr", "[cli][rope]") {
+  const auto r = run_cli({"rope", "--hf-config", config("qwen2.5-7b-yarn.json"), "--format", "json"});
+  CHECK(r.code == 0);
+  CHECK_THAT(r.err, StartsWith("posenc: warning: yarn: factor 4 differs from max_position_embeddings"));
+  const json j = json::parse(r.out);
+  CHECK(j.at("rope_type") == "yarn");
+  CHECK(j.at("attention_factor").get<double>() == Approx(0.1 * std::log(4.0) + 1).epsilon(1e-12));  // YaRN paper
+}
+
+TEST_CASE("rope -o writes the file in the format of its extension", "[cli][rope]") {
+  const auto path = (std::filesystem::temp_directory_path() / "posenc_rope_command_test_report.json").string();
+  std::filesystem::remove(path);
+  const auto r = run_cli({"rope", "--dim", "16", "-o", path});
+  CHECK(r.code == 0);
+  CHECK(r.out.empty());
+  std::ifstream in(path);
+  CHECK(json::parse(in).at("rotary_dim") == 16);
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("rope rejects bad usage with one line naming the option", "[cli][rope]") {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"rope", "--format", "npy"}, {"rope", "--scaling", "yran"}, {"rope", "--dim", "63"}, {"rope", "--base", "0"}}) {
+    const auto r = run_cli(args);
+    INFO(args[1] << ": " << r.err);
+    CHECK(r.code == 2);
+    CHECK(one_line(r.err));
+    CHECK_THAT(r.err, Contains(args[1]));
+    CHECK(r.out.empty());
+  }
+}
+
+TEST_CASE("a missing or wrongly typed config field exits 2 naming the field", "[cli][rope]") {
+  const auto typed = temp_file("bad_theta.json", R"({"hidden_size": 4096, "num_attention_heads": 32, "rope_theta": "big"})");
+  auto r = run_cli({"rope", "--hf-config", typed});
+  CHECK(r.code == 2);
+  CHECK(one_line(r.err));
+  CHECK_THAT(r.err, Contains("config.json: \"rope_theta\" must be a number (got string)"));
+
+  const auto missing = temp_file("no_low.json", R"({"head_dim": 128, "rope_scaling": {"rope_type": "llama3", "factor": 8}})");
+  r = run_cli({"rope", "--hf-config", missing});
+  CHECK(r.code == 2);
+  CHECK(one_line(r.err));
+  CHECK_THAT(r.err, Contains("missing \"rope_scaling.low_freq_factor\""));
+
+  r = run_cli({"rope", "--hf-config", "/nonexistent/config.json"});
+  CHECK(r.code == 2);
+  CHECK(one_line(r.err));
+  CHECK_THAT(r.err, Contains("--hf-config"));
+}
+
+TEST_CASE("rope diff of a convention with itself exits 0", "[cli][rope][diff]") {
+  const auto r = run_cli({"rope", "diff", "--hf-config", config("llama-3.1-8b.json"), "--convention-a", "hf",
+                          "--convention-b", "hf"});
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Contains("within tolerance (tolerance 1e-06)"));
+  CHECK_THAT(r.out, Contains("max abs 0.000e+00 / 0.000e+00"));
+}
+
+TEST_CASE("rope diff hf vs ggml on a YaRN config: exit 1 at 1e-9, 0 at 1e-2", "[cli][rope][diff]") {
+  const std::vector<std::string> base = {"rope", "diff", "--hf-config", config("qwen2.5-7b-yarn.json"),
+                                         "--convention-a", "hf", "--convention-b", "ggml", "--format", "json"};
+  auto strict = base;
+  strict.insert(strict.end(), {"--tol", "1e-9"});
+  const auto r = run_cli(strict);
+  CHECK(r.code == 1);
+  const json j = json::parse(r.out);
+  CHECK(j.at("a") == "hf");
+  CHECK(j.at("b") == "ggml");
+  CHECK(j.at("within") == false);
+  CHECK(j.at("len") == 4096);
+  // ggml's iterated float32 θ drifts from transformers' by ~2e-6 relative; over 4096
+  // positions cos/sin differ by ~7e-4 (measured: 6.92e-4).
+  CHECK(j.at("inv_freq_max_rel").get<double>() < 1e-5);
+  CHECK(j.at("cos_max_abs").get<double>() > 1e-4);
+  CHECK(j.at("cos_max_abs").get<double>() < 1e-2);
+  auto loose = base;
+  loose.insert(loose.end(), {"--tol", "1e-2"});
+  CHECK(run_cli(loose).code == 0);
+}
+
+TEST_CASE("rope diff labels and precision sides", "[cli][rope][diff]") {
+  // float32 inv_freq differ from double by ~1e-7 relative (measured 7e-8), cos/sin up to
+  // position 15 by < 1e-6 (measured 8e-7): within the default 1e-6, not within 1e-9.
+  const std::vector<std::string> args = {"rope", "diff", "--dim", "128", "--precision-a", "f32", "--precision-b", "f64",
+                                         "--len", "16"};
+  const auto r = run_cli(args);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, StartsWith("comparing hf f32 with hf f64: 64 frequency pairs, positions 0..15\n"));
+  auto strict = args;
+  strict.insert(strict.end(), {"--tol", "1e-9"});
+  CHECK(run_cli(strict).code == 1);
+  const auto files = run_cli({"rope", "diff", "--config-a", config("llama-2-7b.json"), "--config-b",
+                              config("llama-3.1-8b.json"), "--tol", "0.5"});
+  CHECK(files.code == 1);
+  CHECK_THAT(files.out, StartsWith("comparing llama-2-7b.json with llama-3.1-8b.json"));
+}
+
+TEST_CASE("rope diff of configs with different widths is a usage error", "[cli][rope][diff]") {
+  const auto r = run_cli({"rope", "diff", "--config-a", config("llama-2-7b.json"), "--config-b", config("phi-2.json")});
+  CHECK(r.code == 2);
+  CHECK(one_line(r.err));
+  CHECK_THAT(r.err, Contains("64 frequency pairs, the second 16"));
+}
+
+TEST_CASE("rope permutation of dim 8 is HF's permute", "[cli][rope][permutation]") {
+  // By hand from convert_llama_weights_to_hf.py: interleaved row 2i+j -> half row j·4+i, so
+  // half rows 0..3 take interleaved rows 0,2,4,6 (j = 0) and half rows 4..7 take 1,3,5,7.
+  const auto r = run_cli({"rope", "permutation", "--dim", "8", "--format", "json"});
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  CHECK(j.at("dim") == 8);
+  CHECK(j.at("to_half") == json::array({0, 2, 4, 6, 1, 3, 5, 7}));
+  CHECK(j.at("to_interleaved") == json::array({0, 4, 1, 5, 2, 6, 3, 7}));
+  const auto text = run_cli({"rope", "permutation", "--dim", "8"});
+  CHECK(text.code == 0);
+  CHECK_THAT(text.out, Contains("# inverse (to_interleaved): 0 4 1 5 2 6 3 7\n"));
+}
+
+TEST_CASE("rope permutation needs an even --dim", "[cli][rope][permutation]") {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"rope", "permutation", "--dim", "7"}, {"rope", "permutation"}}) {
+    const auto r = run_cli(args);
+    CHECK(r.code == 2);
+    CHECK(one_line(r.err));
+    CHECK_THAT(r.err, Contains("--dim"));
+  }
+}
+
+TEST_CASE("generate rope from a config writes the cos table", "[cli][rope]") {
+  const auto r = run_cli({"generate", "rope", "--hf-config", config("llama-3.1-8b.json"), "--len", "8", "--format", "csv"});
+  CHECK(r.code == 0);
+  CHECK(lines(r.out) == 9);  // header + 8 positions
+  CHECK_THAT(r.out, StartsWith("position,dim0,dim1,"));
+  CHECK_THAT(r.out, Contains(",dim127\n0,1,1,"));  // cos 0 = 1 at position 0
+}
