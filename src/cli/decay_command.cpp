@@ -1,5 +1,5 @@
 // posenc decay SCHEME [scheme options] [--max-offset K] [--from T] [--metric ...] [--symmetric]
-//              [--vary NAME=V1,V2,...] [-o PATH] [--format csv|json|png]
+//              [--vary NAME=V1,V2,...] [-o PATH] [--format csv|json|png|svg|ansi]
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -10,7 +10,6 @@
 #include "posenc/analysis/decay.hpp"
 #include "posenc/encodings/alibi.hpp"
 #include "posenc/error.hpp"
-#include "posenc/render/line_plot.hpp"
 #include "scheme_options.hpp"
 
 namespace posenc::cli {
@@ -129,15 +128,20 @@ int run_decay(Context& ctx, const DecayOptions& o) {
     }
     emit(ctx, o.output, false, [&](std::ostream& s) { s << j.dump(2) << "\n"; });
   } else {
-    std::vector<double> x(offsets.begin(), offsets.end());
-    std::vector<std::vector<double>> ys;
-    for (const auto& s : all) ys.push_back(s.values);
-    const auto bytes = render::encode_png(render::line_plot(x, ys), {{"Software", "posenc " POSENC_VERSION},
-                                                                     {"Title", fmt::format("decay of {}", scheme.empty() ? o.scheme.input() : scheme)},
-                                                                     {"Method", method}});
-    emit(ctx, o.output, true, [&](std::ostream& s) {
-      s.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    });
+    render::LineFigure fig;
+    const std::string who = scheme.empty() ? o.scheme.input() : scheme;
+    const auto kind = scheme_kind(scheme);
+    fig.y_label = scheme == "alibi" ? "bias" : scheme == "t5" ? "bucket" : kind == SchemeKind::kRope ? "score" : o.metric;
+    fig.title = fmt::format("{} against the offset: {}{}", fig.y_label, who, o.vary.empty() ? "" : " (" + o.vary + ")");
+    fig.subtitle = fmt::format("{}; query position T = {}", method, from);
+    fig.x_label = "offset Δ = key − query";
+    fig.x.assign(offsets.begin(), offsets.end());
+    for (const auto& s : all) fig.series.push_back({s.name, s.values});
+    std::vector<std::pair<std::string, ParamValue>> params;
+    for (const auto& n : base.names()) params.emplace_back(n, base.value(n));
+    params.emplace_back("metric", o.metric);
+    if (!o.vary.empty()) params.emplace_back("vary", o.vary);
+    emit_figure(ctx, o.output, fig, figure_metadata(fig.title, params));
   }
   return 0;
 }
@@ -157,6 +161,7 @@ void add_decay_command(CLI::App& app, Context& ctx, int& exit_code) {
       "  posenc decay alibi --heads 8 --max-offset 50 --symmetric --format json");
   opts->scheme.bind(*cmd);
   opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kPng});
+  opts->output.figure.bind_log_axes(*cmd);
   cmd->add_option("--max-offset", opts->max_offset, "largest offset K")->capture_default_str()->check(CLI::Range(0, 1 << 24));
   cmd->add_option("--from", opts->from, "position T (default 0; K with --symmetric or a causal scheme)")
       ->check(CLI::Range(0, 1 << 30));

@@ -6,12 +6,14 @@
 
 #include <memory>
 
+#include "figure_options.hpp"
 #include "output_options.hpp"
 #include "posenc/encodings/registry.hpp"
 #include "posenc/encodings/rope_config.hpp"
 #include "posenc/error.hpp"
 #include "posenc/io/output.hpp"
 #include "posenc/io/rope_writers.hpp"
+#include "rope_figure.hpp"
 #include "scheme_options.hpp"
 
 namespace posenc::cli {
@@ -59,6 +61,7 @@ namespace {
 struct RopeOptions {
   RopeSettings settings;
   ReportOutput output;
+  FigureOptions figure;
 };
 
 int run_rope(Context& ctx, const RopeOptions& o) {
@@ -76,6 +79,17 @@ int run_rope(Context& ctx, const RopeOptions& o) {
       o.output.emit(ctx, f, [&](std::ostream& s) { io::write_rope_report_json(r, s); });
       break;
     case io::Format::kPng:
+    case io::Format::kSvg:
+    case io::Format::kAnsi: {
+      render::Figure fig = rope_report_figure(r);
+      o.figure.apply(fig);
+      std::vector<std::pair<std::string, ParamValue>> params;
+      const ParamMap p = o.settings.values();
+      for (const auto& n : p.names()) params.emplace_back(n, p.value(n));
+      const std::string bytes = figure_bytes(fig, f, figure_metadata(std::get<render::LineFigure>(fig).title, params));
+      o.output.emit(ctx, f, [&](std::ostream& s) { s << bytes; });
+      break;
+    }
     case io::Format::kNpy:
       throw Error(fmt::format("--format {} is not available for posenc rope", io::info(f).name));
   }
@@ -93,11 +107,14 @@ void add_rope_command(CLI::App& app, Context& ctx, int& exit_code) {
       "  posenc rope --hf-config config.json\n"
       "  posenc rope --dim 128 --base 500000 --scaling llama3 --factor 8 --original-max-position-embeddings 8192\n"
       "  posenc rope --hf-config config.json --format json -o report.json\n"
+      "  posenc rope --hf-config config.json -o wavelengths.png        # or .svg, --format ansi\n"
       "  posenc rope diff --hf-config config.json --convention-a hf --convention-b ggml --tol 1e-6\n"
       "  posenc rope permutation --dim 128\n"
       "settings: the same as 'posenc generate rope'; flags override --hf-config. docs: docs/rope.md");
   opts->settings.bind(*cmd);
-  opts->output.bind(*cmd, {io::Format::kText, io::Format::kCsv, io::Format::kJson});
+  opts->output.bind(*cmd, {io::Format::kText, io::Format::kCsv, io::Format::kJson, io::Format::kPng, io::Format::kSvg,
+                           io::Format::kAnsi});
+  opts->figure.bind(*cmd);
   add_rope_diff_command(*cmd, ctx, opts->settings, exit_code);
   add_rope_permutation_command(*cmd, ctx, exit_code);
   cmd->require_subcommand(0, 1);

@@ -59,9 +59,8 @@ double legend_height(const std::vector<LegendEntry>& entries) {
   return static_cast<double>(entries.size()) * row_height() + 2 * theme().gap;
 }
 
-void draw_legend(Canvas& c, const Rect& plot, const std::vector<LegendEntry>& entries, const std::vector<Point>& avoid) {
-  if (entries.empty()) return;
-  const Theme& th = theme();
+Rect legend_box(const Rect& plot, const std::vector<LegendEntry>& entries, const std::vector<Point>& avoid,
+                std::size_t* covered) {
   const double w = std::min(legend_width(entries), plot.w - 16), h = legend_height(entries);
   constexpr double kInset = 8;
   // Corners in order of preference; the one covering the fewest data points wins.
@@ -77,7 +76,13 @@ void draw_legend(Canvas& c, const Rect& plot, const std::vector<LegendEntry>& en
     }));
     if (n < fewest) fewest = n, best = p;
   }
-  const Rect box{best.x, best.y, w, h};
+  if (covered) *covered = fewest;
+  return {best.x, best.y, w, h};
+}
+
+void draw_legend(Canvas& c, const Rect& box, const std::vector<LegendEntry>& entries) {
+  if (entries.empty()) return;
+  const Theme& th = theme();
   c.rect(box.x - 1, box.y - 1, box.w + 2, box.h + 2, {200, 200, 200});
   c.rect(box.x, box.y, box.w, box.h, th.background);
   for (std::size_t i = 0; i < entries.size(); ++i) {

@@ -66,6 +66,17 @@ std::vector<std::vector<Point>> series_points(const LineFigure& f, const LineSer
   return runs;
 }
 
+// Points every few pixels along a polyline (segments between far-apart vertices count too).
+void add_samples(const std::vector<Point>& run, std::vector<Point>& out) {
+  for (std::size_t i = 0; i < run.size(); ++i) {
+    out.push_back(run[i]);
+    if (i == 0) continue;
+    const double len = std::hypot(run[i].x - run[i - 1].x, run[i].y - run[i - 1].y);
+    for (double t = 4; t < len; t += 4)
+      out.push_back({run[i - 1].x + (run[i].x - run[i - 1].x) * t / len, run[i - 1].y + (run[i].y - run[i - 1].y) * t / len});
+  }
+}
+
 constexpr Rgb kReference{120, 120, 120};
 
 // A dashed line at r.y with its label above the line's right end.
@@ -100,34 +111,53 @@ void draw_line_plot(Canvas& c, const LineFigure& f, bool bare) {
     ya.ticks = fit_ticks(ya.lo, ya.hi, plot.h, false, ya.log);
     plot.x = th.pad + y_axis_width(ya);
     plot.w = std::max(20.0, c.width() - plot.x - 2.5 * th.pad);  // room for the last x label's overhang
-    xa.ticks = fit_ticks(xa.lo, xa.hi, plot.w, true, xa.log);
     // Whole pixels keep grid lines and the frame crisp.
     plot = {std::round(plot.x), std::round(plot.y), std::round(plot.w), std::round(plot.h)};
   }
+  std::vector<LegendEntry> legend;
+  for (std::size_t i = 0; i < f.series.size(); ++i) legend.push_back({f.series[i].name, line_colour(f.cmap, i, f.series.size())});
+  const bool with_legend = !bare && f.series.size() > 1;
+
+  // The curves in pixels, and the places a legend inside the plot must not cover.
+  std::vector<std::vector<std::vector<Point>>> runs;
+  std::vector<Point> avoid;
+  auto place = [&] {
+    runs.clear(), avoid.clear();
+    for (const auto& s : f.series) {
+      runs.push_back(series_points(f, s, xa, ya, plot));
+      for (const auto& run : runs.back()) add_samples(run, avoid);
+    }
+    for (const auto& r : f.references)
+      if (usable(r.y, ya.log))
+        for (double x = plot.x; x <= plot.right(); x += 4) avoid.push_back({x, y_pixel(ya, plot, r.y) - 8});
+  };
+  place();
+  Rect box;
+  if (with_legend) {
+    std::size_t covered = 0;
+    box = legend_box(plot, legend, avoid, &covered);
+    if (covered > 0) {
+      // No free corner: the legend goes beside the plot, which narrows.
+      plot.w = std::max(20.0, std::round(plot.w - legend_width(legend) - 12));
+      box = {plot.right() + 12, plot.y, legend_width(legend), legend_height(legend)};
+      place();
+    }
+  }
+  if (!bare) xa.ticks = fit_ticks(xa.lo, xa.hi, plot.w, true, xa.log);
 
   draw_grid(c, plot, xa, ya);
   if (!ya.log && ya.lo < 0 && ya.hi > 0) c.rect(plot.x, y_pixel(ya, plot, 0) - 0.5, plot.w, 1, {170, 170, 170});
-  std::vector<LegendEntry> legend;
-  std::vector<Point> drawn;  // what the legend should not cover
-  for (const auto& r : f.references) {
-    draw_reference(c, plot, ya, r, bare);
-    if (usable(r.y, ya.log))
-      for (double x = plot.x; x <= plot.right(); x += 8) drawn.push_back({x, y_pixel(ya, plot, r.y) - 8});
-  }
-  for (std::size_t i = 0; i < f.series.size(); ++i) {
-    const Rgb colour = line_colour(f.cmap, i, f.series.size());
-    for (const auto& run : series_points(f, f.series[i], xa, ya, plot)) {
-      if (run.size() == 1) c.disc(run[0], bare ? 1.0 : 2.0, colour);  // an isolated point stays visible
-      else c.polyline(run, colour, bare ? 1.0 : 2.0);
-      drawn.insert(drawn.end(), run.begin(), run.end());
+  for (const auto& r : f.references) draw_reference(c, plot, ya, r, bare);
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    for (const auto& run : runs[i]) {
+      if (run.size() == 1) c.disc(run[0], bare ? 1.0 : 2.0, legend[i].colour);  // an isolated point stays visible
+      else c.polyline(run, legend[i].colour, bare ? 1.0 : 2.0);
     }
-    legend.push_back({f.series[i].name, colour});
-  }
   if (bare) return;
   draw_frame(c, plot);
   draw_x_axis(c, plot, xa);
   draw_y_axis(c, plot, ya);
-  if (f.series.size() > 1) draw_legend(c, plot, legend, drawn);
+  if (with_legend) draw_legend(c, box, legend);
   draw_title(c, f.title, f.subtitle);
 }
 

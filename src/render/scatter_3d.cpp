@@ -32,7 +32,31 @@ struct Fit {
   Point operator()(Point p) const { return {cx + scale * p.x, cy + scale * p.y}; }
 };
 
+// Width and height of the unit box's flat projection.
+std::pair<double, double> box_extent(const View& v, double& lx, double& ly) {
+  double hx = -INFINITY, hy = -INFINITY;
+  lx = INFINITY, ly = INFINITY;
+  for (int i = 0; i < 8; ++i) {
+    const Point p = v.flat({i & 1 ? 1.0 : -1.0, i & 2 ? 1.0 : -1.0, i & 4 ? 1.0 : -1.0});
+    lx = std::min(lx, p.x), hx = std::max(hx, p.x), ly = std::min(ly, p.y), hy = std::max(hy, p.y);
+  }
+  return {hx - lx, hy - ly};
+}
+
+constexpr double kRoom = 70;  // around the box, for tick and axis labels
+
+double fit_scale(const std::pair<double, double>& extent, const Rect& area, double room) {
+  return std::max(1.0, std::min((area.w - 2 * room) / extent.first, (area.h - 2 * room + 20) / extent.second));
+}
+
 }  // namespace
+
+double scatter_3d_width(const Rect& area) {
+  const View v;
+  double lx = 0, ly = 0;
+  const auto extent = box_extent(v, lx, ly);
+  return fit_scale(extent, area, kRoom) * extent.first + 2 * kRoom;
+}
 
 void draw_scatter_3d(Canvas& c, const ScatterFigure& f, const Rect& area, bool bare) {
   const Theme& th = theme();
@@ -43,16 +67,14 @@ void draw_scatter_3d(Canvas& c, const ScatterFigure& f, const Rect& area, bool b
     return 2 * (value - range[k].first) / (range[k].second - range[k].first) - 1;
   };
   // Fit the projected box, leaving room around it for tick and axis labels.
-  double lx = INFINITY, hx = -INFINITY, ly = INFINITY, hy = -INFINITY;
-  for (int i = 0; i < 8; ++i) {
-    const Point p = v.flat({i & 1 ? 1.0 : -1.0, i & 2 ? 1.0 : -1.0, i & 4 ? 1.0 : -1.0});
-    lx = std::min(lx, p.x), hx = std::max(hx, p.x), ly = std::min(ly, p.y), hy = std::max(hy, p.y);
-  }
-  const double room = bare ? 1 : 70;
+  double lx = 0, ly = 0;
+  const auto extent = box_extent(v, lx, ly);
+  const double room = bare ? 1 : kRoom;
   Fit fit;
-  fit.scale = std::max(1.0, std::min((area.w - 2 * room) / (hx - lx), (area.h - 2 * room + (bare ? 0 : 20)) / (hy - ly)));
-  fit.cx = area.x + area.w / 2 - fit.scale * (lx + hx) / 2;
-  fit.cy = area.y + area.h / 2 - fit.scale * (ly + hy) / 2;
+  fit.scale = bare ? std::max(1.0, std::min((area.w - 2) / extent.first, (area.h - 2) / extent.second))
+                   : fit_scale(extent, area, room);
+  fit.cx = area.x + area.w / 2 - fit.scale * (lx + extent.first / 2);
+  fit.cy = area.y + area.h / 2 - fit.scale * (ly + extent.second / 2);
   const Point centre = fit(v.flat({0, 0, 0}));
 
   // The twelve edges of the box.

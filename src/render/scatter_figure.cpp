@@ -40,8 +40,9 @@ Rgb colour_of(const ScatterFigure& f, std::size_t r) {
 
 void draw_points(Canvas& c, const ScatterFigure& f, const std::vector<Point>& px, const std::vector<double>& depth,
                  bool bare) {
+  // The path in row order, for up to 500 points (beyond, it is a grey smear).
   std::vector<Point> run;
-  for (std::size_t r = 0; r < px.size(); ++r) {
+  for (std::size_t r = 0; r < px.size() && px.size() <= 500; ++r) {
     if (std::isfinite(px[r].x) && std::isfinite(px[r].y)) {
       run.push_back(px[r]);
     } else if (!run.empty()) {
@@ -111,7 +112,13 @@ void draw_scatter(Canvas& c, const ScatterFigure& f, bool bare) {
   const double bar_h = std::max(20.0, c.height() - top - 3 * th.pad - 30);
   colours.ticks = fit_ticks(colours.lo, colours.hi, bar_h, false, false, 1.0);
   const double bar_w = colorbar_width(colours);
-  const Rect area{th.pad, top, std::max(20.0, c.width() - th.pad - bar_w), std::max(20.0, c.height() - top - th.pad)};
+  Rect area{th.pad, top, std::max(20.0, c.width() - th.pad - bar_w), std::max(20.0, c.height() - top - th.pad)};
+  if (f.points.cols() >= 3) {
+    // The box is fitted to the height: centre it and the colorbar together.
+    const double used = std::min(area.w, scatter_3d_width(area));
+    area.x += (area.w - used) / 2;
+    area.w = used;
+  }
   if (f.points.cols() >= 3)
     draw_scatter_3d(c, f, area, false);
   else

@@ -16,6 +16,9 @@ std::pair<double, double> column_range(const Matrix& m, std::size_t c);
 void draw_points(Canvas& c, const ScatterFigure& f, const std::vector<Point>& px, const std::vector<double>& depth,
                  bool bare);
 
+/// Width the 3-D view needs in an area of that height (the box fitted to the height).
+double scatter_3d_width(const Rect& area);
+
 /// The 3-D view of the first three columns inside `area`; `bare` leaves out ticks and labels.
 void draw_scatter_3d(Canvas& c, const ScatterFigure& f, const Rect& area, bool bare);
 

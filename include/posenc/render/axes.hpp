@@ -83,10 +83,12 @@ struct LegendEntry {
 /// Size of the legend box.
 double legend_width(const std::vector<LegendEntry>& entries);
 double legend_height(const std::vector<LegendEntry>& entries);
-/// A framed legend in the corner of `plot` that covers the fewest of `avoid` (the data's
-/// pixel positions).
-void draw_legend(Canvas& c, const Rect& plot, const std::vector<LegendEntry>& entries,
-                 const std::vector<Point>& avoid);
+/// The legend's box in the corner of `plot` that covers the fewest of `avoid` (the data's
+/// pixel positions); `covered` receives how many it covers.
+Rect legend_box(const Rect& plot, const std::vector<LegendEntry>& entries, const std::vector<Point>& avoid,
+                std::size_t* covered);
+/// A framed legend filling `box`.
+void draw_legend(Canvas& c, const Rect& box, const std::vector<LegendEntry>& entries);
 
 /// Colour i of n for line series: a qualitative palette (Tableau 10) when `cmap` is
 /// empty and n ≤ 10, else evenly spaced samples of the colormap (viridis when empty).
