@@ -29,7 +29,7 @@ TEST_CASE("generate draws svg with the labels as text", "[cli][figure]") {
   CHECK(r.out.find("base=10000") != std::string::npos);  // parameters echoed in <desc>
 }
 
-TEST_CASE("--width and --height set the png size", "[cli][figure]") {
+TEST_CASE("width and height options set the png size", "[cli][figure]") {
   const auto r = run_cli({"generate", "sinusoidal", "--len", "300", "--dim", "64", "--format", "png", "--width", "640",
                           "--height", "400"});
   // Binary to a non-terminal stream is fine in tests.
@@ -56,7 +56,7 @@ TEST_CASE("ansi previews are as wide as COLUMNS says", "[cli][figure]") {
   CHECK(r.out.find("\x1b[48;2;") != std::string::npos);
 }
 
-TEST_CASE("--cmap is checked against the colormaps", "[cli][figure]") {
+TEST_CASE("the colormap option is checked against the colormaps", "[cli][figure]") {
   CHECK(run_cli({"generate", "binary", "--len", "16", "--dim", "4", "--format", "svg", "--cmap", "magma"}).code == 0);
   const auto bad = run_cli({"generate", "binary", "--len", "16", "--dim", "4", "--format", "svg", "--cmap", "jet"});
   CHECK(bad.code == 2);
