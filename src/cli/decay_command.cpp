@@ -98,11 +98,15 @@ int run_decay(Context& ctx, const DecayOptions& o) {
   const std::int64_t from = o.from >= 0 ? o.from : (o.symmetric || past_only ? o.max_offset : 0);
   std::vector<Series> all;
   std::string method;
-  for (const auto& v : make_variants(scheme, base, o.vary))
-    for (auto& s : series_for(scheme, v.params, o, offsets, from, method)) {
+  std::vector<std::string> legend;  // figure legend: just the variant when it has one curve
+  for (const auto& v : make_variants(scheme, base, o.vary)) {
+    auto curves = series_for(scheme, v.params, o, offsets, from, method);
+    for (auto& s : curves) {
+      legend.push_back(v.label.empty() || curves.size() > 1 ? (v.label.empty() ? s.name : v.label + ": " + s.name) : v.label);
       if (!v.label.empty()) s.name = v.label + ": " + s.name;
       all.push_back(std::move(s));
     }
+  }
   const bool f32 = o.output.dtype == "float32";
   if (format == io::Format::kCsv) {
     emit(ctx, o.output, false, [&](std::ostream& s) { write_csv(s, offsets, all, f32); });
@@ -131,12 +135,13 @@ int run_decay(Context& ctx, const DecayOptions& o) {
     render::LineFigure fig;
     const std::string who = scheme.empty() ? o.scheme.input() : scheme;
     const auto kind = scheme_kind(scheme);
-    fig.y_label = scheme == "alibi" ? "bias" : scheme == "t5" ? "bucket" : kind == SchemeKind::kRope ? "score" : o.metric;
+    const std::string metric = o.metric == "dot" ? "dot product" : o.metric == "cosine" ? "cosine similarity" : o.metric;
+    fig.y_label = scheme == "alibi" ? "bias" : scheme == "t5" ? "bucket" : kind == SchemeKind::kRope ? "score" : metric;
     fig.title = fmt::format("{} against the offset: {}{}", fig.y_label, who, o.vary.empty() ? "" : " (" + o.vary + ")");
     fig.subtitle = fmt::format("{}; query position T = {}", method, from);
     fig.x_label = "offset Δ = key − query";
     fig.x.assign(offsets.begin(), offsets.end());
-    for (const auto& s : all) fig.series.push_back({s.name, s.values});
+    for (std::size_t i = 0; i < all.size(); ++i) fig.series.push_back({legend[i], all[i].values});
     std::vector<std::pair<std::string, ParamValue>> params;
     for (const auto& n : base.names()) params.emplace_back(n, base.value(n));
     params.emplace_back("metric", o.metric);

@@ -46,9 +46,10 @@ std::string axis_label(const TableInfo& info, std::size_t axis, const std::strin
   return name;
 }
 
-// The finite range of the first `rows` flattened rows.
-std::pair<double, double> finite_range(const Table& t, std::size_t rows) {
+// The finite range of the first `rows` flattened rows; `masked` counts the other values.
+std::pair<double, double> finite_range(const Table& t, std::size_t rows, std::size_t& masked) {
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  masked = 0;
   const std::size_t cols = t.cols(), step = io::block_rows(cols);
   std::vector<double> buf(std::min(step, rows) * cols);
   for (std::size_t first = 0; first < rows; first += step) {
@@ -56,6 +57,7 @@ std::pair<double, double> finite_range(const Table& t, std::size_t rows) {
     t.fill(first, n, std::span<double>(buf.data(), n * cols));
     for (std::size_t i = 0; i < n * cols; ++i)
       if (std::isfinite(buf[i])) lo = std::min(lo, buf[i]), hi = std::max(hi, buf[i]);
+      else ++masked;
   }
   if (lo > hi) lo = hi = 0;
   return {lo, hi};
@@ -126,7 +128,8 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
   // The colour range first (one colorbar for all panels), chosen as render::heatmap does, so
   // that the layout (colorbar labels) and the panel size are known before drawing cells.
   render::HeatmapOptions ho;
-  std::tie(fig.lo, fig.hi) = finite_range(t, slices * rows);
+  std::size_t masked = 0;
+  std::tie(fig.lo, fig.hi) = finite_range(t, slices * rows, masked);
   // Default: diverging only for data of both signs (all-negative biases read better sequential).
   const render::Colormap cmap(o.cmap.empty() ? (fig.lo < 0 && fig.hi > 0 ? "RdBu" : "viridis") : o.cmap);
   if (cmap.info().diverging && fig.lo < 0) {
@@ -153,6 +156,7 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
     notes.push_back(fmt::format("reduced {}×{} → {}×{} by area averaging", rows, t.cols(),
                                 fig.panels[0].cells.height(), fig.panels[0].cells.width()));
   if (sliced && info.shape.front() > slices) notes.push_back(fmt::format("first {} of {}", slices, info.shape.front()));
+  if (masked > 0) notes.push_back("grey: masked (−inf) or not a number");
   fig.subtitle = fmt::format("{}", fmt::join(notes, "; "));
   return fig;
 }

@@ -62,7 +62,8 @@ int run_project(Context& ctx, const ProjectOptions& o) {
     }
     info.column_names = names;
     info.params.emplace_back("dims", listed);
-    info.title = fmt::format("columns {} of {}", fmt::join(dims, ","), info.scheme);
+    info.title = fmt::format("columns {} of {}", fmt::join(dims, ","),
+                             table->info().title.empty() ? info.scheme : table->info().title);
   }
   info.shape = {coords.rows(), coords.cols()};
   if (draws(format)) {

@@ -37,8 +37,8 @@ std::vector<Tick> fit_ticks(double lo, double hi, double length, bool horizontal
   const Theme& th = theme();
   if (log && lo > hi) std::swap(lo, hi);
   if (!horizontal) {
-    // Rows of labels: keep about four label heights between ticks.
-    const int n = std::max(2, static_cast<int>(length / (4 * th.tick)));
+    // Rows of labels: about three label heights apart, at most ten of them.
+    const int n = std::clamp(static_cast<int>(length / (3.2 * th.tick)), 2, 10);
     return log ? log_ticks(lo, hi, n) : linear_ticks(std::min(lo, hi), std::max(lo, hi), n, min_step);
   }
   for (int n = std::max(2, static_cast<int>(length / 40)); n >= 2; --n) {

@@ -40,7 +40,11 @@ Split split(std::size_t i, std::size_t n, std::size_t m) {
 
 struct Range {
   double lo, hi;
-  double operator()(double v) const { return hi > lo ? (v - lo) / (hi - lo) : 0.5; }
+  // ±inf (masked causal biases) get the NaN colour, not the colour of an end of the range.
+  double operator()(double v) const {
+    if (std::isinf(v)) return std::numeric_limits<double>::quiet_NaN();
+    return hi > lo ? (v - lo) / (hi - lo) : 0.5;
+  }
 };
 
 }  // namespace

@@ -16,6 +16,7 @@ constexpr int kMinGridHeight = 200;
 constexpr int kMaxAutoWidth = 1200;
 constexpr double kMaxTitleWidth = 1000;
 constexpr double kGapX = 14;
+constexpr double kMinAspect = 0.6;
 
 struct Layout {
   int width = 0, height = 0;
@@ -64,8 +65,10 @@ Layout layout(const HeatmapFigure& f) {
   l.values.ticks = fit_ticks(f.lo, f.hi, grid_h, false);
   double left = th.pad + y_axis_width(l.y);
   const double right = colorbar_width(l.values);
-  const double grid_w =
-      f.width > 0 ? std::max(20.0, f.width - left - right) : nc * cw * zoom + (nc - 1) * kGapX;
+  // A tall, narrow table (8 bits of 64 positions) gets wider cells: panels at least 0.6 as
+  // wide as they are tall.
+  const double auto_w = std::max<double>(cw * zoom, std::round(kMinAspect * panel_h));
+  const double grid_w = f.width > 0 ? std::max(20.0, f.width - left - right) : nc * auto_w + (nc - 1) * kGapX;
   const double panel_w = std::max(8.0, (grid_w - (nc - 1) * kGapX) / nc);
   l.width = f.width > 0 ? f.width : static_cast<int>(std::ceil(left + grid_w + right));
   if (f.width <= 0) {

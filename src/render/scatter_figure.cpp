@@ -40,9 +40,15 @@ Rgb colour_of(const ScatterFigure& f, std::size_t r) {
 
 void draw_points(Canvas& c, const ScatterFigure& f, const std::vector<Point>& px, const std::vector<double>& depth,
                  bool bare) {
-  // The path in row order, for up to 500 points (beyond, it is a grey smear).
+  // The path in row order, when it can be followed: up to 500 points, a few pixels apart
+  // on average (points that jump across the plot would draw a grey web).
+  double step = 0;
+  std::size_t steps = 0;
+  for (std::size_t r = 1; r < px.size(); ++r)
+    if (const double d = std::hypot(px[r].x - px[r - 1].x, px[r].y - px[r - 1].y); std::isfinite(d)) step += d, ++steps;
+  const bool path = px.size() <= 500 && steps > 0 && step / static_cast<double>(steps) < 25;
   std::vector<Point> run;
-  for (std::size_t r = 0; r < px.size() && px.size() <= 500; ++r) {
+  for (std::size_t r = 0; r < px.size() && path; ++r) {
     if (std::isfinite(px[r].x) && std::isfinite(px[r].y)) {
       run.push_back(px[r]);
     } else if (!run.empty()) {

@@ -42,7 +42,7 @@ def main():
                  "--original-max-position-embeddings", "8192"],
     }
     labels = {"heatmap": ["dimension", "position", "value"], "panels": ["key position j", "head 3 (m = 0.003906)"],
-              "lines": ["offset Δ = key − query", "base=100: dot"], "scatter": ["position", "sin0"],
+              "lines": ["offset Δ = key − query", "base=100"], "scatter": ["position", "sin0"],
               "rope": ["pair i", "original context 8192"]}
     with tempfile.TemporaryDirectory() as tmp:
         for name, argv in figures.items():

@@ -12,7 +12,8 @@
 ///   pixels); NaN cells are left out of the mean, a pixel covering only NaN is grey. The
 ///   reduced cells are not square when only one axis is reduced.
 ///
-/// Colour range. Finite values only (NaN and ±inf are ignored when finding it). With no
+/// Colour range. Finite values only (NaN and ±inf are ignored when finding it); NaN and ±inf
+/// cells (e.g. masked causal biases) are drawn mid grey, the colormaps' NaN colour. With no
 /// --cmap: RdBu centred on 0 (range ±max|v|) when some value is negative, else viridis over
 /// [min, max]. A diverging --cmap is also centred on 0 for signed data. A constant table maps
 /// to the middle of the colormap.
