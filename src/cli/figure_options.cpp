@@ -72,6 +72,14 @@ std::string panel_title(const TableInfo& info, std::size_t slice) {
   return fmt::format("{} {}", info.axis_names.empty() ? "slice" : info.axis_names.front(), slice);
 }
 
+// "integer, N=50, D=16" for tables that have no title of their own.
+std::string default_title(const TableInfo& info) {
+  std::vector<std::string> dims;
+  for (std::size_t i = 0; i < info.shape.size(); ++i)
+    dims.push_back(fmt::format("{}={}", i < info.axis_names.size() ? info.axis_names[i] : "n", info.shape[i]));
+  return fmt::format("{}, {}", info.scheme.empty() ? "table" : info.scheme, fmt::join(dims, ", "));
+}
+
 }  // namespace
 
 void FigureOptions::bind(CLI::App& app) {
@@ -115,7 +123,7 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
   const std::size_t rows = info.shape.size() >= 2 ? info.shape[info.shape.size() - 2] : 1;
   const std::size_t slices = sliced ? std::min(info.shape.front(), kMaxPanels) : 1;
   render::HeatmapFigure fig;
-  fig.title = o.title.empty() ? info.title : o.title;
+  fig.title = !o.title.empty() ? o.title : !info.title.empty() ? info.title : default_title(info);
   fig.y_label = axis_label(info, info.shape.size() - 2, "row");
   fig.x_label = axis_label(info, info.shape.size() - 1, "column");
   fig.value_label = info.value_name;

@@ -47,17 +47,20 @@ std::string ansi_colour_scale(const std::string& cmap, double lo, double hi, con
   return out + fmt::format("\x1b[0m {}  {}\n", tick_label(hi, std::max(std::abs(hi - lo), 1e-300) / 100), label);
 }
 
-// The panels' cell images in a row, separated by white columns as wide as 1/16 of a panel.
+// The panels' cell images in the figure's grid, separated by white lines 1/16 of a panel wide.
 Image tile_panels(const HeatmapFigure& h) {
   if (h.panels.empty()) return Image(1, 1);
   const Image& first = h.panels.front().cells;
-  const int gap = h.panels.size() > 1 ? std::max(1, first.width() / 16) : 0;
   const int n = static_cast<int>(h.panels.size());
-  Image out(n * first.width() + (n - 1) * gap, first.height(), theme().background);
+  const int ncols = static_cast<int>(heatmap_grid_columns(h.panels.size())), nrows = (n + ncols - 1) / ncols;
+  const int gap = n > 1 ? std::max(1, first.width() / 16) : 0;
+  const int pw = first.width(), ph = first.height();
+  Image out(ncols * pw + (ncols - 1) * gap, nrows * ph + (nrows - 1) * gap, theme().background);
   for (int i = 0; i < n; ++i) {
     const Image& p = h.panels[static_cast<std::size_t>(i)].cells;
-    for (int y = 0; y < std::min(p.height(), out.height()); ++y)
-      for (int x = 0; x < std::min(p.width(), first.width()); ++x) out.set(i * (first.width() + gap) + x, y, p.at(x, y));
+    const int ox = (i % ncols) * (pw + gap), oy = (i / ncols) * (ph + gap);
+    for (int y = 0; y < std::min(p.height(), ph); ++y)
+      for (int x = 0; x < std::min(p.width(), pw); ++x) out.set(ox + x, oy + y, p.at(x, y));
   }
   return out;
 }

@@ -26,19 +26,13 @@ struct Layout {
   Axis x, y, values;
 };
 
-std::size_t grid_columns(std::size_t n) {
-  if (n <= 4) return std::max<std::size_t>(n, 1);
-  if (n <= 8) return 4;
-  return static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(n))));
-}
-
 double panel_title_height(std::size_t panels) { return panels > 1 ? 1.3 * theme().tick + 4 : 0.0; }
 
 Layout layout(const HeatmapFigure& f) {
   const Theme& th = theme();
   Layout l;
   const std::size_t n = std::max<std::size_t>(f.panels.size(), 1);
-  l.ncols = grid_columns(n);
+  l.ncols = heatmap_grid_columns(n);
   l.nrows = (n + l.ncols - 1) / l.ncols;
   l.x.label = f.x_label, l.y.label = f.y_label, l.values.label = f.value_label;
   // Cell c spans [c − ½, c + ½) so that a tick at c sits at the cell's centre.
@@ -91,6 +85,12 @@ Layout layout(const HeatmapFigure& f) {
 }
 
 }  // namespace
+
+std::size_t heatmap_grid_columns(std::size_t n) {
+  if (n <= 4) return std::max<std::size_t>(n, 1);
+  if (n <= 8) return 4;
+  return static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(n))));
+}
 
 std::pair<int, int> heatmap_size(const HeatmapFigure& f) {
   const Layout l = layout(f);

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "posenc/render/axes.hpp"
+#include "posenc/render/text.hpp"
 
 namespace posenc::render {
 namespace {
@@ -79,15 +80,30 @@ void add_samples(const std::vector<Point>& run, std::vector<Point>& out) {
 
 constexpr Rgb kReference{120, 120, 120};
 
-// A dashed line at r.y with its label above the line's right end.
-void draw_reference(Canvas& c, const Rect& plot, const Axis& ya, const ReferenceLine& r, bool bare) {
+// A dashed line at r.y, labelled above its right or left end, whichever covers fewer of
+// the curves' points, on a white ground so that a curve passing behind does not cut it.
+// `label` false draws the line (under the curves), true the label (over them).
+void draw_reference(Canvas& c, const Rect& plot, const Axis& ya, const ReferenceLine& r, bool label,
+                    const std::vector<Point>& curves) {
   if (!usable(r.y, ya.log)) return;
   const double y = std::round(y_pixel(ya, plot, r.y));
   constexpr double kDash = 6, kSpace = 4;
-  for (double x = plot.x; x < plot.right(); x += kDash + kSpace)
-    c.rect(x, y - 0.5, std::min(kDash, plot.right() - x), 1, kReference);
-  if (!bare && !r.label.empty())
-    c.text({plot.right() - 6, y - 4}, r.label, {theme().tick, kReference, HAlign::kRight, VAlign::kBaseline});
+  if (!label) {
+    for (double x = plot.x; x < plot.right(); x += kDash + kSpace)
+      c.rect(x, y - 0.5, std::min(kDash, plot.right() - x), 1, kReference);
+    return;
+  }
+  if (r.label.empty()) return;
+  const double px = theme().tick, w = text_width(r.label, px) + 4, h = px + 2;
+  const Rect right{plot.right() - 6 - w, y - 3 - h, w, h}, left{plot.x + 6, y - 3 - h, w, h};
+  auto hits = [&](const Rect& b) {
+    return std::count_if(curves.begin(), curves.end(), [&](const Point& p) {
+      return p.x >= b.x && p.x <= b.right() && p.y >= b.y && p.y <= b.bottom();
+    });
+  };
+  const Rect b = hits(left) < hits(right) ? left : right;
+  c.rect(b.x, b.y, b.w, b.h, theme().background);
+  c.text({b.x + 2, y - 4}, r.label, {px, kReference, HAlign::kLeft, VAlign::kBaseline});
 }
 
 }  // namespace
@@ -120,13 +136,14 @@ void draw_line_plot(Canvas& c, const LineFigure& f, bool bare) {
 
   // The curves in pixels, and the places a legend inside the plot must not cover.
   std::vector<std::vector<std::vector<Point>>> runs;
-  std::vector<Point> avoid;
+  std::vector<Point> avoid, curves;
   auto place = [&] {
-    runs.clear(), avoid.clear();
+    runs.clear(), avoid.clear(), curves.clear();
     for (const auto& s : f.series) {
       runs.push_back(series_points(f, s, xa, ya, plot));
-      for (const auto& run : runs.back()) add_samples(run, avoid);
+      for (const auto& run : runs.back()) add_samples(run, curves);
     }
+    avoid = curves;
     for (const auto& r : f.references)
       if (usable(r.y, ya.log))
         for (double x = plot.x; x <= plot.right(); x += 4) avoid.push_back({x, y_pixel(ya, plot, r.y) - 8});
@@ -147,13 +164,14 @@ void draw_line_plot(Canvas& c, const LineFigure& f, bool bare) {
 
   draw_grid(c, plot, xa, ya);
   if (!ya.log && ya.lo < 0 && ya.hi > 0) c.rect(plot.x, y_pixel(ya, plot, 0) - 0.5, plot.w, 1, {170, 170, 170});
-  for (const auto& r : f.references) draw_reference(c, plot, ya, r, bare);
+  for (const auto& r : f.references) draw_reference(c, plot, ya, r, false, curves);
   for (std::size_t i = 0; i < runs.size(); ++i)
     for (const auto& run : runs[i]) {
       if (run.size() == 1) c.disc(run[0], bare ? 1.0 : 2.0, legend[i].colour);  // an isolated point stays visible
       else c.polyline(run, legend[i].colour, bare ? 1.0 : 2.0);
     }
   if (bare) return;
+  for (const auto& r : f.references) draw_reference(c, plot, ya, r, true, curves);
   draw_frame(c, plot);
   draw_x_axis(c, plot, xa);
   draw_y_axis(c, plot, ya);

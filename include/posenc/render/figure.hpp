@@ -77,6 +77,8 @@ std::pair<int, int> heatmap_size(const HeatmapFigure& f);
 /// Pixel size of each panel of a heatmap figure when its width and height are given
 /// (renderers size the cells to it); otherwise of the cells as they will be drawn.
 std::pair<double, double> heatmap_panel_size(const HeatmapFigure& f);
+/// Columns of the grid of n panels: n up to 4, then 4 up to 8, then ⌈√n⌉.
+std::size_t heatmap_grid_columns(std::size_t n);
 
 /// Draws the whole figure (the canvas should have figure_size). `bare` draws the data alone
 /// over the whole canvas, without text, axes or legend (terminal previews).
