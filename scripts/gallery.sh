@@ -7,7 +7,8 @@
 #                                    entries that have a caption (third field)
 # An entry is "name|arguments|caption": the arguments of a posenc command
 # (generate, decay, similarity, project, rope); arguments that start with a scheme
-# name mean `posenc generate ...`. POSENC=path/to/posenc skips the setup and build.
+# name mean `posenc generate ...`; they are shell words (quote a --title with spaces).
+# POSENC=path/to/posenc skips the setup and build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ -z "${POSENC:-}" ]]; then
@@ -89,8 +90,11 @@ flush_section() {
 
 for entry in "${entries[@]}"; do
   IFS='|' read -r name args caption <<< "$entry"
-  read -r -a argv <<< "$args"
-  [[ "$commands" == *" ${argv[0]} "* ]] || argv=(generate "${argv[@]}")
+  eval "argv=($args)"  # the entries are ours: shell words, so a --title can be quoted
+  if [[ "$commands" != *" ${argv[0]} "* ]]; then
+    argv=(generate "${argv[@]}")
+    args="generate $args"
+  fi
   if (( docs )); then
     [[ -n "${caption:-}" ]] || continue
     "$posenc" "${argv[@]}" -o "$out/$name.png" 2> >(grep -v '^posenc: warning' >&2 || true)
@@ -101,7 +105,7 @@ for entry in "${entries[@]}"; do
       flush_section
     fi
     sec_names+=("$name")
-    sec_cmds+=("posenc ${argv[*]} -o $name.png")
+    sec_cmds+=("posenc $args -o $name.png")
     sec_caps+=("$caption")
     echo "gallery: $out/$name.png"
     continue
@@ -118,7 +122,7 @@ for entry in "${entries[@]}"; do
   {
     echo "<figure><h2>$name</h2><img src=\"$name.png\" alt=\"$name\">"
     [[ -n "${caption:-}" ]] && echo "<p>$caption</p>"
-    printf '<figcaption><code>posenc %s -o %s.png</code>' "${argv[*]}" "$name"
+    printf '<figcaption><code>posenc %s -o %s.png</code>' "$args" "$name"
     for link in "${links[@]}"; do printf ' &middot; %s' "$link"; done
     echo '</figcaption></figure>'
   } >> "$html"

@@ -44,7 +44,8 @@ TextMask rasterize_text(std::string_view text, double px, double x_fraction = 0.
 void draw_text(Image& img, double x, double y, std::string_view text, double px, Rgb colour,
                bool vertical = false);
 
-/// Blends `c` over pixel (x, y) with coverage `alpha` in [0, 1]; ignores points outside.
+/// Blends `c` over pixel (x, y) with coverage `alpha` in [0, 1], rounded to 1/16; ignores
+/// points outside.
 void blend_pixel(Image& img, int x, int y, Rgb c, double alpha);
 
 }  // namespace posenc::render
