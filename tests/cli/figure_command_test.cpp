@@ -78,3 +78,19 @@ TEST_CASE("rope, decay and project draw figures", "[cli][figure]") {
   CHECK(posenc::test::xml_problem(project.out).empty());
   CHECK(project.out.find(">position</text>") != std::string::npos);
 }
+
+TEST_CASE("masked causal biases are grey and the subtitle says so", "[cli][figure]") {
+  const auto r = run_cli({"generate", "alibi", "--len", "8", "--heads", "2", "--head", "0", "--form", "causal", "--format",
+                          "svg"});
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("grey: masked (−inf)") != std::string::npos);
+}
+
+TEST_CASE("3-D tables are drawn as one panel per head", "[cli][figure]") {
+  const auto r = run_cli({"generate", "alibi", "--len", "8", "--heads", "4", "--format", "svg"});
+  REQUIRE(r.code == 0);
+  for (const char* title : {">head 0 (m = 0.25)<", ">head 3 (m = 0.003906)<"}) CHECK(r.out.find(title) != std::string::npos);
+  std::size_t images = 0;
+  for (auto p = r.out.find("<image "); p != std::string::npos; p = r.out.find("<image ", p + 1)) ++images;
+  CHECK(images == 4 + 1);  // four panels and the colorbar's gradient
+}
