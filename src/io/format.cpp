@@ -72,7 +72,8 @@ Format resolve_format(const std::optional<std::string>& flag, const std::string&
                             path, i.name, choices));
   }
   std::vector<std::string> exts;
-  for (const auto f : allowed) exts.push_back(info(f).extension);
+  for (const auto f : allowed)
+    if (!info(f).extension.empty()) exts.push_back(info(f).extension);  // ansi has none
   throw Error(fmt::format("cannot tell the output format of '{}' from its extension: use {} or give --format {}",
                           path, join_choices(exts), choices));
 }

@@ -56,6 +56,10 @@ TEST_CASE("format errors list only the allowed choices", "[format]") {
   CHECK(message(std::nullopt, "out.txt") ==
         "-o 'out.txt': this command cannot write text: give --format csv, json, npy or png or another extension");
   CHECK(message(std::string("text"), "x") == "--format must be csv, json, npy or png (got 'text')");
+  // ansi has no extension: it is not listed among them.
+  CHECK(message(std::nullopt, "out.xlsx", {Format::kPng, Format::kSvg, Format::kAnsi}) ==
+        "cannot tell the output format of 'out.xlsx' from its extension: use .png or .svg "
+        "or give --format png, svg or ansi");
 }
 
 TEST_CASE("dtype names", "[format]") {
