@@ -1,56 +1,137 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds posenc, and draws the gallery:
-# for every scheme a heatmap PNG, a CSV and a JSON, plus gallery/index.html that
-# shows each figure with the command that made it.
+# The main job: installs what is missing, builds posenc, and draws the gallery: for
+# every entry a figure (PNG and SVG) and its data (CSV and JSON), plus
+# gallery/index.html that shows each figure with the command that made it.
 #   scripts/gallery.sh [OUTDIR]      (default: gallery/)
+#   scripts/gallery.sh --docs        redraws docs/img/*.png and docs/gallery.md from the
+#                                    entries that have a caption (third field)
+# An entry is "name|arguments|caption": the arguments of a posenc command
+# (generate, decay, similarity, project, rope); arguments that start with a scheme
+# name mean `posenc generate ...`; they are shell words (quote a --title with spaces).
+# POSENC=path/to/posenc skips the setup and build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
-out="${1:-gallery}"
+if [[ -z "${POSENC:-}" ]]; then
+  scripts/setup.sh
+  POSENC="$PWD/build/posenc"
+fi
+posenc="$(realpath "$POSENC")"
+docs=0
+if [[ "${1:-}" == "--docs" ]]; then
+  docs=1
+  out="docs/img"
+else
+  out="${1:-gallery}"
+fi
 mkdir -p "$out"
-posenc="$PWD/build/posenc"
 
-# name | arguments of `posenc generate` (the seeds' 50×128 size unless the scheme needs another)
+# name | arguments | caption (entries with a caption are also in docs/gallery.md)
 entries=(
   "integer|integer --len 50 --dim 16"
   "normalized|normalized --len 50 --dim 16"
-  "binary|binary --len 64 --dim 8"
+  "binary|binary --len 64 --dim 8|The binary table (seed 1.3): column i is bit i of the position, so it flips every 2^i rows; the values are discrete and the bits do not say how far apart two positions are."
   "sine-pow2|sine --len 50 --dim 16 --frequencies pow2"
   "sine-paper|sine --len 50 --dim 128 --frequencies paper"
-  "sinusoidal|sinusoidal --len 50 --dim 128"
+  "sinusoidal|sinusoidal --len 50 --dim 128|The seeds' 50×128 sinusoidal table: sin/cos pairs interleaved, the frequency falls from 1 (left) to 1/10000 (right), so only the first dimensions change quickly with the position."
   "sinusoidal-split|sinusoidal --len 50 --dim 128 --layout split"
   "sinusoidal-tensor2tensor|sinusoidal --len 50 --dim 128 --convention tensor2tensor"
   "sinusoidal-fairseq|sinusoidal --len 50 --dim 128 --convention fairseq"
   "learned|learned --len 50 --dim 128"
   "recurrent|recurrent --len 50 --dim 128"
 )
-extra_file="scripts/gallery_entries.txt"  # more entries, one "name|args" per line, added as schemes land
+extra_file="scripts/gallery_entries.txt"  # more entries, one per line, added as commands land
 if [[ -f "$extra_file" ]]; then
   while IFS= read -r line; do [[ -n "$line" && "$line" != \#* ]] && entries+=("$line"); done < "$extra_file"
 fi
 
+commands=" generate decay similarity project rope "
 html="$out/index.html"
-{
-  echo '<!doctype html><html><head><meta charset="utf-8"><title>posenc gallery</title>'
-  echo '<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}'
-  echo 'figure{margin:2em 0}img{max-width:100%;border:1px solid #ddd}code{background:#f4f4f4;padding:2px 4px}</style>'
-  echo '</head><body><h1>posenc gallery</h1>'
-  echo "<p>Made by <code>scripts/gallery.sh</code> with $("$posenc" --version). Each figure shows the command that made it; the CSV and JSON beside it hold the same table.</p>"
-} > "$html"
+md="docs/gallery.md"
+if (( docs )); then
+  {
+    echo "# Gallery"
+    echo
+    echo "Every figure here was drawn by \`scripts/gallery.sh --docs\` with $("$posenc" --version); the command under"
+    echo "each one makes it again, byte for byte. Replace \`-o NAME.png\` by \`-o NAME.svg\` for a vector figure, or"
+    echo "by \`--format ansi\` for a preview in the terminal."
+    echo
+  } > "$md"
+else
+  {
+    echo '<!doctype html><html><head><meta charset="utf-8"><title>posenc gallery</title>'
+    echo '<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}'
+    echo 'figure{margin:2em 0}img{max-width:100%;border:1px solid #ddd}code{background:#f4f4f4;padding:2px 4px}</style>'
+    echo '</head><body><h1>posenc gallery</h1>'
+    echo "<p>Made by <code>scripts/gallery.sh</code> with $("$posenc" --version). Each figure shows the command that made it; the SVG, CSV and JSON beside it come from the same command.</p>"
+  } > "$html"
+fi
+
+# docs/gallery.md: one section per figure, or per group of figures shown side by side.
+sec_names=() sec_cmds=() sec_caps=()
+flush_section() {
+  (( ${#sec_names[@]} )) || return 0
+  {
+    echo "## $(IFS=' '; echo "${sec_names[*]}" | sed 's/ / · /g')"
+    echo
+    if (( ${#sec_names[@]} == 1 )); then
+      echo "![${sec_names[0]}](img/${sec_names[0]}.png)"
+    else
+      for n in "${sec_names[@]}"; do echo "<img src=\"img/$n.png\" alt=\"$n\" width=\"$((98 / ${#sec_names[@]}))%\">"; done
+    fi
+    echo
+    for c in "${sec_caps[@]}"; do echo "$c"; echo; done
+    echo '```'
+    for c in "${sec_cmds[@]}"; do echo "$c"; done
+    echo '```'
+    echo
+  } >> "$md"
+  sec_names=() sec_cmds=() sec_caps=()
+}
 
 for entry in "${entries[@]}"; do
-  name="${entry%%|*}"
-  args="${entry#*|}"
-  read -r -a argv <<< "$args"
-  for ext in png csv json; do
-    "$posenc" generate "${argv[@]}" -o "$out/$name.$ext"
+  IFS='|' read -r name args caption <<< "$entry"
+  eval "argv=($args)"  # the entries are ours: shell words, so a --title can be quoted
+  if [[ "$commands" != *" ${argv[0]} "* ]]; then
+    argv=(generate "${argv[@]}")
+    args="generate $args"
+  fi
+  if (( docs )); then
+    [[ -n "${caption:-}" ]] || continue
+    "$posenc" "${argv[@]}" -o "$out/$name.png" 2> >(grep -v '^posenc: warning' >&2 || true)
+    # A caption starting with "+ " puts the figure beside the previous one.
+    if [[ "$caption" == "+ "* && ${#sec_names[@]} -gt 0 ]]; then
+      caption="${caption#+ }"
+    else
+      flush_section
+    fi
+    sec_names+=("$name")
+    sec_cmds+=("posenc $args -o $name.png")
+    sec_caps+=("$caption")
+    echo "gallery: $out/$name.png"
+    continue
+  fi
+  links=()
+  for ext in png svg csv json; do
+    # Not every command writes every format; the figure (png) is required.
+    if "$posenc" "${argv[@]}" -o "$out/$name.$ext" 2>/dev/null; then
+      links+=("<a href=\"$name.$ext\">${ext^^}</a>")
+    elif [[ "$ext" == png ]]; then
+      "$posenc" "${argv[@]}" -o "$out/$name.$ext"  # again, to show the error
+    fi
   done
   {
     echo "<figure><h2>$name</h2><img src=\"$name.png\" alt=\"$name\">"
-    echo "<figcaption><code>posenc generate $args -o $name.png</code> &middot;"
-    echo "<a href=\"$name.csv\">CSV</a> &middot; <a href=\"$name.json\">JSON</a></figcaption></figure>"
+    [[ -n "${caption:-}" ]] && echo "<p>$caption</p>"
+    printf '<figcaption><code>posenc %s -o %s.png</code>' "$args" "$name"
+    for link in "${links[@]}"; do printf ' &middot; %s' "$link"; done
+    echo '</figcaption></figure>'
   } >> "$html"
-  echo "gallery: $out/$name.{png,csv,json}"
+  echo "gallery: $out/$name.{png,svg,csv,json}"
 done
-echo '</body></html>' >> "$html"
-echo "gallery: open $html"
+if (( docs )); then
+  flush_section
+  echo "gallery: $md ($(du -ch "$out"/*.png | tail -1 | cut -f1) of PNG in $out)"
+else
+  echo '</body></html>' >> "$html"
+  echo "gallery: open $html"
+fi

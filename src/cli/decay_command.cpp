@@ -1,5 +1,5 @@
 // posenc decay SCHEME [scheme options] [--max-offset K] [--from T] [--metric ...] [--symmetric]
-//              [--vary NAME=V1,V2,...] [-o PATH] [--format csv|json|png]
+//              [--vary NAME=V1,V2,...] [-o PATH] [--format csv|json|png|svg|ansi]
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -10,7 +10,6 @@
 #include "posenc/analysis/decay.hpp"
 #include "posenc/encodings/alibi.hpp"
 #include "posenc/error.hpp"
-#include "posenc/render/line_plot.hpp"
 #include "scheme_options.hpp"
 
 namespace posenc::cli {
@@ -99,11 +98,15 @@ int run_decay(Context& ctx, const DecayOptions& o) {
   const std::int64_t from = o.from >= 0 ? o.from : (o.symmetric || past_only ? o.max_offset : 0);
   std::vector<Series> all;
   std::string method;
-  for (const auto& v : make_variants(scheme, base, o.vary))
-    for (auto& s : series_for(scheme, v.params, o, offsets, from, method)) {
+  std::vector<std::string> legend;  // figure legend: just the variant when it has one curve
+  for (const auto& v : make_variants(scheme, base, o.vary)) {
+    auto curves = series_for(scheme, v.params, o, offsets, from, method);
+    for (auto& s : curves) {
+      legend.push_back(v.label.empty() || curves.size() > 1 ? (v.label.empty() ? s.name : v.label + ": " + s.name) : v.label);
       if (!v.label.empty()) s.name = v.label + ": " + s.name;
       all.push_back(std::move(s));
     }
+  }
   const bool f32 = o.output.dtype == "float32";
   if (format == io::Format::kCsv) {
     emit(ctx, o.output, false, [&](std::ostream& s) { write_csv(s, offsets, all, f32); });
@@ -129,15 +132,21 @@ int run_decay(Context& ctx, const DecayOptions& o) {
     }
     emit(ctx, o.output, false, [&](std::ostream& s) { s << j.dump(2) << "\n"; });
   } else {
-    std::vector<double> x(offsets.begin(), offsets.end());
-    std::vector<std::vector<double>> ys;
-    for (const auto& s : all) ys.push_back(s.values);
-    const auto bytes = render::encode_png(render::line_plot(x, ys), {{"Software", "posenc " POSENC_VERSION},
-                                                                     {"Title", fmt::format("decay of {}", scheme.empty() ? o.scheme.input() : scheme)},
-                                                                     {"Method", method}});
-    emit(ctx, o.output, true, [&](std::ostream& s) {
-      s.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    });
+    render::LineFigure fig;
+    const std::string who = scheme.empty() ? o.scheme.input() : scheme;
+    const auto kind = scheme_kind(scheme);
+    const std::string metric = o.metric == "dot" ? "dot product" : o.metric == "cosine" ? "cosine similarity" : o.metric;
+    fig.y_label = scheme == "alibi" ? "bias" : scheme == "t5" ? "bucket" : kind == SchemeKind::kRope ? "score" : metric;
+    fig.title = fmt::format("{} against the offset: {}{}", fig.y_label, who, o.vary.empty() ? "" : " (" + o.vary + ")");
+    fig.subtitle = fmt::format("{}; query position T = {}", method, from);
+    fig.x_label = "offset Δ = key − query";
+    fig.x.assign(offsets.begin(), offsets.end());
+    for (std::size_t i = 0; i < all.size(); ++i) fig.series.push_back({legend[i], all[i].values});
+    std::vector<std::pair<std::string, ParamValue>> params;
+    for (const auto& n : base.names()) params.emplace_back(n, base.value(n));
+    params.emplace_back("metric", o.metric);
+    if (!o.vary.empty()) params.emplace_back("vary", o.vary);
+    emit_figure(ctx, o.output, fig, figure_metadata(fig.title, params));
   }
   return 0;
 }
@@ -157,6 +166,7 @@ void add_decay_command(CLI::App& app, Context& ctx, int& exit_code) {
       "  posenc decay alibi --heads 8 --max-offset 50 --symmetric --format json");
   opts->scheme.bind(*cmd);
   opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kPng});
+  opts->output.figure.bind_log_axes(*cmd);
   cmd->add_option("--max-offset", opts->max_offset, "largest offset K")->capture_default_str()->check(CLI::Range(0, 1 << 24));
   cmd->add_option("--from", opts->from, "position T (default 0; K with --symmetric or a causal scheme)")
       ->check(CLI::Range(0, 1 << 30));

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "posenc/error.hpp"
@@ -44,15 +45,18 @@ std::string why_not_finite(const TableInfo& info) {
 
 void OutputOptions::bind(CLI::App& app, const std::vector<io::Format>& formats) {
   allowed = formats;
+  const bool draws_figures = std::find(formats.begin(), formats.end(), io::Format::kPng) != formats.end();
+  if (draws_figures) allowed.insert(allowed.end(), {io::Format::kSvg, io::Format::kAnsi});
   app.add_option("-o,--output", path, "output file, or - for stdout")->capture_default_str()->type_name("PATH")->check(non_empty_path());
   app.add_option("--format", format, "output format (default: from the extension of -o)")
-      ->check(CLI::IsMember(io::format_names(formats)));
+      ->check(CLI::IsMember(io::format_names(allowed)));
   app.add_option("--dtype", dtype, "element type of .npy output and of printed values")
       ->capture_default_str()
       ->check(CLI::IsMember({"float32", "float64"}));
   app.add_option("--threads", threads, "threads computing blocks of rows (default: all cores); output is the same for any value")
       ->check(CLI::Range(1, 1024))
       ->each([](const std::string& v) { set_threads(static_cast<unsigned>(std::stoul(v))); });
+  if (draws_figures) figure.bind(app);
 }
 
 io::Format OutputOptions::resolve() const { return io::resolve_format(format, path, allowed); }
@@ -90,20 +94,21 @@ void emit_table_unchecked(Context& ctx, const OutputOptions& o, const Table& t) 
       return emit(ctx, o, false, [&](std::ostream& s) { io::write_json(t, s, dtype); });
     case io::Format::kNpy:
       return emit(ctx, o, true, [&](std::ostream& s) { io::write_npy(t, s, dtype); });
-    case io::Format::kPng: {
-      const auto result = render::heatmap(t);
-      std::vector<std::pair<std::string, std::string>> text = {{"Software", "posenc " POSENC_VERSION},
-                                                               {"Title", t.info().title}};
-      for (const auto& [k, v] : t.info().params) text.emplace_back(k, to_string(v));
-      const auto bytes = render::encode_png(result.image, text);
-      return emit(ctx, o, true, [&](std::ostream& s) {
-        s.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-      });
-    }
+    case io::Format::kPng:
+    case io::Format::kSvg:
+    case io::Format::kAnsi:
+      return emit_figure(ctx, o, table_heatmap(t, o.figure), figure_metadata(t.info().title, t.info().params));
     case io::Format::kText:
       break;
   }
   throw Error(fmt::format("--format {} is not available here", io::info(f).name));
+}
+
+void emit_figure(Context& ctx, const OutputOptions& o, render::Figure fig, const render::Metadata& metadata) {
+  const io::Format f = o.resolve();
+  o.figure.apply(fig);
+  const std::string bytes = figure_bytes(fig, f, metadata);
+  emit(ctx, o, io::info(f).binary, [&](std::ostream& s) { s << bytes; });
 }
 
 }  // namespace posenc::cli

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app.hpp"
+#include "figure_options.hpp"
 #include "posenc/io/format.hpp"
 #include "posenc/table.hpp"
 
@@ -18,8 +19,10 @@ struct OutputOptions {
   std::optional<std::string> format;
   std::string dtype = "float32";
   unsigned threads = 0;  ///< --threads; 0 = all cores (applied to posenc::set_threads when parsed)
+  FigureOptions figure;
 
-  /// Binds -o, --format (restricted to `allowed`) and --dtype to `app`.
+  /// Binds -o, --format (restricted to `allowed`) and --dtype to `app`. A command that can
+  /// write png can also write svg and ansi, and gets the figure options (--width, ...).
   void bind(CLI::App& app, const std::vector<io::Format>& allowed);
   /// The format from --format, else from the extension of -o, else an Error.
   io::Format resolve() const;
@@ -32,9 +35,12 @@ struct OutputOptions {
 /// Writes `write`'s bytes to -o: stdout for "-", else atomically (temp file + rename).
 void emit(Context& ctx, const OutputOptions& o, bool binary, const std::function<void(std::ostream&)>& write);
 
-/// Writes a table in the resolved format (csv, json, npy or a png heatmap).
+/// Writes a table in the resolved format (csv, json, npy, or a heatmap figure: png, svg, ansi).
 void emit_table(Context& ctx, const OutputOptions& o, const Table& t);
 /// emit_table without the warning on stderr when the output holds nan or infinite values.
 void emit_table_unchecked(Context& ctx, const OutputOptions& o, const Table& t);
+
+/// Writes a figure in the resolved format (png, svg or ansi), after o.figure's overrides.
+void emit_figure(Context& ctx, const OutputOptions& o, render::Figure fig, const render::Metadata& metadata);
 
 }  // namespace posenc::cli

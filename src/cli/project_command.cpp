@@ -1,4 +1,4 @@
-// posenc project SCHEME [scheme options] [--dims i,j[,k] | --pca 2|3] [-o PATH] [--format csv|json|png]
+// posenc project SCHEME [scheme options] [--dims i,j[,k] | --pca 2|3] [-o PATH] [--format csv|json|png|svg|ansi]
 #include <fmt/format.h>
 
 #include "analysis_support.hpp"
@@ -6,7 +6,6 @@
 #include "output_options.hpp"
 #include "posenc/analysis/projection.hpp"
 #include "posenc/error.hpp"
-#include "posenc/render/scatter.hpp"
 #include "scheme_options.hpp"
 
 namespace posenc::cli {
@@ -63,16 +62,23 @@ int run_project(Context& ctx, const ProjectOptions& o) {
     }
     info.column_names = names;
     info.params.emplace_back("dims", listed);
-    info.title = fmt::format("columns {} of {}", fmt::join(dims, ","), info.scheme);
+    info.title = fmt::format("columns {} of {}", fmt::join(dims, ","),
+                             table->info().title.empty() ? info.scheme : table->info().title);
   }
   info.shape = {coords.rows(), coords.cols()};
-  if (format == io::Format::kPng) {
-    std::vector<std::pair<std::string, std::string>> text = {{"Software", "posenc " POSENC_VERSION}, {"Title", info.title}};
-    for (const auto& [k, v] : info.params) text.emplace_back(k, to_string(v));
-    const auto bytes = render::encode_png(render::scatter_plot(coords), text);
-    emit(ctx, o.output, true, [&](std::ostream& s) {
-      s.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    });
+  if (draws(format)) {
+    render::ScatterFigure fig;
+    fig.title = info.title;
+    fig.axis_labels = info.column_names;
+    for (const auto& [k, v] : info.results)
+      if (k == "explained_variance_ratio" && std::holds_alternative<std::vector<double>>(v)) {
+        std::vector<std::string> parts;
+        for (double r : std::get<std::vector<double>>(v)) parts.push_back(fmt::format("{:.1f}%", 100 * r));
+        fig.subtitle = fmt::format("explained variance: {}", fmt::join(parts, ", "));
+      }
+    fig.first_position = static_cast<double>(table->info().first_position);
+    fig.points = std::move(coords);
+    emit_figure(ctx, o.output, fig, figure_metadata(info.title, info.params));
     return 0;
   }
   emit_table(ctx, o.output, MatrixTable(std::move(info), std::move(coords)));

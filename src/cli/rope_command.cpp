@@ -6,12 +6,14 @@
 
 #include <memory>
 
+#include "figure_options.hpp"
 #include "output_options.hpp"
 #include "posenc/encodings/registry.hpp"
 #include "posenc/encodings/rope_config.hpp"
 #include "posenc/error.hpp"
 #include "posenc/io/output.hpp"
 #include "posenc/io/rope_writers.hpp"
+#include "rope_figure.hpp"
 #include "scheme_options.hpp"
 
 namespace posenc::cli {
@@ -59,6 +61,7 @@ namespace {
 struct RopeOptions {
   RopeSettings settings;
   ReportOutput output;
+  FigureOptions figure;
 };
 
 int run_rope(Context& ctx, const RopeOptions& o) {
@@ -75,11 +78,20 @@ int run_rope(Context& ctx, const RopeOptions& o) {
     case io::Format::kJson:
       o.output.emit(ctx, f, [&](std::ostream& s) { io::write_rope_report_json(r, s); });
       break;
-    case io::Format::kPng: {
-      const auto bytes = rope_report_png(r);
-      o.output.emit(ctx, f, [&](std::ostream& s) {
-        s.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-      });
+    case io::Format::kPng:
+    case io::Format::kSvg:
+    case io::Format::kAnsi: {
+      render::Figure fig = rope_report_figure(r);
+      o.figure.apply(fig);
+      // The resolved settings with where each came from (not the raw flags, which miss a config.json's values).
+      render::Metadata metadata = figure_metadata(std::get<render::LineFigure>(fig).title, {});
+      for (const auto& setting : r.config.sources)
+        metadata.emplace_back(setting.name, fmt::format("{} ({})", setting.value, setting.source));
+      metadata.emplace_back("attention_factor", fmt::format("{}", r.freqs.attention_factor));
+      metadata.emplace_back("regimes", fmt::format("{} unchanged, {} interpolated, {} blended, {} rescaled, {} zero",
+                                                   r.unchanged, r.interpolated, r.blended, r.rescaled, r.zero));
+      const std::string bytes = figure_bytes(fig, f, metadata);
+      o.output.emit(ctx, f, [&](std::ostream& s) { s << bytes; });
       break;
     }
     case io::Format::kNpy:
@@ -99,12 +111,14 @@ void add_rope_command(CLI::App& app, Context& ctx, int& exit_code) {
       "  posenc rope --hf-config config.json\n"
       "  posenc rope --dim 128 --base 500000 --scaling llama3 --factor 8 --original-max-position-embeddings 8192\n"
       "  posenc rope --hf-config config.json --format json -o report.json\n"
-      "  posenc rope --hf-config config.json -o frequencies.png\n"
+      "  posenc rope --hf-config config.json -o wavelengths.png        # or .svg, --format ansi\n"
       "  posenc rope diff --hf-config config.json --convention-a hf --convention-b ggml --tol 1e-6\n"
       "  posenc rope permutation --dim 128\n"
       "settings: the same as 'posenc generate rope'; flags override --hf-config. docs: docs/rope.md");
   opts->settings.bind(*cmd);
-  opts->output.bind(*cmd, {io::Format::kText, io::Format::kCsv, io::Format::kJson, io::Format::kPng});
+  opts->output.bind(*cmd, {io::Format::kText, io::Format::kCsv, io::Format::kJson, io::Format::kPng, io::Format::kSvg,
+                           io::Format::kAnsi});
+  opts->figure.bind(*cmd);
   add_rope_diff_command(*cmd, ctx, opts->settings, exit_code);
   add_rope_permutation_command(*cmd, ctx, exit_code);
   cmd->require_subcommand(0, 1);

@@ -49,10 +49,6 @@ struct ReportOutput {
   void emit(Context& ctx, io::Format f, const std::function<void(std::ostream&)>& write) const;
 };
 
-/// PNG of a report: log10 inv_freq (top) and log10 wavelength (bottom) per pair, before and
-/// after scaling; what the curves are is in the PNG's text chunks. Returns the encoded bytes.
-std::vector<std::uint8_t> rope_report_png(const encodings::RopeReport& r);
-
 /// `posenc rope diff` and `posenc rope permutation`, sub-commands of `rope`. diff reads the
 /// shared settings from `rope` (its unknown options fall through to it).
 void add_rope_diff_command(CLI::App& rope, Context& ctx, const RopeSettings& shared, int& exit_code);

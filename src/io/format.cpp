@@ -18,6 +18,8 @@ const std::vector<FormatInfo>& formats() {
       {Format::kNpy, "npy", ".npy", "numpy's .npy array (float32 or float64, C order)", true},
       {Format::kPng, "png", ".png", "PNG image (heatmap or plot)", true},
       {Format::kText, "text", ".txt", "plain text report", false},
+      {Format::kSvg, "svg", ".svg", "SVG vector figure, text as text (for papers)", false},
+      {Format::kAnsi, "ansi", "", "figure preview in the terminal (24-bit colour half blocks)", false},
   };
   return table;
 }
@@ -68,7 +70,8 @@ Format resolve_format(const std::optional<std::string>& flag, const std::string&
                             path, i.name, choices));
   }
   std::vector<std::string> exts;
-  for (const auto f : allowed) exts.push_back(info(f).extension);
+  for (const auto f : allowed)
+    if (!info(f).extension.empty()) exts.push_back(info(f).extension);  // ansi has none
   throw Error(fmt::format("-o '{}': cannot tell the output format from the extension: use {} or give --format {}",
                           path, join_choices(exts), choices));
 }

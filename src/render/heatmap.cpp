@@ -64,12 +64,17 @@ Split split(std::size_t i, std::size_t n, std::size_t m) {
 
 struct Range {
   double lo, hi;
-  double operator()(double v) const { return hi > lo ? (v - lo) / (hi - lo) : 0.5; }
+  // ±inf (masked causal biases) get the NaN colour, not the colour of an end of the range.
+  double operator()(double v) const {
+    if (std::isinf(v)) return std::numeric_limits<double>::quiet_NaN();
+    return hi > lo ? (v - lo) / (hi - lo) : 0.5;
+  }
 };
 
 /// Range of the finite values and the colormap it selects; fills res.lo, hi, cmap.
 Colormap choose_colors(double lo, double hi, const HeatmapOptions& opt, HeatmapResult& res) {
   if (lo > hi) lo = hi = 0;  // no finite value
+  if (std::isfinite(opt.range_lo) && std::isfinite(opt.range_hi)) lo = opt.range_lo, hi = opt.range_hi;
   res.cmap = opt.cmap.empty() ? (lo < 0 ? "RdBu" : "viridis") : opt.cmap;
   const Colormap cmap(res.cmap);
   res.cmap = cmap.info().name;

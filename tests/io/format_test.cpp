@@ -22,8 +22,11 @@ std::string message(const std::optional<std::string>& flag, const std::string& p
 
 TEST_CASE("every format has a unique name and extension", "[format]") {
   const auto& all = posenc::io::formats();
-  REQUIRE(all.size() == 5);
+  REQUIRE(all.size() == 7);
   CHECK(posenc::io::info(Format::kNpy).extension == ".npy");
+  CHECK(posenc::io::info(Format::kSvg).extension == ".svg");
+  CHECK(posenc::io::info(Format::kAnsi).extension.empty());  // a preview: --format ansi only
+  CHECK(!posenc::io::info(Format::kSvg).binary);
   CHECK(posenc::io::info(Format::kText).extension == ".txt");
   CHECK(posenc::io::info(Format::kPng).binary);
   CHECK(!posenc::io::info(Format::kCsv).binary);
@@ -53,6 +56,10 @@ TEST_CASE("format errors list only the allowed choices", "[format]") {
   CHECK(message(std::nullopt, "out.txt") ==
         "-o 'out.txt': this command cannot write text: give --format csv, json, npy or png or another extension");
   CHECK(message(std::string("text"), "x") == "--format must be csv, json, npy or png (got 'text')");
+  // ansi has no extension: it is not listed among them.
+  CHECK(message(std::nullopt, "out.xlsx", {Format::kPng, Format::kSvg, Format::kAnsi}) ==
+        "-o 'out.xlsx': cannot tell the output format from the extension: use .png or .svg "
+        "or give --format png, svg or ansi");
 }
 
 TEST_CASE("dtype names", "[format]") {

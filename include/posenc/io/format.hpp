@@ -7,7 +7,7 @@
 
 namespace posenc::io {
 
-enum class Format { kCsv, kJson, kNpy, kPng, kText };
+enum class Format { kCsv, kJson, kNpy, kPng, kText, kSvg, kAnsi };
 
 struct FormatInfo {
   Format format;

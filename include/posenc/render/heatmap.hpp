@@ -14,10 +14,12 @@
 ///   pixels); NaN cells are left out of the mean, a pixel covering only NaN is grey. The
 ///   reduced cells are not square when only one axis is reduced.
 ///
-/// Colour range. Finite values only (NaN and ±inf are ignored when finding it). With no
+/// Colour range. Finite values only (NaN and ±inf are ignored when finding it); NaN and ±inf
+/// cells (e.g. masked causal biases) are drawn mid grey, the colormaps' NaN colour. With no
 /// --cmap: RdBu centred on 0 (range ±max|v|) when some value is negative, else viridis over
 /// [min, max]. A diverging --cmap is also centred on 0 for signed data. A constant table maps
 /// to the middle of the colormap.
+#include <cmath>
 #include <cstddef>
 #include <string>
 
@@ -37,6 +39,8 @@ struct HeatmapOptions {
   /// (~500×370 px), so the PNG is no larger than that figure's; power-of-two tables then
   /// reduce by whole factors, which compress best.
   int reduce_to = 512;
+  double range_lo = NAN;    ///< both finite: this colour range instead of the data's (panels sharing a colorbar)
+  double range_hi = NAN;
 };
 
 struct HeatmapResult {

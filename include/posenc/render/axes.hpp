@@ -1,0 +1,97 @@
+#pragma once
+/// The parts every figure is built from: title block, axes with ticks and labels, grid,
+/// colorbar and legend. Each part says how much room it needs, so a figure can lay
+/// itself out before drawing, and draws itself onto any Canvas.
+#include <string>
+#include <vector>
+
+#include "posenc/render/canvas.hpp"
+#include "posenc/render/ticks.hpp"
+
+namespace posenc::render {
+
+struct Rect {
+  double x = 0, y = 0, w = 0, h = 0;
+  double right() const { return x + w; }
+  double bottom() const { return y + h; }
+};
+
+/// Text sizes (pixels) and colours shared by every figure.
+struct Theme {
+  double title = 16, subtitle = 12, label = 13, tick = 12, legend = 12;
+  double tick_length = 5, gap = 4, pad = 10;
+  Rgb text{34, 34, 34}, muted{100, 100, 100}, axis{60, 60, 60}, grid{228, 228, 228}, background{255, 255, 255};
+};
+const Theme& theme();
+
+/// One axis: label, the data values at its two ends, scale and ticks.
+struct Axis {
+  std::string label;
+  double lo = 0, hi = 1;  ///< values at the start (left, or bottom; top when `downward`) and the end
+  bool log = false;
+  bool downward = false;  ///< a y axis whose values grow down the page (heatmap rows)
+  std::vector<Tick> ticks;
+  bool draw_ticks = true;  ///< false: only the label, placed as if the ticks were there (panel grids)
+  /// Where v lies between lo (0) and hi (1), on a log scale for log axes.
+  double fraction(double v) const;
+};
+
+/// Pixel column of value v on x axis `a` spanning `plot`.
+double x_pixel(const Axis& a, const Rect& plot, double v);
+/// Pixel row of value v on y axis `a` spanning `plot` (lo at the bottom unless `downward`).
+double y_pixel(const Axis& a, const Rect& plot, double v);
+
+/// Ticks for [lo, hi] on an axis `length` pixels long, as many as fit without labels
+/// touching: x axes (`horizontal`) by label width, y axes by label height.
+/// `min_step` = 1 keeps cell indices on integers.
+std::vector<Tick> fit_ticks(double lo, double hi, double length, bool horizontal, bool log = false,
+                            double min_step = 0.0);
+
+/// Widest tick label of `a` in pixels.
+double widest_tick_label(const Axis& a);
+/// Height below the plot needed by an x axis (ticks, labels, axis label).
+double x_axis_height(const Axis& a);
+/// Width left of the plot needed by a y axis.
+double y_axis_width(const Axis& a);
+
+/// Tick marks outside the bottom edge of `plot`, their labels, and the axis label.
+void draw_x_axis(Canvas& c, const Rect& plot, const Axis& a);
+/// Tick marks outside the left edge of `plot`, labels, and the axis label reading upwards.
+void draw_y_axis(Canvas& c, const Rect& plot, const Axis& a);
+/// Light lines across the plot at the ticks (under the data).
+void draw_grid(Canvas& c, const Rect& plot, const Axis& x, const Axis& y);
+/// A one-pixel frame just outside `plot`.
+void draw_frame(Canvas& c, const Rect& plot);
+
+/// Width of a colorbar beside a plot: gap, bar, ticks, labels and the value label.
+double colorbar_width(const Axis& values);
+/// A vertical colorbar: `values.lo` at the bottom, `values.hi` at the top, ticks and
+/// labels on its right, the value label reading upwards beyond them.
+void draw_colorbar(Canvas& c, const Rect& bar, const std::string& cmap, const Axis& values);
+
+/// Height of the title block (title and, when not empty, subtitle).
+double title_height(const std::string& title, const std::string& subtitle);
+/// Title and subtitle centred at the top; shrunk, then cut with "…", to fit the width.
+void draw_title(Canvas& c, const std::string& title, const std::string& subtitle);
+/// `text` cut with "…" so that it is at most `max_width` pixels wide at size `px`.
+std::string fit_text(const std::string& text, double px, double max_width);
+
+struct LegendEntry {
+  std::string name;
+  Rgb colour;
+};
+/// Size of the legend box.
+double legend_width(const std::vector<LegendEntry>& entries);
+double legend_height(const std::vector<LegendEntry>& entries);
+/// The legend's box in the corner of `plot` that covers the fewest of `avoid` (the data's
+/// pixel positions); `covered` receives how many it covers.
+Rect legend_box(const Rect& plot, const std::vector<LegendEntry>& entries, const std::vector<Point>& avoid,
+                std::size_t* covered);
+/// A framed legend filling `box`.
+void draw_legend(Canvas& c, const Rect& box, const std::vector<LegendEntry>& entries);
+
+/// Colour i of n for line series: a qualitative palette (Tableau 10) when `cmap` is
+/// empty and n ≤ 10, else evenly spaced samples of the colormap (viridis when empty).
+Rgb line_colour(const std::string& cmap, std::size_t i, std::size_t n);
+
+}  // namespace posenc::render

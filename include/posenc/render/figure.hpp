@@ -1,0 +1,102 @@
+#pragma once
+/// Finished figures: heatmaps, line plots and scatter plots with titles, axes, ticks,
+/// colorbars and legends. A figure is a plain description; draw() puts it on any Canvas,
+/// and the output functions turn it into PNG bytes, an SVG document or a terminal preview.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "posenc/matrix.hpp"
+#include "posenc/render/canvas.hpp"
+
+namespace posenc::render {
+
+/// One matrix of a heatmap figure (one head of a 3-D table).
+struct HeatmapPanel {
+  std::string title;  ///< above the panel when there are several ("head 0")
+  Image cells;        ///< the colour image of the cells (already reduced or enlarged)
+};
+
+/// Matrices shown as coloured cells, rows top to bottom, columns left to right: one panel,
+/// or a grid of panels (e.g. one per head) sharing axes and one colorbar.
+struct HeatmapFigure {
+  std::string title, subtitle;
+  std::string x_label = "dimension", y_label = "position", value_label = "value";
+  std::vector<HeatmapPanel> panels;
+  std::size_t rows = 0;    ///< size of each matrix, before any reduction
+  std::size_t cols = 0;
+  double first_row = 0;    ///< tick value of row 0 (and of column 0)
+  double first_col = 0;
+  double lo = 0, hi = 1;   ///< values at the ends of the colorbar
+  std::string cmap = "viridis";
+  int width = 0, height = 0;  ///< 0: fitted around the cell images
+};
+
+struct LineSeries {
+  std::string name;
+  std::vector<double> y;  ///< one value per x; NaN/Inf (or ≤ 0 on a log axis) break the line
+};
+
+/// A labelled horizontal line across a plot (e.g. the original context length).
+struct ReferenceLine {
+  double y = 0;
+  std::string label;
+};
+
+/// Curves over a shared x axis, with a legend when there are several.
+struct LineFigure {
+  std::string title, subtitle, x_label, y_label;
+  std::vector<double> x;
+  std::vector<LineSeries> series;
+  std::vector<ReferenceLine> references;  ///< drawn grey and dashed under the curves, inside the y range
+  bool log_x = false, log_y = false;
+  std::string cmap;  ///< "" = the Tableau 10 palette
+  int width = 800, height = 500;
+};
+
+/// Points (2 or 3 columns) coloured by their row (position), joined in order by a faint line.
+/// Three columns are drawn in a fixed oblique view (azimuth −60°, elevation 30°, as
+/// matplotlib's default 3-D axes), each axis scaled to the box.
+struct ScatterFigure {
+  std::string title, subtitle;
+  std::vector<std::string> axis_labels;  ///< one per column
+  Matrix points;
+  double first_position = 0;             ///< colour value of row 0; row i is first_position + i
+  std::string colour_label = "position";
+  std::string cmap = "viridis";
+  int width = 720, height = 560;
+};
+
+using Figure = std::variant<HeatmapFigure, LineFigure, ScatterFigure>;
+
+/// Pixel size of the figure.
+std::pair<int, int> figure_size(const Figure& f);
+std::pair<int, int> heatmap_size(const HeatmapFigure& f);
+/// Pixel size of each panel of a heatmap figure when its width and height are given
+/// (renderers size the cells to it); otherwise of the cells as they will be drawn.
+std::pair<double, double> heatmap_panel_size(const HeatmapFigure& f);
+/// Columns of the grid of n panels: n up to 4, then 4 up to 8, then ⌈√n⌉.
+std::size_t heatmap_grid_columns(std::size_t n);
+
+/// Draws the whole figure (the canvas should have figure_size). `bare` draws the data alone
+/// over the whole canvas, without text, axes or legend (terminal previews).
+void draw(Canvas& c, const Figure& f);
+void draw_heatmap(Canvas& c, const HeatmapFigure& f);
+void draw_line_plot(Canvas& c, const LineFigure& f, bool bare = false);
+void draw_scatter(Canvas& c, const ScatterFigure& f, bool bare = false);
+
+using Metadata = std::vector<std::pair<std::string, std::string>>;
+
+/// The rendered image.
+Image to_image(const Figure& f);
+/// PNG bytes; `metadata` (software, title, parameters) goes into tEXt chunks.
+std::vector<std::uint8_t> to_png(const Figure& f, const Metadata& metadata);
+/// An SVG document with text as <text>; `metadata` goes into <desc>.
+std::string to_svg(const Figure& f, const Metadata& metadata);
+/// A terminal preview `columns` characters wide: the title, the picture in 24-bit
+/// colour half blocks, and a line naming the colours (value range or legend).
+std::string to_ansi(const Figure& f, int columns);
+
+}  // namespace posenc::render

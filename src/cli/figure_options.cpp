@@ -1,0 +1,185 @@
+#include "figure_options.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <tuple>
+
+#include "posenc/io/writers.hpp"
+#include "posenc/render/ansi.hpp"
+#include "posenc/render/colormap.hpp"
+#include "posenc/render/heatmap.hpp"
+
+namespace posenc::cli {
+namespace {
+
+constexpr std::size_t kMaxPanels = 16;
+
+// Slice s of a 3-D table as a 2-D table (rows of that slice only).
+class SliceTable : public Table {
+ public:
+  SliceTable(const Table& t, std::size_t slice, std::size_t rows)
+      : Table(slice_info(t.info(), rows)), t_(t), offset_(slice * rows) {}
+  void fill(std::size_t first, std::size_t count, std::span<double> out) const override {
+    t_.fill(offset_ + first, count, out);
+  }
+
+ private:
+  static TableInfo slice_info(TableInfo info, std::size_t rows) {
+    info.shape = {rows, info.shape.back()};
+    return info;
+  }
+  const Table& t_;
+  std::size_t offset_;
+};
+
+// What an axis of a table is called on a figure.
+std::string axis_label(const TableInfo& info, std::size_t axis, const std::string& fallback) {
+  if (axis >= info.axis_names.size()) return fallback;
+  const std::string& name = info.axis_names[axis];
+  const bool bias = info.scheme == "alibi" || info.scheme == "t5";
+  if (name == "dim") return "dimension";
+  if (name == "i") return bias ? "query position i" : "position i";
+  if (name == "j") return bias ? "key position j" : "position j";
+  return name;
+}
+
+// The finite range of the first `rows` flattened rows; `masked` counts the other values.
+std::pair<double, double> finite_range(const Table& t, std::size_t rows, std::size_t& masked) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  masked = 0;
+  const std::size_t cols = t.cols(), step = io::block_rows(cols);
+  std::vector<double> buf(std::min(step, rows) * cols);
+  for (std::size_t first = 0; first < rows; first += step) {
+    const std::size_t n = std::min(step, rows - first);
+    t.fill(first, n, std::span<double>(buf.data(), n * cols));
+    for (std::size_t i = 0; i < n * cols; ++i)
+      if (std::isfinite(buf[i])) lo = std::min(lo, buf[i]), hi = std::max(hi, buf[i]);
+      else ++masked;
+  }
+  if (lo > hi) lo = hi = 0;
+  return {lo, hi};
+}
+
+std::string panel_title(const TableInfo& info, std::size_t slice) {
+  for (const auto& [k, v] : info.results)
+    if (k == "slopes" && std::holds_alternative<std::vector<double>>(v)) {
+      const auto& slopes = std::get<std::vector<double>>(v);
+      if (slice < slopes.size()) return fmt::format("head {} (m = {:.4g})", slice, slopes[slice]);
+    }
+  return fmt::format("{} {}", info.axis_names.empty() ? "slice" : info.axis_names.front(), slice);
+}
+
+// "integer, N=50, D=16" for tables that have no title of their own.
+std::string default_title(const TableInfo& info) {
+  std::vector<std::string> dims;
+  for (std::size_t i = 0; i < info.shape.size(); ++i)
+    dims.push_back(fmt::format("{}={}", i < info.axis_names.size() ? info.axis_names[i] : "n", info.shape[i]));
+  return fmt::format("{}, {}", info.scheme.empty() ? "table" : info.scheme, fmt::join(dims, ", "));
+}
+
+}  // namespace
+
+void FigureOptions::bind(CLI::App& app) {
+  std::vector<std::string> names;
+  for (const auto& c : render::colormaps()) names.push_back(c.name);
+  app.add_option("--width", width, "figure width in pixels (default: fitted to the data)")->check(CLI::Range(160, 8000));
+  app.add_option("--height", height, "figure height in pixels (default: fitted to the data)")->check(CLI::Range(120, 8000));
+  app.add_option("--title", title, "figure title (default: the table's title)");
+  app.add_option("--cmap", cmap, "colormap (default: viridis, or RdBu centred on 0 for signed data)")
+      ->check(CLI::IsMember(names, CLI::ignore_case));
+}
+
+void FigureOptions::bind_log_axes(CLI::App& app) {
+  app.add_flag("--log-x", log_x, "logarithmic x axis (line plots)");
+  app.add_flag("--log-y", log_y, "logarithmic y axis (line plots)");
+}
+
+void FigureOptions::apply(render::Figure& f) const {
+  std::visit(
+      [&](auto& x) {
+        if (!title.empty()) x.title = title;
+        if (width > 0) x.width = width;
+        if (height > 0) x.height = height;
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, render::LineFigure>) {
+          x.log_x = x.log_x || log_x;
+          x.log_y = x.log_y || log_y;
+          if (!cmap.empty()) x.cmap = cmap;
+        } else if constexpr (std::is_same_v<T, render::ScatterFigure>) {
+          if (!cmap.empty()) x.cmap = cmap;
+        }
+      },
+      f);
+}
+
+bool draws(io::Format f) { return f == io::Format::kPng || f == io::Format::kSvg || f == io::Format::kAnsi; }
+
+render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
+  const TableInfo& info = t.info();
+  const bool sliced = info.shape.size() == 3;
+  const std::size_t rows = info.shape.size() >= 2 ? info.shape[info.shape.size() - 2] : 1;
+  const std::size_t slices = sliced ? std::min(info.shape.front(), kMaxPanels) : 1;
+  render::HeatmapFigure fig;
+  fig.title = !o.title.empty() ? o.title : !info.title.empty() ? info.title : default_title(info);
+  fig.y_label = axis_label(info, info.shape.size() - 2, "row");
+  fig.x_label = axis_label(info, info.shape.size() - 1, "column");
+  fig.value_label = info.value_name;
+  fig.rows = rows, fig.cols = t.cols();
+  fig.first_row = static_cast<double>(info.first_position);
+  fig.width = o.width, fig.height = o.height;
+  fig.panels.resize(slices);
+
+  // Size the cells for their panel: the whole panel when the size is given, else a default.
+  // The colour range first (one colorbar for all panels), chosen as render::heatmap does, so
+  // that the layout (colorbar labels) and the panel size are known before drawing cells.
+  render::HeatmapOptions ho;
+  std::size_t masked = 0;
+  std::tie(fig.lo, fig.hi) = finite_range(t, slices * rows, masked);
+  // Default: diverging only for data of both signs (all-negative biases read better sequential).
+  const render::Colormap cmap(o.cmap.empty() ? (fig.lo < 0 && fig.hi > 0 ? "RdBu" : "viridis") : o.cmap);
+  if (cmap.info().diverging && fig.lo < 0) {
+    fig.hi = std::max(-fig.lo, fig.hi);
+    fig.lo = -fig.hi;
+  }
+  ho.range_lo = fig.lo, ho.range_hi = fig.hi;
+  fig.cmap = ho.cmap = cmap.info().name;
+  const auto [pw, ph] = render::heatmap_panel_size(fig);
+  if (o.width > 0 || o.height > 0) {
+    ho.max_width = std::max(1, static_cast<int>(pw)), ho.max_height = std::max(1, static_cast<int>(ph));
+  } else {
+    const int ncols = static_cast<int>(std::min<std::size_t>(slices, 4));
+    const int nrows = static_cast<int>((slices + static_cast<std::size_t>(ncols) - 1) / static_cast<std::size_t>(ncols));
+    ho.max_width = 1000 / ncols, ho.max_height = 800 / nrows, ho.target_size = 640 / ncols;
+  }
+  render::HeatmapResult r;
+  for (std::size_t s = 0; s < slices; ++s) {
+    r = sliced ? render::heatmap(SliceTable(t, s, rows), ho) : render::heatmap(t, ho);
+    fig.panels[s] = {sliced ? panel_title(info, s) : std::string(), std::move(r.image)};
+  }
+  std::vector<std::string> notes;
+  if (r.reduced)
+    notes.push_back(fmt::format("reduced {}×{} → {}×{} by area averaging", rows, t.cols(),
+                                fig.panels[0].cells.height(), fig.panels[0].cells.width()));
+  if (sliced && info.shape.front() > slices) notes.push_back(fmt::format("first {} of {}", slices, info.shape.front()));
+  if (masked > 0) notes.push_back("grey: masked (−inf) or not a number");
+  fig.subtitle = fmt::format("{}", fmt::join(notes, "; "));
+  return fig;
+}
+
+render::Metadata figure_metadata(const std::string& title, const std::vector<std::pair<std::string, ParamValue>>& params) {
+  render::Metadata m = {{"Software", "posenc " POSENC_VERSION}, {"Title", title}};
+  for (const auto& [k, v] : params) m.emplace_back(k, to_string(v));
+  return m;
+}
+
+std::string figure_bytes(const render::Figure& fig, io::Format f, const render::Metadata& metadata) {
+  if (f == io::Format::kSvg) return render::to_svg(fig, metadata);
+  if (f == io::Format::kAnsi) return render::to_ansi(fig, render::terminal_columns());
+  const auto png = render::to_png(fig, metadata);
+  return std::string(png.begin(), png.end());
+}
+
+}  // namespace posenc::cli

@@ -1,0 +1,157 @@
+// Axes, ticks, grid, frame and title block (colorbar and legend: legend.cpp).
+#include "posenc/render/axes.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "posenc/render/text.hpp"
+
+namespace posenc::render {
+namespace {
+
+double line_height(double px) { return 1.25 * px; }
+
+}  // namespace
+
+const Theme& theme() {
+  static const Theme t;
+  return t;
+}
+
+double Axis::fraction(double v) const {
+  if (log) {
+    if (!(v > 0) || !(lo > 0) || !(hi > lo)) return 0.0;
+    return std::log(v / lo) / std::log(hi / lo);
+  }
+  return hi != lo ? (v - lo) / (hi - lo) : 0.5;
+}
+
+double x_pixel(const Axis& a, const Rect& plot, double v) { return plot.x + a.fraction(v) * plot.w; }
+
+double y_pixel(const Axis& a, const Rect& plot, double v) {
+  const double f = a.fraction(v);
+  return a.downward ? plot.y + f * plot.h : plot.bottom() - f * plot.h;
+}
+
+std::vector<Tick> fit_ticks(double lo, double hi, double length, bool horizontal, bool log, double min_step) {
+  const Theme& th = theme();
+  if (log && lo > hi) std::swap(lo, hi);
+  if (!horizontal) {
+    // Rows of labels: about three label heights apart, at most ten of them.
+    const int n = std::clamp(static_cast<int>(length / (3.2 * th.tick)), 2, 10);
+    return log ? log_ticks(lo, hi, n) : linear_ticks(std::min(lo, hi), std::max(lo, hi), n, min_step);
+  }
+  for (int n = std::max(2, static_cast<int>(length / 40)); n >= 2; --n) {
+    auto ticks = log ? log_ticks(lo, hi, n) : linear_ticks(std::min(lo, hi), std::max(lo, hi), n, min_step);
+    double widest = 0;
+    for (const auto& t : ticks) widest = std::max(widest, text_width(t.label, th.tick));
+    if (ticks.size() <= 1 || static_cast<double>(ticks.size()) * (widest + 14) <= length) return ticks;
+  }
+  return log ? log_ticks(lo, hi, 2) : linear_ticks(std::min(lo, hi), std::max(lo, hi), 2, min_step);
+}
+
+double widest_tick_label(const Axis& a) {
+  double w = 0;
+  for (const auto& t : a.ticks) w = std::max(w, text_width(t.label, theme().tick));
+  return w;
+}
+
+double x_axis_height(const Axis& a) {
+  const Theme& th = theme();
+  double h = th.tick_length + th.gap + line_height(th.tick);
+  if (!a.label.empty()) h += th.gap + line_height(th.label);
+  return h + th.gap;
+}
+
+double y_axis_width(const Axis& a) {
+  const Theme& th = theme();
+  double w = th.tick_length + th.gap + widest_tick_label(a);
+  if (!a.label.empty()) w += 2 * th.gap + line_height(th.label);
+  return w + th.gap;
+}
+
+void draw_x_axis(Canvas& c, const Rect& plot, const Axis& a) {
+  const Theme& th = theme();
+  const double y = plot.bottom();
+  for (const auto& t : a.draw_ticks ? a.ticks : std::vector<Tick>{}) {
+    const double x = x_pixel(a, plot, t.value);
+    c.rect(x - 0.5, y, 1, th.tick_length, th.axis);
+    c.text({x, y + th.tick_length + th.gap}, t.label, {th.tick, th.text, HAlign::kCenter, VAlign::kTop});
+  }
+  if (!a.label.empty()) {
+    const double ly = y + th.tick_length + th.gap + line_height(th.tick) + th.gap;
+    c.text({plot.x + plot.w / 2, ly}, fit_text(a.label, th.label, plot.w),
+           {th.label, th.text, HAlign::kCenter, VAlign::kTop});
+  }
+}
+
+void draw_y_axis(Canvas& c, const Rect& plot, const Axis& a) {
+  const Theme& th = theme();
+  const double x = plot.x;
+  for (const auto& t : a.draw_ticks ? a.ticks : std::vector<Tick>{}) {
+    const double y = y_pixel(a, plot, t.value);
+    c.rect(x - th.tick_length, y - 0.5, th.tick_length, 1, th.axis);
+    c.text({x - th.tick_length - th.gap, y}, t.label, {th.tick, th.text, HAlign::kRight, VAlign::kMiddle});
+  }
+  if (!a.label.empty()) {
+    // The label's top (towards the page's left edge) sits a gap beyond the widest tick label.
+    const double lx = x - th.tick_length - 2 * th.gap - widest_tick_label(a) - line_height(th.label) * 0.2;
+    c.text({lx, plot.y + plot.h / 2}, fit_text(a.label, th.label, plot.h),
+           {th.label, th.text, HAlign::kCenter, VAlign::kBaseline, true});
+  }
+}
+
+void draw_grid(Canvas& c, const Rect& plot, const Axis& x, const Axis& y) {
+  const Rgb g = theme().grid;
+  for (const auto& t : x.ticks) c.rect(x_pixel(x, plot, t.value) - 0.5, plot.y, 1, plot.h, g);
+  for (const auto& t : y.ticks) c.rect(plot.x, y_pixel(y, plot, t.value) - 0.5, plot.w, 1, g);
+}
+
+void draw_frame(Canvas& c, const Rect& p) {
+  const Rgb a = theme().axis;
+  c.rect(p.x - 1, p.y - 1, p.w + 2, 1, a);
+  c.rect(p.x - 1, p.bottom(), p.w + 2, 1, a);
+  c.rect(p.x - 1, p.y, 1, p.h, a);
+  c.rect(p.right(), p.y, 1, p.h, a);
+}
+
+double title_height(const std::string& title, const std::string& subtitle) {
+  const Theme& th = theme();
+  double h = th.pad;
+  if (!title.empty()) h += line_height(th.title);
+  if (!subtitle.empty()) h += line_height(th.subtitle);
+  return h + th.pad;
+}
+
+std::string fit_text(const std::string& text, double px, double max_width) {
+  if (text_width(text, px) <= max_width) return text;
+  auto cps = decode_utf8(text);
+  std::string out;
+  // Drop code points from the end until the rest and "…" fit.
+  while (!cps.empty()) {
+    cps.pop_back();
+    out = encode_utf8(cps);
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    if (text_width(out + "…", px) <= max_width) return out + "…";
+  }
+  return "";
+}
+
+void draw_title(Canvas& c, const std::string& title, const std::string& subtitle) {
+  const Theme& th = theme();
+  const double room = c.width() - 2 * th.pad;
+  double y = th.pad;
+  if (!title.empty()) {
+    // Shrink a long title down to the label size before cutting it.
+    double px = th.title;
+    while (px > th.label && text_width(title, px) > room) px -= 0.5;
+    c.text({c.width() / 2.0, y + 0.2 * th.title}, fit_text(title, px, room),
+           {px, th.text, HAlign::kCenter, VAlign::kTop});
+    y += line_height(th.title);
+  }
+  if (!subtitle.empty())
+    c.text({c.width() / 2.0, y + 0.2 * th.subtitle}, fit_text(subtitle, th.subtitle, room),
+           {th.subtitle, th.muted, HAlign::kCenter, VAlign::kTop});
+}
+
+}  // namespace posenc::render

@@ -1,0 +1,129 @@
+// Heatmap figures: cell images framed by axes (dimension across, position down), one panel
+// or a grid of panels (one per head) sharing axes and a colorbar, title and subtitle.
+#include "posenc/render/figure.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "posenc/render/axes.hpp"
+#include "posenc/render/text.hpp"
+
+namespace posenc::render {
+namespace {
+
+constexpr int kMinWidth = 480;
+constexpr int kMinGridHeight = 200;
+constexpr int kMaxAutoWidth = 1200;
+constexpr double kMaxTitleWidth = 1000;
+constexpr double kGapX = 14;
+constexpr double kMinAspect = 0.6;
+
+struct Layout {
+  int width = 0, height = 0;
+  std::size_t ncols = 1, nrows = 1;
+  Rect grid, bar;
+  std::vector<Rect> plots;  ///< one per panel
+  Axis x, y, values;
+};
+
+double panel_title_height(std::size_t panels) { return panels > 1 ? 1.3 * theme().tick + 4 : 0.0; }
+
+Layout layout(const HeatmapFigure& f) {
+  const Theme& th = theme();
+  Layout l;
+  const std::size_t n = std::max<std::size_t>(f.panels.size(), 1);
+  l.ncols = heatmap_grid_columns(n);
+  l.nrows = (n + l.ncols - 1) / l.ncols;
+  l.x.label = f.x_label, l.y.label = f.y_label, l.values.label = f.value_label;
+  // Cell c spans [c − ½, c + ½) so that a tick at c sits at the cell's centre.
+  const double cols = static_cast<double>(std::max<std::size_t>(f.cols, 1));
+  const double rows = static_cast<double>(std::max<std::size_t>(f.rows, 1));
+  l.x.lo = f.first_col - 0.5, l.x.hi = f.first_col + cols - 0.5;
+  l.y.lo = f.first_row - 0.5, l.y.hi = f.first_row + rows - 0.5, l.y.downward = true;
+  l.values.lo = f.lo, l.values.hi = f.hi;
+
+  const double top = title_height(f.title, f.subtitle) + panel_title_height(n);
+  const double bottom = x_axis_height(l.x) + th.pad;
+  const double gap_y = n > 1 ? panel_title_height(n) + 8 : 0.0;
+  const auto nc = static_cast<double>(l.ncols), nr = static_cast<double>(l.nrows);
+  // Panel size: from --width/--height, else the cell image enlarged by a whole factor (cells
+  // stay equal) until the grid is tall enough for the axis labels and colorbar ticks.
+  const Image* first = f.panels.empty() ? nullptr : &f.panels.front().cells;
+  const int cw = first ? std::max(first->width(), 1) : 1, ch = first ? std::max(first->height(), 1) : 1;
+  const int want_h = static_cast<int>(std::ceil(kMinGridHeight / nr));
+  const int zoom = std::clamp(want_h / ch + (want_h % ch != 0), 1,
+                              std::max(1, static_cast<int>(kMaxAutoWidth / nc) / cw));
+  const double grid_h = f.height > 0 ? std::max(20.0, f.height - top - bottom) : nr * ch * zoom + (nr - 1) * gap_y;
+  const double panel_h = std::max(8.0, (grid_h - (nr - 1) * gap_y) / nr);
+  l.y.ticks = fit_ticks(f.first_row, f.first_row + rows - 1, panel_h, false, false, 1.0);
+  l.values.ticks = fit_ticks(f.lo, f.hi, grid_h, false);
+  double left = th.pad + y_axis_width(l.y);
+  const double right = colorbar_width(l.values);
+  // A tall, narrow table (8 bits of 64 positions) gets wider cells: panels at least 0.6 as
+  // wide as they are tall.
+  const double auto_w = std::max<double>(cw * zoom, std::round(kMinAspect * panel_h));
+  const double grid_w = f.width > 0 ? std::max(20.0, f.width - left - right) : nc * auto_w + (nc - 1) * kGapX;
+  const double panel_w = std::max(8.0, (grid_w - (nc - 1) * kGapX) / nc);
+  l.width = f.width > 0 ? f.width : static_cast<int>(std::ceil(left + grid_w + right));
+  if (f.width <= 0) {
+    // Wide enough for the title (within reason); the plot is centred in any extra room.
+    const double title_w = std::min(kMaxTitleWidth, text_width(f.title, th.title) + 2 * th.pad);
+    const int want = std::max({l.width, kMinWidth, static_cast<int>(std::ceil(title_w))});
+    left += (want - l.width) / 2.0;
+    l.width = want;
+  }
+  l.height = f.height > 0 ? f.height : static_cast<int>(std::ceil(top + grid_h + bottom));
+  l.grid = {std::round(left), std::round(top), std::round(grid_w), std::round(grid_h)};
+  for (std::size_t i = 0; i < n; ++i) {
+    const double px = l.grid.x + static_cast<double>(i % l.ncols) * (panel_w + kGapX);
+    const double py = l.grid.y + static_cast<double>(i / l.ncols) * (panel_h + gap_y);
+    l.plots.push_back({std::round(px), std::round(py), std::round(panel_w), std::round(panel_h)});
+  }
+  l.x.ticks = fit_ticks(f.first_col, f.first_col + cols - 1, std::round(panel_w), true, false, 1.0);
+  l.bar = {l.grid.right() + 16, l.grid.y, 16, l.grid.h};
+  return l;
+}
+
+}  // namespace
+
+std::size_t heatmap_grid_columns(std::size_t n) {
+  if (n <= 4) return std::max<std::size_t>(n, 1);
+  if (n <= 8) return 4;
+  return static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(n))));
+}
+
+std::pair<int, int> heatmap_size(const HeatmapFigure& f) {
+  const Layout l = layout(f);
+  return {l.width, l.height};
+}
+
+std::pair<double, double> heatmap_panel_size(const HeatmapFigure& f) {
+  const Layout l = layout(f);
+  return {l.plots.front().w, l.plots.front().h};
+}
+
+void draw_heatmap(Canvas& c, const HeatmapFigure& f) {
+  const Theme& th = theme();
+  const Layout l = layout(f);
+  Axis x = l.x, y = l.y;
+  x.label.clear(), y.label.clear();
+  for (std::size_t i = 0; i < l.plots.size(); ++i) {
+    const Rect& p = l.plots[i];
+    if (i < f.panels.size()) c.raster(p.x, p.y, p.w, p.h, f.panels[i].cells);
+    draw_frame(c, p);
+    if (i + l.ncols >= l.plots.size()) draw_x_axis(c, p, x);  // bottom panel of its column
+    if (i % l.ncols == 0) draw_y_axis(c, p, y);
+    if (l.plots.size() > 1 && i < f.panels.size())
+      c.text({p.x + p.w / 2, p.y - 5}, fit_text(f.panels[i].title, th.tick, p.w + kGapX),
+             {th.tick, th.text, HAlign::kCenter, VAlign::kBaseline});
+  }
+  // The axis labels once, centred on the whole grid, clear of the first panel's tick labels.
+  Axis xl = l.x, yl = l.y;
+  xl.draw_ticks = yl.draw_ticks = false;
+  draw_x_axis(c, l.grid, xl);
+  draw_y_axis(c, l.grid, yl);
+  draw_colorbar(c, l.bar, f.cmap, l.values);
+  draw_title(c, f.title, f.subtitle);
+}
+
+}  // namespace posenc::render

@@ -1,0 +1,139 @@
+// The 3-D scatter: a fixed oblique view (matplotlib's default azimuth −60°, elevation 30°)
+// of the points inside the wireframe of their bounding box, ticks on three edges.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numbers>
+
+#include "posenc/render/text.hpp"
+#include "scatter_parts.hpp"
+
+namespace posenc::render {
+namespace {
+
+using Vec3 = std::array<double, 3>;
+
+constexpr Rgb kBox{185, 185, 185};
+
+double dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+struct View {
+  static constexpr double kAz = -60 * std::numbers::pi / 180, kEl = 30 * std::numbers::pi / 180;
+  Vec3 right{-std::sin(kAz), std::cos(kAz), 0.0};
+  Vec3 up{-std::sin(kEl) * std::cos(kAz), -std::sin(kEl) * std::sin(kAz), std::cos(kEl)};
+  Vec3 eye{std::cos(kEl) * std::cos(kAz), std::cos(kEl) * std::sin(kAz), std::sin(kEl)};
+  // Screen position of a point of the unit box [-1, 1]^3, before fitting to the page.
+  Point flat(const Vec3& p) const { return {dot(p, right), -dot(p, up)}; }
+};
+
+// Maps the box's flat projection into the page area.
+struct Fit {
+  double scale = 1, cx = 0, cy = 0;
+  Point operator()(Point p) const { return {cx + scale * p.x, cy + scale * p.y}; }
+};
+
+// Width and height of the unit box's flat projection.
+std::pair<double, double> box_extent(const View& v, double& lx, double& ly) {
+  double hx = -INFINITY, hy = -INFINITY;
+  lx = INFINITY, ly = INFINITY;
+  for (int i = 0; i < 8; ++i) {
+    const Point p = v.flat({i & 1 ? 1.0 : -1.0, i & 2 ? 1.0 : -1.0, i & 4 ? 1.0 : -1.0});
+    lx = std::min(lx, p.x), hx = std::max(hx, p.x), ly = std::min(ly, p.y), hy = std::max(hy, p.y);
+  }
+  return {hx - lx, hy - ly};
+}
+
+constexpr double kRoom = 70;  // around the box, for tick and axis labels
+
+double fit_scale(const std::pair<double, double>& extent, const Rect& area, double room) {
+  return std::max(1.0, std::min((area.w - 2 * room) / extent.first, (area.h - 2 * room + 20) / extent.second));
+}
+
+}  // namespace
+
+double scatter_3d_width(const Rect& area) {
+  const View v;
+  double lx = 0, ly = 0;
+  const auto extent = box_extent(v, lx, ly);
+  return fit_scale(extent, area, kRoom) * extent.first + 2 * kRoom;
+}
+
+void draw_scatter_3d(Canvas& c, const ScatterFigure& f, const Rect& area, bool bare) {
+  const Theme& th = theme();
+  const View v;
+  std::array<std::pair<double, double>, 3> range;
+  for (std::size_t k = 0; k < 3; ++k) range[k] = column_range(f.points, k);
+  auto unit = [&](std::size_t k, double value) {
+    return 2 * (value - range[k].first) / (range[k].second - range[k].first) - 1;
+  };
+  // Fit the projected box, leaving room around it for tick and axis labels.
+  double lx = 0, ly = 0;
+  const auto extent = box_extent(v, lx, ly);
+  const double room = bare ? 1 : kRoom;
+  Fit fit;
+  fit.scale = bare ? std::max(1.0, std::min((area.w - 2) / extent.first, (area.h - 2) / extent.second))
+                   : fit_scale(extent, area, room);
+  fit.cx = area.x + area.w / 2 - fit.scale * (lx + extent.first / 2);
+  fit.cy = area.y + area.h / 2 - fit.scale * (ly + extent.second / 2);
+  const Point centre = fit(v.flat({0, 0, 0}));
+
+  // The twelve edges of the box.
+  for (int a = 0; a < 3; ++a)
+    for (int s = 0; s < 4; ++s) {
+      Vec3 p{}, q{};
+      const int b = (a + 1) % 3, d = (a + 2) % 3;
+      p[static_cast<std::size_t>(a)] = -1, q[static_cast<std::size_t>(a)] = 1;
+      p[static_cast<std::size_t>(b)] = q[static_cast<std::size_t>(b)] = s & 1 ? 1 : -1;
+      p[static_cast<std::size_t>(d)] = q[static_cast<std::size_t>(d)] = s & 2 ? 1 : -1;
+      c.polyline({fit(v.flat(p)), fit(v.flat(q))}, kBox, 1.0);
+    }
+
+  std::vector<Point> px(f.points.rows());
+  std::vector<double> depth(px.size());
+  for (std::size_t r = 0; r < px.size(); ++r) {
+    const Vec3 p{unit(0, f.points(r, 0)), unit(1, f.points(r, 1)), unit(2, f.points(r, 2))};
+    px[r] = fit(v.flat(p));
+    depth[r] = dot(p, v.eye);
+  }
+  if (bare) return draw_points(c, f, px, depth, true);
+
+  // Ticks: x and y on the front bottom edges, z on the leftmost vertical edge.
+  const double front_y = v.eye[1] > 0 ? 1 : -1, front_x = v.eye[0] > 0 ? 1 : -1;
+  double left_x = 1, left_y = 1, best = INFINITY;
+  for (double sx : {-1.0, 1.0})
+    for (double sy : {-1.0, 1.0})
+      if (const double sx_px = v.flat({sx, sy, 0}).x; sx_px < best) best = sx_px, left_x = sx, left_y = sy;
+  const std::array<Vec3, 3> edge_base = {Vec3{0, front_y, -1}, Vec3{front_x, 0, -1}, Vec3{left_x, left_y, 0}};
+  for (std::size_t k = 0; k < 3; ++k) {
+    const Vec3& mid = edge_base[k];
+    const Point m = fit(v.flat(mid));
+    Point out{m.x - centre.x, m.y - centre.y};
+    if (k == 2) out = {-1, 0};
+    const double len = std::hypot(out.x, out.y);
+    out = {out.x / len, out.y / len};
+    const bool sideways = std::abs(out.x) > std::abs(out.y);
+    const TextStyle style{th.tick, th.text, sideways ? (out.x < 0 ? HAlign::kRight : HAlign::kLeft) : HAlign::kCenter,
+                          sideways ? VAlign::kMiddle : (out.y > 0 ? VAlign::kTop : VAlign::kBottom)};
+    Vec3 end = mid;
+    end[k] = 1;
+    const Point e = fit(v.flat(end));
+    const double edge_px = 2 * std::hypot(e.x - m.x, e.y - m.y);
+    double widest = 0;
+    for (const auto& t : fit_ticks(range[k].first, range[k].second, edge_px, k != 2)) {
+      Vec3 p = mid;
+      p[k] = unit(k, t.value);
+      const Point tp = fit(v.flat(p));
+      c.polyline({tp, {tp.x + 5 * out.x, tp.y + 5 * out.y}}, th.axis, 1.0);
+      c.text({tp.x + 9 * out.x, tp.y + 9 * out.y}, t.label, style);
+      widest = std::max(widest, text_width(t.label, th.tick));
+    }
+    if (k < f.axis_labels.size()) {
+      const double reach = 16 + (sideways ? widest : th.tick) + 8;
+      c.text({m.x + reach * out.x, m.y + reach * out.y}, f.axis_labels[k],
+             {th.label, th.text, sideways ? style.h : HAlign::kCenter, style.v});
+    }
+  }
+  draw_points(c, f, px, depth, false);
+}
+
+}  // namespace posenc::render

@@ -1,0 +1,96 @@
+// Figures from the command line: svg and ansi formats, --width/--height/--title/--cmap.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+
+#include "../render/xml_check.hpp"
+#include "cli_helpers.hpp"
+
+namespace {
+
+// Width and height from a PNG's IHDR chunk (bytes 16..23, big-endian).
+std::pair<int, int> png_size(const std::string& png) {
+  auto be32 = [&](std::size_t at) {
+    return (static_cast<unsigned char>(png[at]) << 24) | (static_cast<unsigned char>(png[at + 1]) << 16) |
+           (static_cast<unsigned char>(png[at + 2]) << 8) | static_cast<unsigned char>(png[at + 3]);
+  };
+  return {be32(16), be32(20)};
+}
+
+}  // namespace
+
+TEST_CASE("generate draws svg with the labels as text", "[cli][figure]") {
+  const auto r = run_cli({"generate", "sinusoidal", "--len", "50", "--dim", "128", "--format", "svg", "--title", "PE <seeds>"});
+  REQUIRE(r.code == 0);
+  CHECK(posenc::test::xml_problem(r.out).empty());
+  CHECK(r.out.find(">PE &lt;seeds&gt;</text>") != std::string::npos);
+  CHECK(r.out.find(">dimension</text>") != std::string::npos);
+  CHECK(r.out.find(">position</text>") != std::string::npos);
+  CHECK(r.out.find("base=10000") != std::string::npos);  // parameters echoed in <desc>
+}
+
+TEST_CASE("width and height options set the png size", "[cli][figure]") {
+  const auto r = run_cli({"generate", "sinusoidal", "--len", "300", "--dim", "64", "--format", "png", "--width", "640",
+                          "--height", "400"});
+  // Binary to a non-terminal stream is fine in tests.
+  REQUIRE(r.code == 0);
+  CHECK(r.out.substr(1, 3) == "PNG");
+  CHECK(png_size(r.out) == std::pair{640, 400});
+}
+
+TEST_CASE("the same command writes the same bytes", "[cli][figure]") {
+  for (const char* format : {"png", "svg", "ansi"}) {
+    const std::vector<std::string> args = {"decay", "sinusoidal", "--dim", "64", "--vary", "base=100,10000", "--format", format};
+    CHECK(run_cli(args).out == run_cli(args).out);
+  }
+}
+
+TEST_CASE("ansi previews are as wide as COLUMNS says", "[cli][figure]") {
+  setenv("COLUMNS", "60", 1);
+  const auto r = run_cli({"generate", "sinusoidal", "--len", "50", "--dim", "128", "--format", "ansi"});
+  unsetenv("COLUMNS");
+  REQUIRE(r.code == 0);
+  // Title, round(60·250/640) = 23 pixel rows in 12 lines, the colour scale.
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1 + 12 + 1);
+  CHECK(r.out.find("\x1b[38;2;") != std::string::npos);
+  CHECK(r.out.find("\x1b[48;2;") != std::string::npos);
+}
+
+TEST_CASE("the colormap option is checked against the colormaps", "[cli][figure]") {
+  CHECK(run_cli({"generate", "binary", "--len", "16", "--dim", "4", "--format", "svg", "--cmap", "magma"}).code == 0);
+  const auto bad = run_cli({"generate", "binary", "--len", "16", "--dim", "4", "--format", "svg", "--cmap", "jet"});
+  CHECK(bad.code == 2);
+  CHECK(one_line(bad.err));
+  CHECK(bad.err.find("--cmap") != std::string::npos);
+}
+
+TEST_CASE("rope, decay and project draw figures", "[cli][figure]") {
+  const auto rope = run_cli({"rope", "--dim", "128", "--base", "500000", "--scaling", "llama3", "--factor", "8",
+                             "--original-max-position-embeddings", "8192", "--format", "svg"});
+  REQUIRE(rope.code == 0);
+  CHECK(posenc::test::xml_problem(rope.out).empty());
+  CHECK(rope.out.find(">original context 8192</text>") != std::string::npos);
+  const auto decay = run_cli({"decay", "alibi", "--heads", "4", "--format", "svg", "--log-x"});
+  REQUIRE(decay.code == 0);
+  CHECK(decay.out.find(">head 0 (m=0.25)</text>") != std::string::npos);  // 4 heads: m_0 = 2^(-8/4)
+  const auto project = run_cli({"project", "sine", "--dim", "3", "--len", "100", "--format", "svg"});
+  REQUIRE(project.code == 0);
+  CHECK(posenc::test::xml_problem(project.out).empty());
+  CHECK(project.out.find(">position</text>") != std::string::npos);
+}
+
+TEST_CASE("masked causal biases are grey and the subtitle says so", "[cli][figure]") {
+  const auto r = run_cli({"generate", "alibi", "--len", "8", "--heads", "2", "--head", "0", "--form", "causal", "--format",
+                          "svg"});
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("grey: masked (−inf)") != std::string::npos);
+}
+
+TEST_CASE("3-D tables are drawn as one panel per head", "[cli][figure]") {
+  const auto r = run_cli({"generate", "alibi", "--len", "8", "--heads", "4", "--format", "svg"});
+  REQUIRE(r.code == 0);
+  for (const char* title : {">head 0 (m = 0.25)<", ">head 3 (m = 0.003906)<"}) CHECK(r.out.find(title) != std::string::npos);
+  std::size_t images = 0;
+  for (auto p = r.out.find("<image "); p != std::string::npos; p = r.out.find("<image ", p + 1)) ++images;
+  CHECK(images == 4 + 1);  // four panels and the colorbar's gradient
+}

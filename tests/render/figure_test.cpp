@@ -1,0 +1,155 @@
+#include "posenc/render/figure.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "posenc/render/colormap.hpp"
+#include "xml_check.hpp"
+
+using namespace posenc::render;
+
+namespace {
+
+const Rgb kWhite{255, 255, 255};
+
+// Non-background pixels in [x0, x1) × [y0, y1).
+int ink(const Image& img, int x0, int y0, int x1, int y1) {
+  int n = 0;
+  for (int y = std::max(0, y0); y < std::min(img.height(), y1); ++y)
+    for (int x = std::max(0, x0); x < std::min(img.width(), x1); ++x) n += !(img.at(x, y) == kWhite);
+  return n;
+}
+
+bool has_colour(const Image& img, int x0, Rgb c) {
+  for (int y = 0; y < img.height(); ++y)
+    for (int x = x0; x < img.width(); ++x)
+      if (img.at(x, y) == c) return true;
+  return false;
+}
+
+HeatmapFigure sample_heatmap(const std::string& title) {
+  HeatmapFigure f;
+  f.title = title;
+  f.subtitle = "reduced 100×200 → 50×128 by area averaging";
+  f.rows = 50, f.cols = 128, f.lo = -1, f.hi = 1, f.cmap = "viridis";
+  Image cells(128, 50);
+  for (int y = 0; y < 50; ++y)
+    for (int x = 0; x < 128; ++x) cells.set(x, y, colormap("viridis", 0.5 + 0.5 * std::sin(x * 0.1 + y * 0.3)));
+  f.panels = {{"", cells}};
+  return f;
+}
+
+LineFigure sample_lines() {
+  LineFigure f;
+  f.title = "decay";
+  f.x_label = "offset";
+  f.y_label = "dot product";
+  for (int i = 0; i <= 100; ++i) f.x.push_back(i);
+  for (double k : {0.1, 0.2}) {
+    LineSeries s{"k=" + std::to_string(k), {}};
+    for (double x : f.x) s.y.push_back(std::cos(k * x) * std::exp(-x / 50));
+    f.series.push_back(s);
+  }
+  return f;
+}
+
+ScatterFigure sample_scatter(std::size_t dims) {
+  ScatterFigure f;
+  f.title = "loop";
+  f.axis_labels = {"dim 0", "dim 1", "dim 2"};
+  f.points = posenc::Matrix(60, dims);
+  for (std::size_t t = 0; t < 60; ++t)
+    for (std::size_t d = 0; d < dims; ++d) f.points(t, d) = std::sin(static_cast<double>(t) / static_cast<double>(d + 1));
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("figures have the requested size", "[figure]") {
+  LineFigure l = sample_lines();
+  l.width = 640, l.height = 400;
+  CHECK(to_image(l).width() == 640);
+  CHECK(to_image(l).height() == 400);
+  HeatmapFigure h = sample_heatmap("t");
+  h.width = 900, h.height = 300;
+  CHECK(figure_size(h) == std::pair{900, 300});
+  ScatterFigure s = sample_scatter(3);
+  CHECK(to_image(s).width() == s.width);
+}
+
+TEST_CASE("an automatic heatmap is fitted around its cells", "[figure]") {
+  // 50 rows of one pixel are enlarged 4 times (to at least 200 px) so the labels fit.
+  const HeatmapFigure h = sample_heatmap("sinusoidal");
+  const auto [w, hgt] = figure_size(h);
+  CHECK(w >= 4 * 128 + 100);  // cells plus axis and colorbar
+  CHECK(hgt >= 4 * 50 + 60);
+  CHECK(hgt < 4 * 50 + 200);
+}
+
+TEST_CASE("a heatmap draws its title, axis labels and colorbar", "[figure]") {
+  const HeatmapFigure h = sample_heatmap("sinusoidal");
+  const Image img = to_image(h);
+  CHECK(ink(img, 0, 0, img.width(), 20) > 50);                             // title
+  CHECK(ink(img, 0, img.height() - 30, img.width(), img.height()) > 50);   // x axis label
+  CHECK(ink(img, 0, 0, 30, img.height()) > 30);                            // y axis label
+  // The colorbar's ends are exactly viridis' ends (matplotlib: #fde725 and #440154), right of
+  // the middle of the figure.
+  CHECK(has_colour(img, img.width() / 2, Rgb{0xfd, 0xe7, 0x25}));
+  CHECK(has_colour(img, img.width() / 2, Rgb{0x44, 0x01, 0x54}));
+  HeatmapFigure untitled = h;
+  untitled.title.clear(), untitled.subtitle.clear();
+  const Image bare = to_image(untitled);
+  CHECK(ink(bare, 0, 0, bare.width(), 8) == 0);
+}
+
+TEST_CASE("line plots draw a legend for several series", "[figure]") {
+  LineFigure one = sample_lines();
+  one.series.resize(1);
+  LineFigure two = sample_lines();
+  const Image a = to_image(one), b = to_image(two);
+  // The legend's text is drawn in the theme's text colour over the plot area.
+  CHECK(ink(b, 60, 40, b.width(), b.height() - 50) > ink(a, 60, 40, a.width(), a.height() - 50));
+}
+
+TEST_CASE("svg figures are well-formed and hold their labels as text", "[figure][svg]") {
+  for (const Figure& f : {Figure(sample_heatmap("heat <map>")), Figure(sample_lines()), Figure(sample_scatter(2)),
+                          Figure(sample_scatter(3))}) {
+    const std::string svg = to_svg(f, {{"Software", "posenc"}});
+    INFO(svg.substr(0, 400));
+    CHECK(posenc::test::xml_problem(svg).empty());
+    CHECK(svg.find("<text") != std::string::npos);
+  }
+  const std::string svg = to_svg(sample_heatmap("heat <map>"), {});
+  CHECK(svg.find(">dimension</text>") != std::string::npos);
+  CHECK(svg.find(">position</text>") != std::string::npos);
+  CHECK(svg.find(">heat &lt;map&gt;</text>") != std::string::npos);
+  CHECK(svg.find("by area averaging</text>") != std::string::npos);
+}
+
+TEST_CASE("the same figure gives the same bytes", "[figure]") {
+  for (const Figure& f : {Figure(sample_heatmap("h")), Figure(sample_lines()), Figure(sample_scatter(3))}) {
+    CHECK(to_png(f, {{"k", "v"}}) == to_png(f, {{"k", "v"}}));
+    CHECK(to_svg(f, {}) == to_svg(f, {}));
+    CHECK(to_ansi(f, 60) == to_ansi(f, 60));
+  }
+}
+
+TEST_CASE("the terminal preview is as wide as asked, in half blocks", "[figure][ansi]") {
+  const std::string a = to_ansi(sample_heatmap("sinusoidal"), 80);
+  // Title, round(80·50/128) = 31 pixel rows in 16 lines, the colour scale.
+  CHECK(std::count(a.begin(), a.end(), '\n') == 1 + 16 + 1);
+  CHECK(a.rfind("\x1b[1msinusoidal\x1b[0m\n", 0) == 0);
+  CHECK(a.find("\x1b[38;2;") != std::string::npos);
+  CHECK(a.find("\x1b[48;2;") != std::string::npos);
+  // Each picture line holds 80 "▀" (3 bytes each in UTF-8) and ends with a reset.
+  const auto first = a.find('\n') + 1, second = a.find('\n', first);
+  const std::string line = a.substr(first, second - first);
+  std::size_t blocks = 0;
+  for (auto p = line.find("\u2580"); p != std::string::npos; p = line.find("\u2580", p + 1)) ++blocks;
+  CHECK(blocks == 80);
+  CHECK(line.substr(line.size() - 4) == "\x1b[0m");
+  const std::string l = to_ansi(sample_lines(), 40);
+  CHECK(std::count(l.begin(), l.end(), '\n') == 1 + 10 + 2);  // title, 20 px in 10 lines, two legend lines
+}
