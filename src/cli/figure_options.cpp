@@ -90,6 +90,11 @@ void FigureOptions::bind(CLI::App& app) {
   app.add_option("--title", title, "figure title (default: the table's title)");
   app.add_option("--cmap", cmap, "colormap (default: viridis, or RdBu centred on 0 for signed data)")
       ->check(CLI::IsMember(names, CLI::ignore_case));
+  app.add_option("--reduce", reduce,
+                 "heatmaps of tables larger than the image: mean (area averaging), max (largest cell per pixel), "
+                 "or auto: max for alibi and t5 (biases, bucket ids), else mean")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "mean", "max"}));
 }
 
 void FigureOptions::bind_log_axes(CLI::App& app) {
@@ -136,6 +141,8 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
   // The colour range first (one colorbar for all panels), chosen as render::heatmap does, so
   // that the layout (colorbar labels) and the panel size are known before drawing cells.
   render::HeatmapOptions ho;
+  const bool discrete = info.scheme == "alibi" || info.scheme == "t5";
+  ho.reduction = o.reduce == "max" || (o.reduce == "auto" && discrete) ? render::Reduction::kMax : render::Reduction::kMean;
   std::size_t masked = 0;
   std::tie(fig.lo, fig.hi) = finite_range(t, slices * rows, masked);
   // Default: diverging only for data of both signs (all-negative biases read better sequential).
@@ -161,8 +168,9 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
   }
   std::vector<std::string> notes;
   if (r.reduced)
-    notes.push_back(fmt::format("reduced {}×{} → {}×{} by area averaging", rows, t.cols(),
-                                fig.panels[0].cells.height(), fig.panels[0].cells.width()));
+    notes.push_back(fmt::format("reduced {}×{} → {}×{} {}", rows, t.cols(), fig.panels[0].cells.height(),
+                                fig.panels[0].cells.width(),
+                                ho.reduction == render::Reduction::kMax ? "by max" : "by area averaging"));
   if (sliced && info.shape.front() > slices) notes.push_back(fmt::format("first {} of {}", slices, info.shape.front()));
   if (masked > 0) notes.push_back("grey: masked (−inf) or not a number");
   fig.subtitle = fmt::format("{}", fmt::join(notes, "; "));

@@ -17,8 +17,9 @@ struct FigureOptions {
   std::string title;  ///< "" = the figure's own title
   std::string cmap;   ///< "" = the figure's default
   bool log_x = false, log_y = false;
+  std::string reduce = "auto";  ///< heatmaps larger than the image: auto (max for bias/bucket tables), mean, max
 
-  /// Binds --width, --height, --title and --cmap.
+  /// Binds --width, --height, --title, --cmap and --reduce.
   void bind(CLI::App& app);
   /// Binds --log-x and --log-y (commands that draw line plots).
   void bind_log_axes(CLI::App& app);
@@ -31,7 +32,8 @@ bool draws(io::Format f);
 
 /// The heatmap figure of a 2-D table, or of a 3-D table as one panel per slice (the first
 /// 16 slices, e.g. heads); axis labels from TableInfo.axis_names, colorbar from value_name,
-/// a subtitle saying how a large matrix was reduced. Default colormap: RdBu centred on 0
+/// a subtitle saying how a large matrix was reduced (--reduce auto: by max for alibi and t5,
+/// whose cells are biases and bucket ids, else by area averaging). Default colormap: RdBu centred on 0
 /// when the values have both signs, else viridis over [min, max] (--cmap overrides; a
 /// diverging --cmap is centred on 0 for data with negative values).
 render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o);

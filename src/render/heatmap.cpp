@@ -129,8 +129,8 @@ HeatmapResult heatmap(const Table& t, const HeatmapOptions& opt) {
     return res;
   }
 
-  // Reduced: one pass sums each output pixel's cells (area-weighted) and finds the range; the
-  // colours follow from the means, so the table is computed once.
+  // Reduced: one pass accumulates each output pixel's cells (area-weighted sums, or maxima)
+  // and finds the range; the colours follow, so the table is computed once.
   const std::size_t out_w = std::min(cols, lim_w), out_h = std::min(rows, lim_h);
   res.reduced = true;
   std::vector<Split> col_split(cols);
@@ -151,20 +151,43 @@ HeatmapResult heatmap(const Table& t, const HeatmapOptions& opt) {
       }
     }
   };
-  for_each_row_f32(t, rows, [&](std::size_t r, std::span<const double> v) {
+  // kMax: `sum` holds the largest finite cell touching the pixel, `weight` counts them.
+  const auto take_max = [&](std::size_t y, double wy, std::span<const double> v) {
+    if (wy == 0 || y >= out_h) return;
+    double* m = sum.data() + y * out_w;
+    double* n = weight.data() + y * out_w;
+    for (std::size_t c = 0; c < cols; ++c) {
+      if (!std::isfinite(v[c])) continue;
+      const Split& cs = col_split[c];
+      for (std::size_t b = cs.bin; b <= cs.bin + (cs.w1 > 0 ? 1 : 0); ++b) {
+        m[b] = n[b] == 0 ? v[c] : std::max(m[b], v[c]);
+        n[b] += 1;
+      }
+    }
+  };
+  const bool by_max = opt.reduction == Reduction::kMax;
+  const auto accumulate = [&](std::size_t r, std::span<const double> v) {
     widen(lo, hi, v);
     const Split rs = split(r, rows, out_h);
-    add(rs.bin, rs.w0, v);
-    add(rs.bin + 1, rs.w1, v);
-  });
+    if (by_max) {
+      take_max(rs.bin, rs.w0, v);
+      take_max(rs.bin + 1, rs.w1, v);
+    } else {
+      add(rs.bin, rs.w0, v);
+      add(rs.bin + 1, rs.w1, v);
+    }
+  };
+  // Maxima are cell values, so they come through the double path; means may use float32.
+  if (by_max) for_each_row(t, rows, accumulate);
+  else for_each_row_f32(t, rows, accumulate);
   const Colormap cmap = choose_colors(lo, hi, opt, res);
   const Range norm{res.lo, res.hi};
   res.image = Image(static_cast<int>(out_w), static_cast<int>(out_h));
   for (std::size_t y = 0; y < out_h; ++y)
     for (std::size_t x = 0; x < out_w; ++x) {
       const std::size_t i = y * out_w + x;
-      const double mean = weight[i] > 0 ? sum[i] / weight[i] : std::numeric_limits<double>::quiet_NaN();
-      res.image.set(static_cast<int>(x), static_cast<int>(y), cmap(norm(mean)));
+      const double value = weight[i] == 0 ? std::numeric_limits<double>::quiet_NaN() : by_max ? sum[i] : sum[i] / weight[i];
+      res.image.set(static_cast<int>(x), static_cast<int>(y), cmap(norm(value)));
     }
   return res;
 }

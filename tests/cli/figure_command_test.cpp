@@ -94,3 +94,19 @@ TEST_CASE("3-D tables are drawn as one panel per head", "[cli][figure]") {
   for (auto p = r.out.find("<image "); p != std::string::npos; p = r.out.find("<image ", p + 1)) ++images;
   CHECK(images == 4 + 1);  // four panels and the colorbar's gradient
 }
+
+TEST_CASE("large bias and bucket matrices are reduced by max, other tables by area averaging", "[cli][figure]") {
+  const auto t5 = run_cli({"generate", "t5", "--len", "1024", "--format", "svg"});
+  REQUIRE(t5.code == 0);
+  CHECK(t5.out.find(">reduced 1024×1024 → 512×512 by max</text>") != std::string::npos);
+  const auto alibi = run_cli({"generate", "alibi", "--len", "1024", "--heads", "1", "--format", "svg"});
+  REQUIRE(alibi.code == 0);
+  CHECK(alibi.out.find("by max</text>") != std::string::npos);
+  const auto mean = run_cli({"generate", "t5", "--len", "1024", "--reduce", "mean", "--format", "svg"});
+  REQUIRE(mean.code == 0);
+  CHECK(mean.out.find(">reduced 1024×1024 → 512×512 by area averaging</text>") != std::string::npos);
+  const auto sin = run_cli({"generate", "sinusoidal", "--len", "1024", "--dim", "64", "--format", "svg"});
+  REQUIRE(sin.code == 0);
+  CHECK(sin.out.find("by area averaging</text>") != std::string::npos);
+  CHECK(run_cli({"generate", "t5", "--len", "8", "--reduce", "median", "--format", "svg"}).code == 2);
+}

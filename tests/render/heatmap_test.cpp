@@ -116,6 +116,33 @@ TEST_CASE("a cell straddling two pixels is split by area; NaN is left out", "[he
   CHECK(hn.image.at(1, 0) == colormap("viridis", 0.5));
 }
 
+TEST_CASE("max reduction keeps the largest cell each pixel touches; -inf and NaN are left out", "[heatmap]") {
+  using posenc::render::Reduction;
+  TableInfo info;
+  info.shape = {4, 4};
+  Matrix m(4, 4);
+  for (std::size_t i = 0; i < 16; ++i) m.data()[i] = static_cast<double>(i);
+  const MatrixTable sixteen(info, m);
+  const auto h = heatmap(sixteen, {.cmap = "", .max_width = 2, .max_height = 2, .reduction = Reduction::kMax});
+  CHECK(h.reduced);
+  REQUIRE(h.image.width() == 2);
+  REQUIRE(h.image.height() == 2);
+  CHECK(h.image.at(0, 0) == colormap("viridis", 5.0 / 15));   // max of 0, 1, 4, 5
+  CHECK(h.image.at(1, 0) == colormap("viridis", 7.0 / 15));   // max of 2, 3, 6, 7
+  CHECK(h.image.at(0, 1) == colormap("viridis", 13.0 / 15));  // max of 8, 9, 12, 13
+  CHECK(h.image.at(1, 1) == colormap("viridis", 1.0));        // max of 10, 11, 14, 15
+  // 3 columns into 2 pixels: the middle cell touches both; a causal mask's -inf is left out
+  const auto t = table(1, 3, {0, 3, -INFINITY});
+  const auto ht = heatmap(t, {.cmap = "", .max_width = 2, .max_height = 10, .reduction = Reduction::kMax});
+  REQUIRE(ht.image.width() == 2);
+  CHECK(ht.image.at(0, 0) == colormap("viridis", 1.0));  // max(0, 3) over range [0, 3]
+  CHECK(ht.image.at(1, 0) == colormap("viridis", 1.0));  // max(3, -inf)
+  const auto masked = table(1, 4, {-INFINITY, NAN, 1, 2});
+  const auto hm = heatmap(masked, {.cmap = "", .max_width = 2, .reduction = Reduction::kMax});
+  CHECK(hm.image.at(0, 0) == Rgb{128, 128, 128});  // only masked cells: grey
+  CHECK(hm.image.at(1, 0) == colormap("viridis", 1.0));
+}
+
 TEST_CASE("a long table is reduced along its long axis only, streaming", "[heatmap]") {
   TableInfo info;
   info.shape = {4000, 100};

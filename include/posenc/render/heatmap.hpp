@@ -8,11 +8,14 @@
 /// - If it fits (C <= W and R <= H), every cell becomes a square of k×k
 ///   pixels, k = max(min_cell, floor(target_size / max(R, C))), lowered if needed so that the
 ///   image stays within max_width × max_height (k >= 1). A 50×128 table gives k = 5: 640×250.
-/// - Otherwise the table is reduced by area averaging: each axis longer than its limit (W, H) is
-///   reduced to exactly the limit (the other axis is kept), and each output pixel is the
-///   mean of the cells it covers, weighted by the covered area (a cell can straddle two
-///   pixels); NaN cells are left out of the mean, a pixel covering only NaN is grey. The
-///   reduced cells are not square when only one axis is reduced.
+/// - Otherwise the table is reduced: each axis longer than its limit (W, H) is reduced to
+///   exactly the limit (the other axis is kept). With Reduction::kMean each output pixel is
+///   the mean of the cells it covers, weighted by the covered area (a cell can straddle two
+///   pixels); with Reduction::kMax it is the largest of the cells it touches, so that a bias
+///   or bucket matrix shows values it really holds (a bucket id, the bias nearest zero) rather
+///   than averages of them. NaN cells are left out (and -inf cells too, for kMax); a pixel
+///   covering only such cells is grey. The reduced cells are not square when only one axis
+///   is reduced.
 ///
 /// Colour range. Finite values only (NaN and ±inf are ignored when finding it); NaN and ±inf
 /// cells (e.g. masked causal biases) are drawn mid grey, the colormaps' NaN colour. With no
@@ -28,6 +31,12 @@
 
 namespace posenc::render {
 
+/// How a table larger than the image is reduced to it.
+enum class Reduction {
+  kMean,  ///< area-weighted mean of the cells a pixel covers (continuous values)
+  kMax,   ///< largest cell a pixel touches (bias and bucket matrices)
+};
+
 struct HeatmapOptions {
   std::string cmap;         ///< "" = viridis for non-negative data, RdBu centred on 0 for signed data
   int max_width = 1600;     ///< the image never exceeds this (small tables are scaled up within it)
@@ -39,6 +48,7 @@ struct HeatmapOptions {
   /// (~500×370 px), so the PNG is no larger than that figure's; power-of-two tables then
   /// reduce by whole factors, which compress best.
   int reduce_to = 512;
+  Reduction reduction = Reduction::kMean;
   double range_lo = NAN;    ///< both finite: this colour range instead of the data's (panels sharing a colorbar)
   double range_hi = NAN;
 };
@@ -48,7 +58,7 @@ struct HeatmapResult {
   double lo = 0, hi = 0;           ///< values at the two ends of the colormap (for a colorbar)
   std::string cmap;                ///< colormap used
   int cell_px = 0;                 ///< pixels per cell side when not reduced; 0 when reduced
-  bool reduced = false;            ///< cells were area-averaged into fewer pixels
+  bool reduced = false;            ///< cells were reduced (opt.reduction) into fewer pixels
   std::size_t rows = 0, cols = 0;  ///< cells shown (rows of the first slice × columns)
 };
 
