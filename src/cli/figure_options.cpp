@@ -90,6 +90,9 @@ void FigureOptions::bind(CLI::App& app) {
   app.add_option("--title", title, "figure title (default: the table's title)");
   app.add_option("--cmap", cmap, "colormap (default: viridis, or RdBu centred on 0 for signed data)")
       ->check(CLI::IsMember(names, CLI::ignore_case));
+}
+
+void FigureOptions::bind_reduce(CLI::App& app) {
   app.add_option("--reduce", reduce,
                  "heatmaps of tables larger than the image: mean (area averaging), max (largest cell per pixel), "
                  "or auto: max for alibi and t5 (biases, bucket ids), else mean")

@@ -19,8 +19,10 @@ struct FigureOptions {
   bool log_x = false, log_y = false;
   std::string reduce = "auto";  ///< heatmaps larger than the image: auto (max for bias/bucket tables), mean, max
 
-  /// Binds --width, --height, --title, --cmap and --reduce.
+  /// Binds --width, --height, --title and --cmap.
   void bind(CLI::App& app);
+  /// Binds --reduce (commands that draw heatmaps of tables).
+  void bind_reduce(CLI::App& app);
   /// Binds --log-x and --log-y (commands that draw line plots).
   void bind_log_axes(CLI::App& app);
   /// --width, --height, --title, and --cmap / log axes where the figure has them.

@@ -35,6 +35,7 @@ void add_generate_command(CLI::App& app, Context& ctx, int& exit_code) {
       "run 'posenc generate SCHEME --help' for the options of one scheme");
   opts->scheme.bind(*cmd);
   opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kNpy, io::Format::kPng});
+  opts->output.figure.bind_reduce(*cmd);
   cmd->callback([opts, &ctx, &exit_code] { exit_code = run_generate(ctx, *opts); });
 }
 

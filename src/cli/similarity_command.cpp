@@ -85,6 +85,7 @@ void add_similarity_command(CLI::App& app, Context& ctx, int& exit_code) {
       "  posenc similarity --input wpe.npy --metric cosine -o wpe_sim.npy");
   opts->scheme.bind(*cmd);
   opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kNpy, io::Format::kPng});
+  opts->output.figure.bind_reduce(*cmd);
   cmd->add_option("--metric", opts->metric, "dot, cosine or distance")
       ->capture_default_str()
       ->check(CLI::IsMember({"dot", "cosine", "distance"}));
