@@ -3,8 +3,9 @@
 # every entry a figure (PNG and SVG) and its data (CSV and JSON), plus
 # gallery/index.html that shows each figure with the command that made it.
 #   scripts/gallery.sh [OUTDIR]      (default: gallery/)
-#   scripts/gallery.sh --docs        redraws docs/img/*.png and docs/gallery.md from the
-#                                    entries that have a caption (third field)
+#   scripts/gallery.sh --docs        redraws docs/img/NAME.png for every entry (the docs pages
+#                                    show them) and docs/gallery.md from the entries that have
+#                                    a caption (third field)
 # An entry is "name|arguments|caption": the arguments of a posenc command
 # (generate, decay, similarity, project, rope); arguments that start with a scheme
 # name mean `posenc generate ...`; they are shell words (quote a --title with spaces).
@@ -30,7 +31,7 @@ entries=(
   "integer|integer --len 50 --dim 16"
   "normalized|normalized --len 50 --dim 16"
   "binary|binary --len 64 --dim 8|The binary table (seed 1.3): column i is bit i of the position, so it flips every 2^i rows; the values are discrete and the bits do not say how far apart two positions are."
-  "sine-pow2|sine --len 50 --dim 16 --frequencies pow2"
+  "sine|sine --len 50 --dim 16 --frequencies pow2"
   "sine-paper|sine --len 50 --dim 128 --frequencies paper"
   "sinusoidal|sinusoidal --len 50 --dim 128|The seeds' 50×128 sinusoidal table: sin/cos pairs interleaved, the frequency falls from 1 (left) to 1/10000 (right), so only the first dimensions change quickly with the position."
   "sinusoidal-split|sinusoidal --len 50 --dim 128 --layout split"
@@ -96,8 +97,10 @@ for entry in "${entries[@]}"; do
     args="generate $args"
   fi
   if (( docs )); then
-    [[ -n "${caption:-}" ]] || continue
+    # Every entry is drawn (the docs pages show them); those with a caption are also in gallery.md.
     "$posenc" "${argv[@]}" -o "$out/$name.png" 2> >(grep -v '^posenc: warning' >&2 || true)
+    echo "gallery: $out/$name.png"
+    [[ -n "${caption:-}" ]] || continue
     # A caption starting with "+ " puts the figure beside the previous one.
     if [[ "$caption" == "+ "* && ${#sec_names[@]} -gt 0 ]]; then
       caption="${caption#+ }"
@@ -107,7 +110,6 @@ for entry in "${entries[@]}"; do
     sec_names+=("$name")
     sec_cmds+=("posenc $args -o $name.png")
     sec_caps+=("$caption")
-    echo "gallery: $out/$name.png"
     continue
   fi
   links=()

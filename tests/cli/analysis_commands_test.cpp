@@ -49,6 +49,34 @@ TEST_CASE("decay --vary draws one series per value", "[cli][decay]") {
   CHECK(run_cli({"decay", "sinusoidal", "--vary", "base=0.5", "--format", "csv"}).code == 2);
 }
 
+TEST_CASE("decay --compare puts other schemes' curves in the same output", "[cli][decay]") {
+  const auto r = run_cli({"decay", "sinusoidal", "--dim", "8", "--max-offset", "3", "--compare", "rope --dim 8 --base 100 --precision f64",
+                          "--compare", "alibi --heads 1", "--dtype", "float64", "--format", "json"});
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j["series"].size() == 4);
+  CHECK(j["series"][0]["name"] == "sinusoidal: dot");
+  CHECK(j["series"][2]["name"] == "rope --dim 8 --base 100 --precision f64: q=k=ones");
+  CHECK(j["series"][3]["name"] == "alibi --heads 1: head 0 (m=0.00390625)");
+  for (int d = 0; d <= 3; ++d) {
+    const auto at = static_cast<std::size_t>(d);
+    CHECK(j["series"][0]["values"][at].get<double>() == Approx(sinusoid_dot(8, d)).margin(1e-12));
+    double ones = 0;  // q = k = ones: 2 sum_i cos(d theta_i), theta_i = 100^(-2i/8)
+    for (int i = 0; i < 4; ++i) ones += 2 * std::cos(d * std::pow(100.0, -2.0 * i / 8));
+    CHECK(j["series"][2]["values"][at].get<double>() == Approx(ones).epsilon(1e-12));
+    CHECK(j["series"][3]["values"][at].get<double>() == -d / 256.0);  // -m |d|, m = 2^-8
+  }
+  CHECK(j["compare"].size() == 2);
+  const auto bad = run_cli({"decay", "sinusoidal", "--compare", "rop --dim 8", "--format", "csv"});
+  CHECK(bad.code == 2);
+  CHECK(one_line(bad.err));
+  CHECK_THAT(bad.err, Catch::Contains("--compare 'rop --dim 8': unknown scheme 'rop'"));
+  const auto bad_option = run_cli({"decay", "sinusoidal", "--compare", "rope --dim x", "--format", "csv"});
+  CHECK(bad_option.code == 2);
+  CHECK_THAT(bad_option.err, Catch::Contains("--compare 'rope --dim x'"));
+  CHECK(run_cli({"decay", "sinusoidal", "--compare", "", "--format", "csv"}).code == 2);
+}
+
 TEST_CASE("decay of alibi: bias against distance per head; causal keeps the past", "[cli][decay]") {
   const auto r = run_cli({"decay", "alibi", "--heads", "2", "--max-offset", "3", "--format", "csv"});
   REQUIRE(r.code == 0);
