@@ -108,7 +108,8 @@ HeatmapResult heatmap(const Table& t, const HeatmapOptions& opt) {
   const std::size_t max_w = static_cast<std::size_t>(std::max(1, opt.max_width));
   const std::size_t max_h = static_cast<std::size_t>(std::max(1, opt.max_height));
   const std::size_t reduce = static_cast<std::size_t>(std::max(1, opt.reduce_to));
-  const std::size_t lim_w = std::min(max_w, reduce), lim_h = std::min(max_h, reduce);
+  std::size_t lim_w = std::min(max_w, reduce), lim_h = std::min(max_h, reduce);
+  if (rows == cols) lim_w = lim_h = std::min(lim_w, lim_h);  // a square matrix (i against j) stays square
 
   if (cols <= lim_w && rows <= lim_h) {
     // Pass 1: the range of the finite values; pass 2: the colours.

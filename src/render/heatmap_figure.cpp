@@ -80,6 +80,15 @@ Layout layout(const HeatmapFigure& f) {
     l.plots.push_back({std::round(px), std::round(py), std::round(panel_w), std::round(panel_h)});
   }
   l.x.ticks = fit_ticks(f.first_col, f.first_col + cols - 1, std::round(panel_w), true, false, 1.0);
+  if (l.ncols > 1) {
+    // Side by side, a label at a panel's edge would run into the next panel's first label:
+    // keep only labels that end within half the gap of their own panel.
+    const Rect& p = l.plots.front();
+    std::erase_if(l.x.ticks, [&](const Tick& t) {
+      const double half = text_width(t.label, th.tick) / 2, at = x_pixel(l.x, p, t.value);
+      return at - half < p.x - kGapX / 2 || at + half > p.right() + kGapX / 2;
+    });
+  }
   l.bar = {l.grid.right() + 16, l.grid.y, 16, l.grid.h};
   return l;
 }

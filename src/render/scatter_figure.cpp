@@ -68,7 +68,8 @@ void draw_points(Canvas& c, const ScatterFigure& f, const std::vector<Point>& px
 
 namespace {
 
-void draw_2d(Canvas& c, const ScatterFigure& f, const Rect& area, bool bare) {
+/// Draws the 2-D scatter in `area`; returns the plot's frame (the colorbar is aligned with it).
+Rect draw_2d(Canvas& c, const ScatterFigure& f, const Rect& area, bool bare) {
   Axis xa, ya;
   xa.label = f.axis_labels.size() > 0 ? f.axis_labels[0] : "";
   ya.label = f.axis_labels.size() > 1 ? f.axis_labels[1] : "";
@@ -92,10 +93,11 @@ void draw_2d(Canvas& c, const ScatterFigure& f, const Rect& area, bool bare) {
   for (std::size_t r = 0; r < px.size(); ++r)
     px[r] = {x_pixel(xa, plot, f.points(r, 0)), f.points.cols() > 1 ? y_pixel(ya, plot, f.points(r, 1)) : y_pixel(ya, plot, 0)};
   draw_points(c, f, px, std::vector<double>(px.size(), 0.0), bare);
-  if (bare) return;
+  if (bare) return plot;
   draw_frame(c, plot);
   draw_x_axis(c, plot, xa);
   draw_y_axis(c, plot, ya);
+  return plot;
 }
 
 }  // namespace
@@ -125,11 +127,13 @@ void draw_scatter(Canvas& c, const ScatterFigure& f, bool bare) {
     area.x += (area.w - used) / 2;
     area.w = used;
   }
-  if (f.points.cols() >= 3)
+  Rect bar{std::round(area.right() + 16), std::round(top + 15), 16, std::round(bar_h)};
+  if (f.points.cols() >= 3) {
     draw_scatter_3d(c, f, area, false);
-  else
-    draw_2d(c, f, area, false);
-  const Rect bar{std::round(area.right() + 16), std::round(top + 15), 16, std::round(bar_h)};
+  } else {
+    const Rect plot = draw_2d(c, f, area, false);  // the colorbar spans the plot's height
+    bar.y = plot.y, bar.h = plot.h;
+  }
   draw_colorbar(c, bar, f.cmap, colours);
   draw_title(c, f.title, f.subtitle);
 }

@@ -143,6 +143,18 @@ TEST_CASE("max reduction keeps the largest cell each pixel touches; -inf and NaN
   CHECK(hm.image.at(1, 0) == colormap("viridis", 1.0));
 }
 
+TEST_CASE("a square matrix stays square when it is reduced into a narrow panel", "[heatmap]") {
+  TableInfo info;
+  info.shape = {1000, 1000};
+  const posenc::RowFunctionTable t(info, [](std::size_t r, std::span<double> out) {
+    std::fill(out.begin(), out.end(), static_cast<double>(r));
+  });
+  const auto h = heatmap(t, {.cmap = "", .max_width = 250, .max_height = 800});
+  CHECK(h.reduced);
+  CHECK(h.image.width() == 250);
+  CHECK(h.image.height() == 250);
+}
+
 TEST_CASE("a long table is reduced along its long axis only, streaming", "[heatmap]") {
   TableInfo info;
   info.shape = {4000, 100};

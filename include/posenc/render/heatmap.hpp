@@ -4,7 +4,8 @@
 ///
 /// Size rule. Let the table have R rows and C columns (3-D tables: the first slice).
 /// The limits are W = min(max_width, reduce_to) and H = min(max_height, reduce_to): 512 × 512
-/// by default.
+/// by default; a square table (R = C: similarity, bias and bucket matrices) uses min(W, H) for
+/// both, so that it stays square.
 /// - If it fits (C <= W and R <= H), every cell becomes a square of k×k
 ///   pixels, k = max(min_cell, floor(target_size / max(R, C))), lowered if needed so that the
 ///   image stays within max_width × max_height (k >= 1). A 50×128 table gives k = 5: 640×250.
