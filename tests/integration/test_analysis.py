@@ -3,29 +3,19 @@ point of view, decay CSV and similarity .npy read with pandas and numpy and comp
 with formulas computed here, and the ALiBi H x N x N .npy."""
 import json
 import os
-import subprocess
-import sys
 import tempfile
 
 import numpy as np
 import pandas as pd
 
-POSENC = sys.argv[1]
-failures = []
-passed = 0
+from harness import expect, finish, run as run_bytes
 
 
 def run(*args):
-    return subprocess.run([POSENC, *args], capture_output=True, text=True)
+    return run_bytes(*args, text=True)
 
 
-def expect(cond, what):
-    global passed
-    if cond:
-        passed += 1
-    else:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
+
 
 
 def paper_omega(d, base=10000.0):
@@ -99,8 +89,7 @@ def main():
             r = run(*argv, "-o", path)
             with open(path, "rb") as f:
                 expect(r.returncode == 0 and f.read(8) == b"\x89PNG\r\n\x1a\n", f"{argv} png")
-    print(f"{passed} passed, {len(failures)} failed")
-    sys.exit(1 if failures else 0)
+    finish()
 
 
 if __name__ == "__main__":

@@ -5,22 +5,11 @@ shown under a figure is accepted by the binary (run with -o into a temporary fol
 import os
 import re
 import shlex
-import subprocess
-import sys
 import tempfile
 
-POSENC = sys.argv[1]
+from harness import expect, finish, run
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-failures = []
-checked = 0
-
-
-def expect(cond, what):
-    global checked
-    checked += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
 
 
 pages = [os.path.join(ROOT, "README.md")]
@@ -55,9 +44,8 @@ with tempfile.TemporaryDirectory() as tmp:
         for m in command.finditer(open(page, encoding="utf-8").read()):
             args = shlex.split(m.group(1))
             args[-1] = os.path.join(tmp, os.path.basename(args[-1]))
-            r = subprocess.run([POSENC, *args], capture_output=True, cwd=ROOT)
+            r = run(*args, cwd=ROOT)
             expect(r.returncode == 0 and os.path.getsize(args[-1]) > 0,
                    f"{os.path.relpath(page, ROOT)}: 'posenc {m.group(1)}' failed: {r.stderr.decode().strip()}")
 
-print(f"{checked} checks, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+finish()

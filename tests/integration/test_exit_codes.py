@@ -1,26 +1,12 @@
 """The real binary: exit codes, one-line errors, and output files that are
 written whole or not at all."""
 import os
-import subprocess
-import sys
 import tempfile
 
-POSENC = sys.argv[1]
-failures = []
-passed = 0
+from harness import expect, finish, run
 
 
-def run(*args):
-    return subprocess.run([POSENC, *args], capture_output=True, text=False)
 
-
-def expect(cond, what):
-    global passed
-    if cond:
-        passed += 1
-    else:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
 
 
 def main():
@@ -57,8 +43,7 @@ def main():
             expect(f.read() == b"position,dim0\n0,0\n1,1\n", "good run content")
         r = run("--help")
         expect(r.returncode == 0 and b"generate" in r.stdout, "--help")
-    print(f"{passed} passed, {len(failures)} failed")
-    sys.exit(1 if failures else 0)
+    finish()
 
 
 if __name__ == "__main__":

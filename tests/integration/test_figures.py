@@ -3,28 +3,14 @@ as <text>; PNG of the requested size; the same bytes from two runs; an ANSI
 preview as wide as COLUMNS."""
 import os
 import struct
-import subprocess
-import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
-POSENC = sys.argv[1]
+from harness import expect, finish, run
+
 SVG = "{http://www.w3.org/2000/svg}"
-failures = []
-passed = 0
 
 
-def run(*args, env=None):
-    return subprocess.run([POSENC, *args], capture_output=True, env=env)
-
-
-def expect(cond, what):
-    global passed
-    if cond:
-        passed += 1
-    else:
-        failures.append(what)
-        print("FAIL:", what, file=sys.stderr)
 
 
 def texts(svg_bytes):
@@ -75,9 +61,8 @@ def main():
         expect(len(lines) == 16, f"ansi: {len(lines)} lines")
         expect(all(l.count("\u2580") == 72 for l in lines[1:15]), "ansi: 72 half blocks per line")
         expect("\x1b[38;2;" in r.stdout.decode() and "\x1b[48;2;" in r.stdout.decode(), "ansi: 24-bit colour codes")
-    print(f"{passed} passed, {len(failures)} failed")
-    return 1 if failures else 0
+    finish()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -5,22 +5,13 @@ import os
 import resource
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 
-POSENC = os.path.abspath(sys.argv[1])
+from harness import POSENC, expect, finish
+
 OLD = b"position,dim0\nold,contents\n"
-passed, failed = 0, []
 
-
-def expect(cond, what):
-    global passed
-    if cond:
-        passed += 1
-    else:
-        failed.append(what)
-        print("FAIL:", what, file=sys.stderr)
 
 
 def interrupted(tmp, sig, name):
@@ -81,9 +72,8 @@ def main():
         full_disk(tmp, "full.json", [])
         expect(sorted(os.listdir(tmp)) == ["full.csv", "full.json", "full.npy", "hup.csv", "int.csv", "term.csv"],
                f"stray files: {sorted(os.listdir(tmp))}")
-    print(f"{passed} passed, {len(failed)} failed")
-    return 1 if failed else 0
+    finish()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

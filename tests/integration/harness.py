@@ -1,0 +1,30 @@
+"""What the integration tests share: the binary under test (argv[1]), running it, and
+counting checks. Each test script calls expect() per check and ends with finish()."""
+import os
+import subprocess
+import sys
+
+POSENC = os.path.abspath(sys.argv[1])
+failures = []
+_passed = 0
+
+
+def run(*args, text=False, env=None, cwd=None):
+    """Runs posenc with `args`, capturing stdout and stderr (str with text=True)."""
+    return subprocess.run([POSENC, *args], capture_output=True, text=text, env=env, cwd=cwd)
+
+
+def expect(cond, what):
+    """Counts a check; a failing one is printed at once and remembered."""
+    global _passed
+    if cond:
+        _passed += 1
+    else:
+        failures.append(what)
+        print("FAIL:", what, file=sys.stderr)
+
+
+def finish():
+    """Prints the counts and exits 1 when any check failed."""
+    print(f"{_passed} passed, {len(failures)} failed")
+    sys.exit(1 if failures else 0)
