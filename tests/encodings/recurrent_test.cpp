@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <vector>
 
 #include "error_of.hpp"
 
@@ -89,7 +90,32 @@ TEST_CASE("recurrent scheme reports max_drift and its position", "[recurrent]") 
   CHECK(result<std::int64_t>(*one, "max_drift_position") == 0);
 }
 
-TEST_CASE("recurrent refuses odd --dim and tables too large to keep in memory", "[recurrent][errors]") {
+TEST_CASE("recurrent streams: any block, filled from the nearest saved state, is the sequential run", "[recurrent]") {
+  // An independent sequential run of the same recurrence (w_k = 10000^(-2k/8), interleaved).
+  const std::size_t n = 1000, d = 8;
+  std::vector<double> seq(n * d);
+  double s[4] = {0, 0, 0, 0}, c[4] = {1, 1, 1, 1};
+  for (std::size_t t = 0; t < n; ++t)
+    for (std::size_t k = 0; k < 4; ++k) {
+      seq[t * d + 2 * k] = s[k];
+      seq[t * d + 2 * k + 1] = c[k];
+      const double w = std::pow(10000.0, -2.0 * static_cast<double>(k) / 8.0);
+      const double s_next = std::cos(w) * s[k] + std::sin(w) * c[k];
+      c[k] = -std::sin(w) * s[k] + std::cos(w) * c[k];
+      s[k] = s_next;
+    }
+  const auto t = make("recurrent", {{"len", std::int64_t{1000}}, {"dim", std::int64_t{8}}});
+  const auto whole = t->to_matrix();
+  std::vector<double> block(50 * d);
+  t->fill(700, 50, block);  // starts from the state saved at row 512, not from row 0
+  for (std::size_t i = 0; i < block.size(); ++i) {
+    CHECK(block[i] == whole.data()[700 * d + i]);                // bit-identical in any order
+    CHECK(block[i] == Approx(seq[700 * d + i]).margin(1e-13));  // the independent run
+  }
+  for (std::size_t i = 0; i < seq.size(); i += 37) CHECK(whole.data()[i] == Approx(seq[i]).margin(1e-13));
+}
+
+TEST_CASE("recurrent refuses odd --dim and tables too long to compute in sequence", "[recurrent][errors]") {
   CHECK_THAT(error_of([] { make("recurrent", {{"dim", std::int64_t{63}}}); }),
              Contains("--dim must be even for recurrent (got 63)"));
   CHECK_THAT(error_of([] { make("recurrent", {{"len", std::int64_t{1} << 30}, {"dim", std::int64_t{128}}}); }),
