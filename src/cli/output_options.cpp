@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include "posenc/error.hpp"
@@ -16,23 +17,35 @@ namespace posenc::cli {
 namespace {
 
 /// Passes a table through, counting the NaN and infinite values the writer sees, so that a
-/// run can say when its output holds them.
+/// run can say when its output holds them. Both fills are forwarded, so the inner table's
+/// float32 fast path stays in use; blocks are filled on worker threads, hence the atomics.
 class FiniteCountingTable : public Table {
  public:
   explicit FiniteCountingTable(const Table& t) : Table(t.info()), inner_(t) {}
   void fill(std::size_t first, std::size_t count, std::span<double> out) const override {
     inner_.fill(first, count, out);
-    for (const double v : out.first(count * cols())) {
-      if (std::isnan(v)) ++nan_;
-      else if (std::isinf(v)) ++inf_;
-    }
+    count_non_finite(out.first(count * cols()));
   }
-  std::size_t nan_count() const { return nan_; }
-  std::size_t inf_count() const { return inf_; }
+  void fill_f32(std::size_t first, std::size_t count, std::span<float> out) const override {
+    inner_.fill_f32(first, count, out);
+    count_non_finite(out.first(count * cols()));
+  }
+  std::size_t nan_count() const { return nan_.load(); }
+  std::size_t inf_count() const { return inf_.load(); }
 
  private:
+  template <class T>
+  void count_non_finite(std::span<T> values) const {
+    std::size_t nan = 0, inf = 0;
+    for (const T v : values) {
+      nan += std::isnan(v) ? 1 : 0;
+      inf += std::isinf(v) ? 1 : 0;
+    }
+    if (nan != 0) nan_ += nan;
+    if (inf != 0) inf_ += inf;
+  }
   const Table& inner_;
-  mutable std::size_t nan_ = 0, inf_ = 0;
+  mutable std::atomic<std::size_t> nan_{0}, inf_{0};
 };
 
 std::string why_not_finite(const TableInfo& info) {
