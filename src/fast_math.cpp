@@ -8,20 +8,27 @@
 namespace posenc {
 namespace {
 
-// The vectorisable loop; `target_clones` compiles it twice (AVX2 and baseline) and picks one
-// at load time. The default ISO mode does not contract a*b+c into FMA, so both clones round
-// alike and give the same bytes.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default")))
-#endif
-void kernel(const double* w, std::size_t n, double p, float* s, float* c) {
+// The vectorisable loop, for sin and cos, or only one of them (a RoPE table needs one; the
+// other polynomial would be thrown away). Each output is computed by the same operations
+// whichever others are wanted, so sin_f32's values are sincos_f32's sines, bit for bit.
+// Returns how many angles were in the fast range (|w[i]·p| < kFastAngleLimit, NaN excluded):
+// counted inside the loop, where it costs one vector compare, instead of a scalar pre-pass.
+template <bool kSin, bool kCos>
+[[gnu::always_inline]] inline std::size_t kernel_body(const double* w, std::size_t n, double p, float* s,
+                                                      float* c) {
   constexpr double kTwoOverPi = 0.63661977236758134308;
   constexpr double kMagic = 0x1.8p52;             // adding it rounds to an integer, kept in the low bits
   constexpr double kP1 = 0x1.921fb544p0;          // π/2 in three parts: k·kP1, k·kP2 exact for |k| < 2^20
   constexpr double kP2 = 0x1.0b4611a6p-34;
   constexpr double kP3 = 0x1.3198a2e037073p-69;
+  std::size_t in_range = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const double x = w[i] * p;
+    const double wp = w[i] * p;
+    // All ones when in range; else x = 0 keeps the float conversion below defined (the row is
+    // redone by the caller). A mask, not ?:, so that GCC vectorises the loop.
+    const std::uint64_t fast = std::uint64_t{0} - static_cast<std::uint64_t>(std::abs(wp) < kFastAngleLimit);
+    in_range += fast & 1u;
+    const double x = std::bit_cast<double>(std::bit_cast<std::uint64_t>(wp) & fast);
     const double t = x * kTwoOverPi + kMagic;
     const double k = t - kMagic;
     const auto q = static_cast<std::uint32_t>(std::bit_cast<std::uint64_t>(t));  // k mod 4 in the low bits
@@ -30,30 +37,56 @@ void kernel(const double* w, std::size_t n, double p, float* s, float* c) {
     const float sp = ((-1.9515295891e-4f * z + 8.3321608736e-3f) * z - 1.6666654611e-1f) * z * r + r;
     const float cp = ((2.443315711809948e-5f * z - 1.388731625493765e-3f) * z + 4.166664568298827e-2f) * z * z -
                      0.5f * z + 1.0f;
-    // Quadrant k mod 4: (sin, cos) = (s, c), (c, −s), (−s, −c), (−c, s).
-    float ss = (q & 1u) ? cp : sp;
-    float cc = (q & 1u) ? sp : cp;
-    ss = (q & 2u) ? -ss : ss;
-    cc = ((q + 1u) & 2u) ? -cc : cc;
-    s[i] = ss;
-    c[i] = cc;
+    // Quadrant k mod 4: (sin, cos) = (s, c), (c, −s), (−s, −c), (−c, s). Chosen and negated
+    // with bit masks: with ?: GCC keeps branches in the one-output loops and does not vectorise.
+    const std::uint32_t odd = 0u - (q & 1u);  // all ones when k is odd
+    const auto sb = std::bit_cast<std::uint32_t>(sp);
+    const auto cb = std::bit_cast<std::uint32_t>(cp);
+    if constexpr (kSin) s[i] = std::bit_cast<float>(((cb & odd) | (sb & ~odd)) ^ ((q & 2u) << 30));
+    if constexpr (kCos) c[i] = std::bit_cast<float>(((sb & odd) | (cb & ~odd)) ^ (((q + 1u) & 2u) << 30));
   }
+  return in_range;
+}
+
+// `target_clones` compiles each twice (AVX2 and baseline) and picks one at load time. The
+// default ISO mode does not contract a*b+c into FMA, so both clones round alike and give the
+// same bytes.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define POSENC_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define POSENC_CLONES
+#endif
+POSENC_CLONES std::size_t kernel_sincos(const double* w, std::size_t n, double p, float* s, float* c) {
+  return kernel_body<true, true>(w, n, p, s, c);
+}
+POSENC_CLONES std::size_t kernel_sin(const double* w, std::size_t n, double p, float* s) {
+  return kernel_body<true, false>(w, n, p, s, nullptr);
+}
+POSENC_CLONES std::size_t kernel_cos(const double* w, std::size_t n, double p, float* c) {
+  return kernel_body<false, true>(w, n, p, nullptr, c);
 }
 
 }  // namespace
 
+// Each runs the fast kernel, then redoes the whole row with std::sin/std::cos when an angle
+// was out of its range (rare: huge positions or frequencies, or NaN).
 void sincos_f32(std::span<const double> w, double p, float* s, float* c) {
-  double wmax = 0.0;
-  for (const double v : w) wmax = std::max(wmax, std::abs(v));
-  if (!(wmax * std::abs(p) < kFastAngleLimit)) {  // also NaN
-    for (std::size_t i = 0; i < w.size(); ++i) {
-      const double x = w[i] * p;
-      s[i] = static_cast<float>(std::sin(x));
-      c[i] = static_cast<float>(std::cos(x));
-    }
-    return;
+  if (kernel_sincos(w.data(), w.size(), p, s, c) == w.size()) return;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const double x = w[i] * p;
+    s[i] = static_cast<float>(std::sin(x));
+    c[i] = static_cast<float>(std::cos(x));
   }
-  kernel(w.data(), w.size(), p, s, c);
+}
+
+void sin_f32(std::span<const double> w, double p, float* s) {
+  if (kernel_sin(w.data(), w.size(), p, s) == w.size()) return;
+  for (std::size_t i = 0; i < w.size(); ++i) s[i] = static_cast<float>(std::sin(w[i] * p));
+}
+
+void cos_f32(std::span<const double> w, double p, float* c) {
+  if (kernel_cos(w.data(), w.size(), p, c) == w.size()) return;
+  for (std::size_t i = 0; i < w.size(); ++i) c[i] = static_cast<float>(std::cos(w[i] * p));
 }
 
 }  // namespace posenc

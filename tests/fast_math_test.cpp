@@ -54,3 +54,27 @@ TEST_CASE("fast float sin/cos falls back to std beyond its range", "[fast_math]"
   CHECK(s[0] == static_cast<float>(std::sin(1e9)));
   CHECK(c[1] == static_cast<float>(std::cos(5e8)));
 }
+
+TEST_CASE("sin_f32 and cos_f32 give sincos_f32's floats bit for bit, fallback included", "[fast_math]") {
+  std::vector<double> w;
+  for (int i = -300; i <= 300; ++i) w.push_back(i * 0.0123456789);
+  for (const double p : {0.0, 1.0, -7.5, 131071.0, 1e9}) {  // 1e9: beyond the fast range, std fallback
+    INFO("p = " << p);
+    std::vector<float> s(w.size()), c(w.size()), s1(w.size()), c1(w.size());
+    posenc::sincos_f32(w, p, s.data(), c.data());
+    posenc::sin_f32(w, p, s1.data());
+    posenc::cos_f32(w, p, c1.data());
+    CHECK(s1 == s);
+    CHECK(c1 == c);
+  }
+}
+
+TEST_CASE("one angle out of the fast range or NaN sends the whole row to std::sin/std::cos", "[fast_math]") {
+  const std::vector<double> w = {0.5, 2e6, std::nan("")};  // 2e6 > kFastAngleLimit
+  float s[3], c[3];
+  posenc::sincos_f32(w, 1.0, s, c);
+  CHECK(s[0] == static_cast<float>(std::sin(0.5)));
+  CHECK(c[1] == static_cast<float>(std::cos(2e6)));
+  CHECK(std::isnan(s[2]));
+  CHECK(std::isnan(c[2]));
+}

@@ -3,7 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <type_traits>
 
 #include "posenc/error.hpp"
 #include "posenc/io/output.hpp"
@@ -16,23 +20,55 @@ namespace posenc::cli {
 namespace {
 
 /// Passes a table through, counting the NaN and infinite values the writer sees, so that a
-/// run can say when its output holds them.
+/// run can say when its output holds them. Both fills are forwarded, so the inner table's
+/// float32 fast path stays in use; blocks are filled on worker threads, hence the atomics.
 class FiniteCountingTable : public Table {
  public:
   explicit FiniteCountingTable(const Table& t) : Table(t.info()), inner_(t) {}
   void fill(std::size_t first, std::size_t count, std::span<double> out) const override {
-    inner_.fill(first, count, out);
-    for (const double v : out.first(count * cols())) {
-      if (std::isnan(v)) ++nan_;
-      else if (std::isinf(v)) ++inf_;
-    }
+    fill_counting<double>(first, count, out, [this](std::size_t f, std::size_t n, std::span<double> o) { inner_.fill(f, n, o); });
   }
-  std::size_t nan_count() const { return nan_; }
-  std::size_t inf_count() const { return inf_; }
+  void fill_f32(std::size_t first, std::size_t count, std::span<float> out) const override {
+    fill_counting<float>(first, count, out, [this](std::size_t f, std::size_t n, std::span<float> o) { inner_.fill_f32(f, n, o); });
+  }
+  std::size_t nan_count() const { return nan_.load(); }
+  std::size_t inf_count() const { return inf_.load(); }
 
  private:
+  /// Fills a few rows at a time and counts them while they are still in the L1/L2 cache
+  /// (counting a whole 512 KiB block afterwards cost 15% of a float32 .npy run).
+  template <class T, class Fill>
+  void fill_counting(std::size_t first, std::size_t count, std::span<T> out, const Fill& fill) const {
+    const std::size_t c = cols();
+    const std::size_t step = std::max<std::size_t>(1, 8192 / std::max<std::size_t>(1, c));
+    for (std::size_t done = 0; done < count; done += step) {
+      const std::size_t n = std::min(step, count - done);
+      const auto part = out.subspan(done * c, n * c);
+      fill(first + done, n, part);
+      count_non_finite(part);
+    }
+  }
+  template <class T>
+  void count_non_finite(std::span<T> values) const {
+    // First a vectorisable count of values whose exponent bits are all ones (nan or inf),
+    // then, only when there are some, which kind they are.
+    using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+    constexpr auto kExponent = static_cast<Bits>(sizeof(T) == 4 ? 0x7f800000u : 0x7ff0000000000000u);
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < values.size(); i += 65536) {  // a counter as wide as a value
+      Bits chunk = 0;
+      for (const T v : values.subspan(i, std::min<std::size_t>(65536, values.size() - i)))
+        chunk += (std::bit_cast<Bits>(v) & kExponent) == kExponent ? 1u : 0u;
+      bad += chunk;
+    }
+    if (bad == 0) return;
+    std::size_t nan = 0;
+    for (const T v : values) nan += std::isnan(v) ? 1 : 0;
+    if (nan != 0) nan_ += nan;
+    if (bad != nan) inf_ += bad - nan;
+  }
   const Table& inner_;
-  mutable std::size_t nan_ = 0, inf_ = 0;
+  mutable std::atomic<std::size_t> nan_{0}, inf_{0};
 };
 
 std::string why_not_finite(const TableInfo& info) {

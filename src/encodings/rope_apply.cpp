@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <complex>
@@ -57,26 +58,42 @@ void rope_table_row_f32(const RopeConfig& c, const RopeFrequencies& f, RopeTable
     for (std::size_t k = 0; k < row.size(); ++k) out_row[k] = static_cast<float>(row[k]);
     return;
   }
+  // Only the function the table holds is computed, straight into the row (pairs values), then
+  // scaled and placed: half layout copies the first half, interleaved spreads it out.
   thread_local std::vector<double> angle;
-  thread_local std::vector<float> sin_v, cos_v;
-  sin_v.resize(pairs);
-  cos_v.resize(pairs);
+  thread_local std::vector<float> spread;
+  const bool inter = c.layout == RopeLayout::kInterleaved;
+  float* v = out_row.data();
+  if (inter) {
+    spread.resize(pairs);
+    v = spread.data();
+  }
+  std::span<const double> w = f.inv_freq;
+  double p = static_cast<double>(position);
   if (c.precision == RopePrecision::kF32) {
     // As rope_pair_values: the angle is a float32 product, its cos/sin then scaled in float32.
     const auto t = static_cast<float>(position);
     angle.resize(pairs);
     for (std::size_t i = 0; i < pairs; ++i) angle[i] = static_cast<double>(t * static_cast<float>(f.inv_freq[i]));
-    sincos_f32(angle, 1.0, sin_v.data(), cos_v.data());
-  } else {
-    sincos_f32(f.inv_freq, static_cast<double>(position), sin_v.data(), cos_v.data());
+    w = angle;
+    p = 1.0;
   }
-  const auto att = static_cast<float>(c.apply_attention_factor ? f.attention_factor : 1.0);
-  const std::vector<float>& v = kind == RopeTableKind::kCos ? cos_v : sin_v;
-  const bool inter = c.layout == RopeLayout::kInterleaved;
-  for (std::size_t i = 0; i < pairs; ++i) {
-    const float x = v[i] * att;
-    out_row[inter ? 2 * i : i] = x;
-    out_row[inter ? 2 * i + 1 : i + pairs] = x;
+  if (kind == RopeTableKind::kCos) {
+    cos_f32(w, p, v);
+  } else {
+    sin_f32(w, p, v);
+  }
+  if (c.apply_attention_factor && f.attention_factor != 1.0) {  // × 1.0f would change nothing
+    const auto att = static_cast<float>(f.attention_factor);
+    for (std::size_t i = 0; i < pairs; ++i) v[i] *= att;
+  }
+  if (inter) {
+    for (std::size_t i = 0; i < pairs; ++i) {
+      out_row[2 * i] = v[i];
+      out_row[2 * i + 1] = v[i];
+    }
+  } else {
+    std::copy(v, v + pairs, out_row.begin() + static_cast<std::ptrdiff_t>(pairs));
   }
   const float pass = kind == RopeTableKind::kCos ? 1.0f : 0.0f;
   for (std::size_t k = 2 * pairs; k < out_row.size(); ++k) out_row[k] = pass;

@@ -35,25 +35,22 @@ constexpr NonFinite kJsonNonFinite{"null", "null", "null"};
 
 /// fmt's "{}" is the shortest text that reads back to the same float/double, locale-free.
 /// Compiled format (no format-string parsing per number), written straight to `p`, which
-/// must have room for 32 chars; returns the end.
-char* format_number(char* p, double v, DType dtype, const NonFinite& nf) {
-  const auto word = [&](const char* w) {
+/// must have room for 32 chars; returns the end. A float is printed as a float (float32
+/// output), a double as a double.
+template <class T>
+char* format_number(char* p, T v, const NonFinite& nf) {
+  if (!std::isfinite(v)) [[unlikely]] {
+    const char* w = std::isnan(v) ? nf.nan : v > 0 ? nf.inf : nf.neg_inf;
     while (*w != '\0') *p++ = *w++;
     return p;
-  };
-  if (std::isnan(v)) return word(nf.nan);
-  if (dtype == DType::kFloat32) {
-    const float f = to_f32(v);
-    if (std::isinf(f)) return word(f > 0 ? nf.inf : nf.neg_inf);
-    return fmt::format_to(p, FMT_COMPILE("{}"), f);
   }
-  if (std::isinf(v)) return word(v > 0 ? nf.inf : nf.neg_inf);
   return fmt::format_to(p, FMT_COMPILE("{}"), v);
 }
 
-void append_number(std::string& buf, double v, DType dtype, const NonFinite& nf) {
+template <class T>
+void append_number(std::string& buf, T v, const NonFinite& nf) {
   char tmp[40];
-  buf.append(tmp, format_number(tmp, v, dtype, nf));
+  buf.append(tmp, format_number(tmp, v, nf));
 }
 
 void append_index(std::string& buf, std::size_t i) {
@@ -74,26 +71,46 @@ std::string csv_field(const std::string& s) {
   return q + "\"";
 }
 
-/// A block of values and the text made from it.
+/// A block of values and the text made from it: text[0, used) is written out. `text` only
+/// grows, so a writer that formats in place does not pay for zero-filling it on every block.
+template <class T>
 struct TextBlock {
-  std::vector<double> values;
+  std::vector<T> values;
   std::string text;
+  std::size_t used = 0;
 };
 
-/// Formats blocks of rows on worker threads: format(first, n, values, text) appends the text
-/// of rows [first, first + n); the texts are written to `out` in order.
-template <class Format>
-void write_text_blocks(const Table& t, std::ostream& out, Format&& format) {
+/// Formats blocks of rows on worker threads: format(first, n, values, text) writes the text
+/// of rows [first, first + n) at the start of `text` and returns its length; the texts are
+/// written to `out` in order. float32 output reads the table through Table::fill_f32 (the
+/// fast path where a table has one), so CSV/JSON hold the same floats as a float32 .npy.
+template <class T, class Format>
+void write_text_blocks_as(const Table& t, std::ostream& out, Format& format) {
   const std::size_t cols = t.cols();
-  pipeline<TextBlock>(
+  pipeline<TextBlock<T>>(
       t.rows(), block_rows(cols),
-      [&](std::size_t first, std::size_t n, TextBlock& b) {
+      [&](std::size_t first, std::size_t n, TextBlock<T>& b) {
         b.values.resize(n * cols);
-        t.fill(first, n, b.values);
-        b.text.clear();
-        format(first, n, std::span<const double>(b.values), b.text);
+        if constexpr (std::is_same_v<T, float>) {
+          t.fill_f32(first, n, b.values);
+        } else {
+          t.fill(first, n, b.values);
+        }
+        b.used = format(first, n, std::span<const T>(b.values), b.text);
       },
-      [&](std::size_t, std::size_t, const TextBlock& b) { write_bytes(out, b.text); });
+      [&](std::size_t, std::size_t, const TextBlock<T>& b) {
+        out.write(b.text.data(), static_cast<std::streamsize>(b.used));
+      });
+}
+
+/// `format` is a generic lambda, called with std::span<const float> or <const double>.
+template <class Format>
+void write_text_blocks(const Table& t, std::ostream& out, DType dtype, Format&& format) {
+  if (dtype == DType::kFloat32) {
+    write_text_blocks_as<float>(t, out, format);
+  } else {
+    write_text_blocks_as<double>(t, out, format);
+  }
 }
 
 std::string axis_name(const TableInfo& info, std::size_t axis, const char* fallback) {
@@ -110,19 +127,21 @@ void write_csv_wide(const Table& t, std::ostream& out, DType dtype) {
   }
   buf += '\n';
   write_bytes(out, buf);
-  write_text_blocks(t, out, [&](std::size_t first, std::size_t n, std::span<const double> v, std::string& text) {
-    // Room for the whole block (32 chars a number at most), formatted in place, then trimmed.
-    text.resize(n * (cols + 1) * 32);
-    char* p = text.data();
+  write_text_blocks(t, out, dtype, [&](std::size_t first, std::size_t n, auto v, std::string& text) {
+    // Room for the whole block (32 chars a number at most), formatted in place.
+    const std::size_t room = n * (cols + 1) * 32;
+    if (text.size() < room) text.resize(room);
+    char* const start = text.data();
+    char* p = start;
     for (std::size_t r = 0; r < n; ++r) {
       p = fmt::format_to(p, FMT_COMPILE("{}"), info.first_position + first + r);
-      for (std::size_t c = 0; c < cols; ++c) {
+      for (const auto x : v.subspan(r * cols, cols)) {
         *p++ = ',';
-        p = format_number(p, v[r * cols + c], dtype, kCsvNonFinite);
+        p = format_number(p, x, kCsvNonFinite);
       }
       *p++ = '\n';
     }
-    text.resize(static_cast<std::size_t>(p - text.data()));
+    return static_cast<std::size_t>(p - start);
   });
 }
 
@@ -139,7 +158,8 @@ void write_csv_long(const Table& t, std::ostream& out, DType dtype) {
   }
   buf += csv_field(info.value_name) + '\n';
   write_bytes(out, buf);
-  write_text_blocks(t, out, [&](std::size_t first, std::size_t n, std::span<const double> v, std::string& text) {
+  write_text_blocks(t, out, dtype, [&](std::size_t first, std::size_t n, auto v, std::string& text) {
+    text.clear();
     std::vector<std::size_t> index(shape.size());
     for (std::size_t r = 0; r < n; ++r) {
       std::size_t rest = first + r;  // unravel the row over the leading axes
@@ -153,10 +173,11 @@ void write_csv_long(const Table& t, std::ostream& out, DType dtype) {
           append_index(text, i);
           text += ',';
         }
-        append_number(text, v[r * cols + c], dtype, kCsvNonFinite);
+        append_number(text, v[r * cols + c], kCsvNonFinite);
         text += '\n';
       }
     }
+    return text.size();
   });
 }
 
@@ -206,19 +227,21 @@ void write_json(const Table& t, std::ostream& out, DType dtype) {
   const std::size_t rows = t.rows(), cols = t.cols();
   const bool one_d = shape.size() < 2;
   write_bytes(out, buf);
-  write_text_blocks(t, out, [&](std::size_t first, std::size_t n, std::span<const double> v, std::string& text) {
+  write_text_blocks(t, out, dtype, [&](std::size_t first, std::size_t n, auto v, std::string& text) {
+    text.clear();
     for (std::size_t k = 0; k < n; ++k) {
       const std::size_t r = first + k;
       for (const auto p : periods) text += (p != 0 && r % p == 0) ? "[" : "";
       if (!one_d) text += '[';
       for (std::size_t c = 0; c < cols; ++c) {
         if (c > 0) text += ',';
-        append_number(text, v[k * cols + c], dtype, kJsonNonFinite);
+        append_number(text, v[k * cols + c], kJsonNonFinite);
       }
       if (!one_d) text += ']';
       for (const auto p : periods) text += (p != 0 && (r + 1) % p == 0) ? "]" : "";
       if (r + 1 < rows) text += ",\n";
     }
+    return text.size();
   });
   write_bytes(out, "]}\n");
 }

@@ -1,8 +1,12 @@
 // Output bytes do not depend on --threads; the float32 fast paths stay within 1e-6 of the
-// double formula; CSV text is what it was before the fast paths (README's example).
+// double formula; float32 CSV prints the .npy's floats.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <algorithm>
+#include <charconv>
 #include <cstring>
+#include <sstream>
+#include <string_view>
 
 #include "cli_helpers.hpp"
 #include "posenc/encodings/registry.hpp"
@@ -60,13 +64,61 @@ TEST_CASE("float32 tables stay within 1e-6 of the double formula at large positi
   }
 }
 
-TEST_CASE("csv text is unchanged by the fast paths", "[cli][threads]") {
-  // README's example, recorded before the float32 fast path and the threads existed.
-  const auto r = run_cli({"generate", "sinusoidal", "--len", "4", "--dim", "4", "--format", "csv"});
-  CHECK(r.out ==
-        "position,sin0,cos0,sin1,cos1\n"
-        "0,0,1,0,1\n"
-        "1,0.84147096,0.5403023,0.009999833,0.99995\n"
-        "2,0.9092974,-0.41614684,0.019998666,0.9998\n"
-        "3,0.14112,-0.9899925,0.029995501,0.99955004\n");
+TEST_CASE("float32 csv prints the .npy's floats as shortest text, within 1.6e-7 of the formula", "[cli][threads]") {
+  // Positions 0..299 and 131000..131071 (fairseq's offset is not used: the paper's table).
+  const std::size_t d = 64;
+  for (const std::size_t len : {300u, 131072u}) {
+    const std::vector<std::string> common = {"generate", "sinusoidal", "--len", std::to_string(len), "--dim", "64"};
+    auto csv_args = common, npy_args = common;
+    csv_args.insert(csv_args.end(), {"--format", "csv"});
+    npy_args.insert(npy_args.end(), {"--format", "npy", "-o", "-"});
+    const auto csv = run_cli(csv_args);
+    const auto npy = run_cli(npy_args);
+    REQUIRE(csv.code == 0);
+    REQUIRE(npy.code == 0);
+    REQUIRE(npy.out.size() == 128 + len * d * 4);  // 128-byte header for this shape, then <f4 values
+    std::istringstream lines(csv.out);
+    std::string line;
+    std::getline(lines, line);
+    CHECK(line.rfind("position,sin0,cos0,sin1,cos1,", 0) == 0);
+    double worst = 0.0;
+    std::size_t checked = 0, not_shortest = 0, not_npy = 0;
+    for (std::size_t row = 0; std::getline(lines, line); ++row) {
+      if (len > 300 && row < 131000) continue;
+      std::istringstream cells(line);
+      std::string cell;
+      std::getline(cells, cell, ',');
+      REQUIRE(cell == std::to_string(row));
+      for (std::size_t col = 0; std::getline(cells, cell, ','); ++col) {
+        float f = 0;
+        REQUIRE(std::from_chars(cell.data(), cell.data() + cell.size(), f).ec == std::errc());
+        float from_npy = 0;
+        std::memcpy(&from_npy, npy.out.data() + 128 + (row * d + col) * 4, 4);
+        not_npy += f == from_npy ? 0 : 1;
+        // Shortest: as many significant digits as std::to_chars's shortest form of f.
+        char shortest[32];
+        const auto end = std::to_chars(shortest, shortest + 32, f).ptr;
+        const auto digits = [](std::string_view s) {
+          s = s.substr(0, s.find('e'));
+          const auto first = s.find_first_of("123456789");
+          const auto last = s.find_last_of("123456789");
+          return first == std::string_view::npos ? 0 : std::count_if(s.begin() + static_cast<std::ptrdiff_t>(first), s.begin() + static_cast<std::ptrdiff_t>(last) + 1, [](char ch) { return ch != '.'; });
+        };
+        not_shortest += digits(cell) == digits(std::string_view(shortest, static_cast<std::size_t>(end - shortest))) ? 0 : 1;
+        // The formula: w_k = 10000^(−2k/d), sin at column 2k, cos at 2k + 1.
+        const double w = std::pow(10000.0, -2.0 * static_cast<double>(col / 2) / static_cast<double>(d));
+        const double exact = col % 2 == 0 ? std::sin(w * static_cast<double>(row)) : std::cos(w * static_cast<double>(row));
+        worst = std::max(worst, std::abs(static_cast<double>(f) - exact));
+        ++checked;
+      }
+    }
+    INFO("len " << len);
+    CHECK(checked == (len > 300 ? 72u : 300u) * d);
+    CHECK(not_npy == 0);
+    CHECK(not_shortest == 0);
+    CHECK(worst <= 1.6e-7);
+  }
+  // Exact values print exactly (sin 0 = 0, cos 0 = 1).
+  CHECK(run_cli({"generate", "sinusoidal", "--len", "1", "--dim", "4", "--format", "csv"}).out ==
+        "position,sin0,cos0,sin1,cos1\n0,0,1,0,1\n");
 }

@@ -1,7 +1,9 @@
 #pragma once
 /// Writers stream a Table to an ostream block by block; they never compute.
 /// Numbers are written with fmt's "{}" (shortest round-trip, locale-free). In
-/// float32 mode each value is first rounded to float and printed as a float.
+/// float32 mode the values come from Table::fill_f32 (a table's fast float path, within
+/// 1e-6 of its double values; else the double rounded to float) and are printed as floats,
+/// so CSV, JSON and .npy hold the same float32 values.
 /// NaN and infinities: CSV writes nan, inf, -inf (read by pandas and numpy);
 /// JSON writes null (JSON has no NaN).
 #include <ostream>
