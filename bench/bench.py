@@ -13,6 +13,10 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 PY = "/usr/bin/python3"  # Debian's, where python3-numpy/-pandas/-matplotlib live
 
+# matplotlib's default figure is 640x480 pixels (6.4 x 4.8 in at 100 dpi): the same size for
+# posenc, so that the PNGs compared hold the same figure.
+SAME_FIGURE = ["--width", "640", "--height", "480"]
+
 
 def works(posenc, tmp):
     def o(name):
@@ -37,10 +41,10 @@ def works(posenc, tmp):
          [[posenc, "generate", "sinusoidal", "--len", "65536", "--dim", "1024", "-o", o("pe.csv")]],
          [peer + ["pandas_csv", "65536", "1024", o("pe.csv")]], [o("pe.csv")]),
         ("heatmap 2048x512 -> PNG", 10,
-         [[posenc, "generate", "sinusoidal", "--len", "2048", "--dim", "512", "-o", o("pe.png")]],
+         [[posenc, "generate", "sinusoidal", "--len", "2048", "--dim", "512", *SAME_FIGURE, "-o", o("pe.png")]],
          [peer + ["heatmap_png", "2048", "512", o("pe.png")]], [o("pe.png")]),
         ("heatmap 16384x1024 -> PNG", 5,
-         [[posenc, "generate", "sinusoidal", "--len", "16384", "--dim", "1024", "-o", o("pe.png")]],
+         [[posenc, "generate", "sinusoidal", "--len", "16384", "--dim", "1024", *SAME_FIGURE, "-o", o("pe.png")]],
          [peer + ["heatmap_png", "16384", "1024", o("pe.png")]], [o("pe.png")]),
         ("similarity 4096x512 -> .npy + PNG", 15,
          [[posenc, "similarity", "sinusoidal", "--len", "4096", "--dim", "512", "--metric", "dot", "-o", o("sim" + e)]

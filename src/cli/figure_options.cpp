@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "posenc/io/writers.hpp"
+#include "posenc/parallel.hpp"
 #include "posenc/render/ansi.hpp"
 #include "posenc/render/colormap.hpp"
 #include "posenc/render/heatmap.hpp"
@@ -47,18 +48,48 @@ std::string axis_label(const TableInfo& info, std::size_t axis, const std::strin
 }
 
 // The finite range of the first `rows` flattened rows; `masked` counts the other values.
+// Blocks are read on the worker threads; tables of more than 2^20 cells are drawn reduced,
+// and read through the float32 fast path like render::heatmap's reducer (within 1.6e-7 of
+// the double values: the same colours).
 std::pair<double, double> finite_range(const Table& t, std::size_t rows, std::size_t& masked) {
+  struct Block {
+    std::vector<double> values;
+    std::vector<float> values32;
+    double lo = 0, hi = 0;
+    std::size_t masked = 0;
+  };
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   masked = 0;
-  const std::size_t cols = t.cols(), step = io::block_rows(cols);
-  std::vector<double> buf(std::min(step, rows) * cols);
-  for (std::size_t first = 0; first < rows; first += step) {
-    const std::size_t n = std::min(step, rows - first);
-    t.fill(first, n, std::span<double>(buf.data(), n * cols));
-    for (std::size_t i = 0; i < n * cols; ++i)
-      if (std::isfinite(buf[i])) lo = std::min(lo, buf[i]), hi = std::max(hi, buf[i]);
-      else ++masked;
-  }
+  const std::size_t cols = t.cols();
+  const bool fast = rows * cols > (std::size_t{1} << 20);
+  const auto scan = [](const auto& v, Block& b) {
+    using T = std::decay_t<decltype(v[0])>;
+    T l = std::numeric_limits<T>::infinity(), h = -l;  // locals: kept in registers
+    std::size_t bad = 0;
+    for (const T x : v) {
+      const bool ok = std::isfinite(x);
+      bad += ok ? 0 : 1;
+      l = ok && x < l ? x : l;
+      h = ok && x > h ? x : h;
+    }
+    b.lo = l, b.hi = h, b.masked = bad;
+  };
+  pipeline<Block>(
+      rows, io::block_rows(cols),
+      [&](std::size_t first, std::size_t n, Block& b) {
+        if (fast) {
+          b.values32.resize(n * cols);
+          t.fill_f32(first, n, b.values32);
+          scan(b.values32, b);
+        } else {
+          b.values.resize(n * cols);
+          t.fill(first, n, b.values);
+          scan(b.values, b);
+        }
+      },
+      [&](std::size_t, std::size_t, const Block& b) {
+        lo = std::min(lo, b.lo), hi = std::max(hi, b.hi), masked += b.masked;
+      });
   if (lo > hi) lo = hi = 0;
   return {lo, hi};
 }

@@ -88,11 +88,13 @@ Colormap choose_colors(double lo, double hi, const HeatmapOptions& opt, HeatmapR
 }
 
 void widen(double& lo, double& hi, std::span<const double> v) {
+  double l = lo, h = hi;  // in registers: lo and hi could alias v for the compiler
   for (const double x : v) {
-    if (!std::isfinite(x)) continue;
-    lo = std::min(lo, x);
-    hi = std::max(hi, x);
+    const bool ok = std::isfinite(x);
+    l = ok && x < l ? x : l;
+    h = ok && x > h ? x : h;
   }
+  lo = l, hi = h;
 }
 
 }  // namespace
@@ -137,20 +139,32 @@ HeatmapResult heatmap(const Table& t, const HeatmapOptions& opt) {
   std::vector<Split> col_split(cols);
   for (std::size_t c = 0; c < cols; ++c) col_split[c] = split(c, cols, out_w);
   std::vector<double> sum(out_h * out_w, 0.0), weight(out_h * out_w, 0.0);
-  const auto add = [&](std::size_t y, double wy, std::span<const double> v) {
+  // kMean: a row is first binned along the columns (running sums in registers, since the
+  // bins of consecutive cells are the same or the next), then added to its one or two pixel
+  // rows with the row's weights.
+  std::vector<double> row_sum(out_w), row_weight(out_w);
+  const auto bin_columns = [&](std::span<const double> v) {
+    std::fill(row_sum.begin(), row_sum.end(), 0.0);
+    std::fill(row_weight.begin(), row_weight.end(), 0.0);
+    double acc = 0, acc_w = 0;
+    std::size_t bin = col_split[0].bin;
+    for (std::size_t c = 0; c < cols; ++c) {
+      const Split& cs = col_split[c];
+      if (cs.bin != bin) {
+        row_sum[bin] += acc, row_weight[bin] += acc_w;
+        acc = acc_w = 0, bin = cs.bin;
+      }
+      if (std::isnan(v[c])) continue;
+      acc += v[c] * cs.w0, acc_w += cs.w0;
+      if (cs.w1 > 0) row_sum[cs.bin + 1] += v[c] * cs.w1, row_weight[cs.bin + 1] += cs.w1;
+    }
+    row_sum[bin] += acc, row_weight[bin] += acc_w;
+  };
+  const auto add = [&](std::size_t y, double wy) {
     if (wy == 0 || y >= out_h) return;
     double* s = sum.data() + y * out_w;
     double* w = weight.data() + y * out_w;
-    for (std::size_t c = 0; c < cols; ++c) {
-      if (std::isnan(v[c])) continue;
-      const Split& cs = col_split[c];
-      s[cs.bin] += v[c] * wy * cs.w0;
-      w[cs.bin] += wy * cs.w0;
-      if (cs.w1 > 0) {
-        s[cs.bin + 1] += v[c] * wy * cs.w1;
-        w[cs.bin + 1] += wy * cs.w1;
-      }
-    }
+    for (std::size_t x = 0; x < out_w; ++x) s[x] += wy * row_sum[x], w[x] += wy * row_weight[x];
   };
   // kMax: `sum` holds the largest finite cell touching the pixel, `weight` counts them.
   const auto take_max = [&](std::size_t y, double wy, std::span<const double> v) {
@@ -167,15 +181,17 @@ HeatmapResult heatmap(const Table& t, const HeatmapOptions& opt) {
     }
   };
   const bool by_max = opt.reduction == Reduction::kMax;
+  const bool given_range = std::isfinite(opt.range_lo) && std::isfinite(opt.range_hi);
   const auto accumulate = [&](std::size_t r, std::span<const double> v) {
-    widen(lo, hi, v);
+    if (!given_range) widen(lo, hi, v);
     const Split rs = split(r, rows, out_h);
     if (by_max) {
       take_max(rs.bin, rs.w0, v);
       take_max(rs.bin + 1, rs.w1, v);
     } else {
-      add(rs.bin, rs.w0, v);
-      add(rs.bin + 1, rs.w1, v);
+      bin_columns(v);
+      add(rs.bin, rs.w0);
+      add(rs.bin + 1, rs.w1);
     }
   };
   // Maxima are cell values, so they come through the double path; means may use float32.
