@@ -57,6 +57,7 @@ RecurrentTable::RecurrentTable(TableInfo info, std::int64_t len, std::int64_t di
     }
     step(s, c);
   }
+  report_progress(rows, rows);  // this pass is done: writing the table is a new piece of work
 }
 
 void RecurrentTable::put(std::span<const double> s, std::span<const double> c, std::span<double> row) const {
