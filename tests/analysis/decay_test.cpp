@@ -29,11 +29,11 @@ TEST_CASE("sinusoidal decay: closed form sum_k cos(w_k delta) equals the direct 
       const auto closed = decay_sinusoids(s, offsets, m);
       for (std::size_t i = 0; i < offsets.size(); ++i) {
         INFO("metric " << metric_name(m) << " delta " << offsets[i] << " split " << split);
-        CHECK(closed[i] == Approx(direct[i]).margin(1e-9));
+        CHECK(closed[i] == Approx(direct[i]).epsilon(0).margin(1e-9));
       }
     }
     // Delta = 0: every row has squared norm d/2.
-    CHECK(decay_sinusoids(s, {0}, Metric::kDot)[0] == Approx(64.0).margin(1e-12));
+    CHECK(decay_sinusoids(s, {0}, Metric::kDot)[0] == Approx(64.0).epsilon(0).margin(1e-12));
   }
 }
 
@@ -50,12 +50,12 @@ TEST_CASE("RoFormer long-term-decay bound: the d = 128 test vectors", "[decay][r
       {0, 32.5}, {1, 31.538166}, {10, 17.954137}, {50, 12.629452}, {100, 10.227330}, {250, 6.548179}, {1000, 4.470761}};
   for (const auto& [delta, value] : expected) {
     INFO("delta " << delta);
-    CHECK(roformer_bound(theta, {delta})[0] == Approx(value).margin(5e-6));
+    CHECK(roformer_bound(theta, {delta})[0] == Approx(value).epsilon(0).margin(5e-6));
   }
   const auto theta64 = rope_theta(10000.0, 64);
-  CHECK(roformer_bound(theta64, {0})[0] == Approx(16.5).margin(1e-12));
-  CHECK(roformer_bound(theta64, {10})[0] == Approx(8.814334).margin(5e-6));
-  CHECK(roformer_bound(theta64, {100})[0] == Approx(7.465277).margin(5e-6));
+  CHECK(roformer_bound(theta64, {0})[0] == Approx(16.5).epsilon(0).margin(1e-12));
+  CHECK(roformer_bound(theta64, {10})[0] == Approx(8.814334).epsilon(0).margin(5e-6));
+  CHECK(roformer_bound(theta64, {100})[0] == Approx(7.465277).epsilon(0).margin(5e-6));
 }
 
 TEST_CASE("RoFormer bound equals an independent O(d^2) summation", "[decay][rope]") {
@@ -71,7 +71,7 @@ TEST_CASE("RoFormer bound equals an independent O(d^2) summation", "[decay][rope
       }
       sum += std::hypot(re, im);
     }
-    CHECK(roformer_bound(rope_theta(10000.0, d), {delta})[0] == Approx(sum / (d / 2)).margin(1e-9));
+    CHECK(roformer_bound(rope_theta(10000.0, d), {delta})[0] == Approx(sum / (d / 2)).epsilon(0).margin(1e-9));
   }
 }
 
@@ -79,14 +79,14 @@ TEST_CASE("all-ones q = k curve: sum_i 2 cos(delta theta_i)", "[decay][rope]") {
   const auto theta = rope_theta(10000.0, 128);
   const std::vector<std::pair<std::int64_t, double>> expected = {
       {0, 128.0}, {1, 124.187368}, {10, 85.640046}, {50, 69.910022}, {100, 61.086909}, {250, 39.303642}, {1000, 20.355456}};
-  for (const auto& [delta, value] : expected) CHECK(rope_ones_dot(theta, {delta})[0] == Approx(value).margin(5e-6));
+  for (const auto& [delta, value] : expected) CHECK(rope_ones_dot(theta, {delta})[0] == Approx(value).epsilon(0).margin(5e-6));
   // It is <R_0 1, R_delta 1>, and the general q, k form gives the same for all ones.
   const std::vector<double> ones(128, 1.0);
   for (std::int64_t delta : {0, 7, 300}) {
     const double direct = dot(rope_elementwise(ones, 0.0, theta, RopeLayout::kInterleaved),
                               rope_elementwise(ones, static_cast<double>(delta), theta, RopeLayout::kInterleaved));
-    CHECK(rope_ones_dot(theta, {delta})[0] == Approx(direct).margin(1e-9));
-    CHECK(rope_qk_decay(theta, ones, ones, true, {delta})[0] == Approx(direct).margin(1e-9));
+    CHECK(rope_ones_dot(theta, {delta})[0] == Approx(direct).epsilon(0).margin(1e-9));
+    CHECK(rope_qk_decay(theta, ones, ones, true, {delta})[0] == Approx(direct).epsilon(0).margin(1e-9));
   }
 }
 
@@ -105,7 +105,7 @@ TEST_CASE("rope q,k decay: closed form equals rotating q and k at many T", "[dec
       for (std::size_t i = 0; i < offsets.size(); ++i) {
         const double direct = dot(rope_elementwise(q, t, theta, layout),
                                   rope_elementwise(k, t + static_cast<double>(offsets[i]), theta, layout));
-        CHECK(closed[i] == Approx(direct).margin(1e-9));
+        CHECK(closed[i] == Approx(direct).epsilon(0).margin(1e-9));
       }
   }
 }

@@ -32,7 +32,7 @@ TEST_CASE("decay sinusoidal --format json: offset and series, values sum_k cos(w
   CHECK(j["offset"] == std::vector<int>{0, 1, 2, 3, 4, 5});
   REQUIRE(j["series"].size() == 1);
   CHECK(j["series"][0]["name"] == "dot");
-  for (int d = 0; d <= 5; ++d) CHECK(j["series"][0]["values"][static_cast<std::size_t>(d)].get<double>() == Approx(sinusoid_dot(16, d)).margin(1e-12));
+  for (int d = 0; d <= 5; ++d) CHECK(j["series"][0]["values"][static_cast<std::size_t>(d)].get<double>() == Approx(sinusoid_dot(16, d)).epsilon(0).margin(1e-12));
   CHECK(j["params"]["dim"] == 16);
 }
 
@@ -60,7 +60,7 @@ TEST_CASE("decay --compare puts other schemes' curves in the same output", "[cli
   CHECK(j["series"][3]["name"] == "alibi --heads 1: head 0 (m=0.00390625)");
   for (int d = 0; d <= 3; ++d) {
     const auto at = static_cast<std::size_t>(d);
-    CHECK(j["series"][0]["values"][at].get<double>() == Approx(sinusoid_dot(8, d)).margin(1e-12));
+    CHECK(j["series"][0]["values"][at].get<double>() == Approx(sinusoid_dot(8, d)).epsilon(0).margin(1e-12));
     double ones = 0;  // q = k = ones: 2 sum_i cos(d theta_i), theta_i = 100^(-2i/8)
     for (int i = 0; i < 4; ++i) ones += 2 * std::cos(d * std::pow(100.0, -2.0 * i / 8));
     CHECK(j["series"][2]["values"][at].get<double>() == Approx(ones).epsilon(1e-12));
@@ -113,7 +113,7 @@ TEST_CASE("similarity sinusoidal (closed form) and integer distance", "[cli][sim
   for (int i = 0; i < 4; ++i)
     for (int k = 0; k < 4; ++k)
       CHECK(j["data"][static_cast<std::size_t>(i)][static_cast<std::size_t>(k)].get<double>() ==
-            Approx(sinusoid_dot(8, k - i)).margin(1e-12));
+            Approx(sinusoid_dot(8, k - i)).epsilon(0).margin(1e-12));
   const auto d = run_cli({"similarity", "integer", "--len", "3", "--metric", "distance", "--format", "json"});
   REQUIRE(d.code == 0);
   CHECK(nlohmann::json::parse(d.out)["data"][0][2] == 2.0);
@@ -127,7 +127,7 @@ TEST_CASE("project: chosen columns, PCA, and bad --dims", "[cli][project]") {
   REQUIRE(r.code == 0);
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["shape"] == std::vector<int>{5, 3});
-  CHECK(j["data"][4][1].get<double>() == Approx(std::sin(2.0)).margin(1e-12));  // sin(4 / 2^1)
+  CHECK(j["data"][4][1].get<double>() == Approx(std::sin(2.0)).epsilon(0).margin(1e-12));  // sin(4 / 2^1)
   const auto p = run_cli({"project", "sinusoidal", "--len", "50", "--dim", "16", "--pca", "3", "--format", "json"});
   REQUIRE(p.code == 0);
   const auto pj = nlohmann::json::parse(p.out);
@@ -146,10 +146,10 @@ TEST_CASE("decay rope: RoFormer's bound and the all-ones curve (d = 128 test vec
   REQUIRE(r.code == 0);
   const auto j = nlohmann::json::parse(r.out);
   REQUIRE(j["series"].size() == 2);
-  CHECK(j["series"][0]["values"][0].get<double>() == Approx(32.5).margin(1e-9));
-  CHECK(j["series"][0]["values"][10].get<double>() == Approx(17.954137).margin(5e-6));
-  CHECK(j["series"][1]["values"][1].get<double>() == Approx(124.187368).margin(5e-6));
-  CHECK(j["series"][1]["values"][10].get<double>() == Approx(85.640046).margin(5e-6));
+  CHECK(j["series"][0]["values"][0].get<double>() == Approx(32.5).epsilon(0).margin(1e-9));
+  CHECK(j["series"][0]["values"][10].get<double>() == Approx(17.954137).epsilon(0).margin(5e-6));
+  CHECK(j["series"][1]["values"][1].get<double>() == Approx(124.187368).epsilon(0).margin(5e-6));
+  CHECK(j["series"][1]["values"][10].get<double>() == Approx(85.640046).epsilon(0).margin(5e-6));
 }
 
 TEST_CASE("similarity rope: the score <R_i q, R_j k> with q = k = ones", "[cli][similarity][rope]") {
@@ -163,7 +163,7 @@ TEST_CASE("similarity rope: the score <R_i q, R_j k> with q = k = ones", "[cli][
     for (int i = 0; i < 4; ++i) s += 2 * std::cos(delta * std::pow(10000.0, -2.0 * i / 8));
     return s;
   };
-  CHECK(j["data"][0][0].get<double>() == Approx(8.0));
-  CHECK(j["data"][0][2].get<double>() == Approx(expected(2)).margin(1e-12));
-  CHECK(j["data"][2][1].get<double>() == Approx(expected(-1)).margin(1e-12));
+  CHECK(j["data"][0][0].get<double>() == Approx(8.0).epsilon(1e-12));
+  CHECK(j["data"][0][2].get<double>() == Approx(expected(2)).epsilon(0).margin(1e-12));
+  CHECK(j["data"][2][1].get<double>() == Approx(expected(-1)).epsilon(0).margin(1e-12));
 }

@@ -57,7 +57,7 @@ TEST_CASE("element-wise, complex and matrix rotations equal q·e^{i t θ} in bot
     for (std::size_t r = 0; r < n; ++r) {
       double mx = 0;
       for (std::size_t k = 0; k < n; ++k) mx += m(r, k) * x[k];
-      CHECK(mx == Approx(e[r]).margin(1e-12));
+      CHECK(mx == Approx(e[r]).epsilon(0).margin(1e-12));
     }
     for (std::size_t k = 2 * pairs; k < n; ++k) CHECK(e[k] == x[k]);
   }
@@ -82,7 +82,7 @@ TEST_CASE("<R_m q, R_n k> = Re sum q k* e^{i(m-n)θ}, a function of m - n only",
       const auto delta = angles_at(m - n, 16, 32);
       for (std::size_t i = 0; i < 16; ++i)
         sum += pair(q, i, 16, layout) * std::conj(pair(k, i, 16, layout)) * std::exp(cd(0, delta[i]));
-      CHECK(dot(qm, kn) == Approx(sum.real()).margin(1e-10));
+      CHECK(dot(qm, kn) == Approx(sum.real()).epsilon(0).margin(1e-10));
     }
   }
 }
@@ -97,7 +97,7 @@ TEST_CASE("half and interleaved layouts agree after the HF permutation", "[rope]
   const auto a = angles_at(77, 64, 128);
   const auto lhs = rope_rotate(apply_permutation(x, big.to_half), a, RopeLayout::kHalf);
   const auto rhs = apply_permutation(rope_rotate(x, a, RopeLayout::kInterleaved), big.to_half);
-  for (std::size_t i = 0; i < 128; ++i) CHECK(lhs[i] == Approx(rhs[i]).margin(1e-12));
+  for (std::size_t i = 0; i < 128; ++i) CHECK(lhs[i] == Approx(rhs[i]).epsilon(0).margin(1e-12));
   CHECK(apply_permutation(apply_permutation(x, big.to_half), big.to_interleaved) == x);
   CHECK_THROWS(rope_permutation(7));
 }
@@ -147,7 +147,7 @@ TEST_CASE("float32 table rows (fast path) match the double rows in every layout,
       c.original_max_position_embeddings = 4096;
       finalize_rope_config(c, 16);  // rotary_dim 16: 8 pairs, 4 pass-through columns
       const auto f = compute_frequencies(c);
-      REQUIRE(f.attention_factor == Approx(0.1 * std::log(4.0) + 1.0));
+      REQUIRE(f.attention_factor == Approx(0.1 * std::log(4.0) + 1.0).epsilon(1e-12));
       for (const auto kind : {RopeTableKind::kCos, RopeTableKind::kSin}) {
         for (const std::int64_t t : {0, 1, 7, 4095, 131071}) {
           std::vector<double> exact(20);

@@ -43,10 +43,10 @@ TEST_CASE("sinusoidal paper row 1 is sin(1), cos(1), ... interleaved", "[sinusoi
   const auto m = sinusoidal_table(/*len=*/2, /*dim=*/4);  // w = 1, 0.01
   CHECK(m(0, 0) == 0.0);
   CHECK(m(0, 1) == 1.0);
-  CHECK(m(1, 0) == Approx(0.8414709848078965).margin(1e-12));   // sin(1)
-  CHECK(m(1, 1) == Approx(0.5403023058681398).margin(1e-12));   // cos(1)
-  CHECK(m(1, 2) == Approx(0.009999833334166664).margin(1e-12)); // sin(0.01)
-  CHECK(m(1, 3) == Approx(0.9999500004166653).margin(1e-12));   // cos(0.01)
+  CHECK(m(1, 0) == Approx(0.8414709848078965).epsilon(0).margin(1e-12));   // sin(1)
+  CHECK(m(1, 1) == Approx(0.5403023058681398).epsilon(0).margin(1e-12));   // cos(1)
+  CHECK(m(1, 2) == Approx(0.009999833334166664).epsilon(0).margin(1e-12)); // sin(0.01)
+  CHECK(m(1, 3) == Approx(0.9999500004166653).epsilon(0).margin(1e-12));   // cos(0.01)
 }
 
 TEST_CASE("sinusoidal split layout is the interleaved one, permuted", "[sinusoidal]") {
@@ -66,14 +66,14 @@ TEST_CASE("sinusoidal: sin^2 + cos^2 = 1 per pair, and PE_t . PE_t+D depends onl
   const auto w = sinusoidal_frequencies(32, 1e4, SinusoidalConvention::kPaper);
   for (std::size_t t = 0; t < 60; ++t)
     for (std::size_t k = 0; k < 16; ++k)
-      CHECK(m(t, 2 * k) * m(t, 2 * k) + m(t, 2 * k + 1) * m(t, 2 * k + 1) == Approx(1.0).margin(1e-12));
+      CHECK(m(t, 2 * k) * m(t, 2 * k) + m(t, 2 * k + 1) * m(t, 2 * k + 1) == Approx(1.0).epsilon(0).margin(1e-12));
   for (std::size_t delta : {1, 5, 17}) {
     double expected = 0;  // sum_k cos(w_k delta)
     for (double wk : w) expected += std::cos(wk * static_cast<double>(delta));
     for (std::size_t t = 0; t + delta < 60; t += 7) {
       double dot = 0;
       for (std::size_t i = 0; i < 32; ++i) dot += m(t, i) * m(t + delta, i);
-      CHECK(dot == Approx(expected).margin(1e-12));
+      CHECK(dot == Approx(expected).epsilon(0).margin(1e-12));
     }
   }
 }
@@ -83,10 +83,10 @@ TEST_CASE("sinusoidal tensor2tensor: concat [sin | cos], odd d padded with one z
   CHECK(t->info().column_names == std::vector<std::string>{"sin0", "sin1", "sin2", "cos0", "cos1", "cos2", "pad"});
   const auto m = t->to_matrix();
   CHECK(t->info().first_position == 0);
-  CHECK(m(2, 0) == Approx(0.9092974268256817).margin(1e-12));   // sin(2)
-  CHECK(m(2, 1) == Approx(0.01999866669333308).margin(1e-12));  // sin(0.02)
-  CHECK(m(2, 3) == Approx(-0.4161468365471424).margin(1e-12));  // cos(2)
-  CHECK(m(2, 5) == Approx(0.99999998).margin(1e-12));           // cos(0.0002)
+  CHECK(m(2, 0) == Approx(0.9092974268256817).epsilon(0).margin(1e-12));   // sin(2)
+  CHECK(m(2, 1) == Approx(0.01999866669333308).epsilon(0).margin(1e-12));  // sin(0.02)
+  CHECK(m(2, 3) == Approx(-0.4161468365471424).epsilon(0).margin(1e-12));  // cos(2)
+  CHECK(m(2, 5) == Approx(0.99999998).epsilon(0).margin(1e-12));           // cos(0.0002)
   for (std::size_t r = 0; r < 3; ++r) CHECK(m(r, 6) == 0.0);
   // d = 1: no pairs, one zero column.
   CHECK(t2t(2, 1)->to_matrix()(1, 0) == 0.0);
@@ -97,14 +97,14 @@ TEST_CASE("sinusoidal fairseq starts at padding_idx + 1", "[sinusoidal]") {
   CHECK(t->info().first_position == 2);  // padding_idx 1: the first real token is position 2
   CHECK(t->info().column_names.back() == "pad");
   const auto m = t->to_matrix();
-  CHECK(m(0, 0) == Approx(0.9092974268256817).margin(1e-12));   // sin(2 * 1)
-  CHECK(m(0, 4) == Approx(-0.4161468365471424).margin(1e-12));  // cos(2 * 1)
-  CHECK(m(1, 1) == Approx(std::sin(3 * 0.04641588833612779)).margin(1e-12));
+  CHECK(m(0, 0) == Approx(0.9092974268256817).epsilon(0).margin(1e-12));   // sin(2 * 1)
+  CHECK(m(0, 4) == Approx(-0.4161468365471424).epsilon(0).margin(1e-12));  // cos(2 * 1)
+  CHECK(m(1, 1) == Approx(std::sin(3 * 0.04641588833612779)).epsilon(0).margin(1e-12));
   CHECK(m(0, 8) == 0.0);
   const auto p0 = make("sinusoidal", {{"len", std::int64_t{1}}, {"dim", std::int64_t{8}},
                                       {"convention", std::string("fairseq")}, {"padding-idx", std::int64_t{0}}});
   CHECK(p0->info().first_position == 1);
-  CHECK(p0->to_matrix()(0, 0) == Approx(0.8414709848078965).margin(1e-12));  // sin(1)
+  CHECK(p0->to_matrix()(0, 0) == Approx(0.8414709848078965).epsilon(0).margin(1e-12));  // sin(1)
 }
 
 TEST_CASE("sinusoidal --layout auto follows the convention", "[sinusoidal]") {
@@ -116,7 +116,7 @@ TEST_CASE("sinusoidal --layout auto follows the convention", "[sinusoidal]") {
   const auto inter = make("sinusoidal", {{"dim", std::int64_t{4}}, {"convention", std::string("fairseq")},
                                          {"layout", std::string("interleaved")}});
   CHECK(inter->info().column_names == std::vector<std::string>{"sin0", "cos0", "sin1", "cos1"});
-  CHECK(inter->to_matrix()(0, 1) == Approx(-0.4161468365471424).margin(1e-12));  // cos(2)
+  CHECK(inter->to_matrix()(0, 1) == Approx(-0.4161468365471424).epsilon(0).margin(1e-12));  // cos(2)
 }
 
 TEST_CASE("sinusoidal refuses what a convention cannot do", "[sinusoidal][errors]") {

@@ -20,8 +20,8 @@ std::vector<std::string> labels(const std::vector<Tick>& ts) {
 TEST_CASE("nice steps are 1, 2 or 5 times a power of ten", "[ticks]") {
   CHECK(nice_step(0, 49, 6) == 10);
   CHECK(nice_step(0, 127, 8) == 20);
-  CHECK(nice_step(0, 1, 6) == Approx(0.2));
-  CHECK(nice_step(-1, 1, 5) == Approx(0.5));
+  CHECK(nice_step(0, 1, 6) == Approx(0.2).epsilon(1e-15));
+  CHECK(nice_step(-1, 1, 5) == Approx(0.5).epsilon(1e-15));
   CHECK(nice_step(0, 3, 10, 1.0) == 1);  // cell indices stay on integers
   CHECK(nice_step(0, 16383, 6) == 5000);
 }
