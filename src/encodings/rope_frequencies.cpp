@@ -22,12 +22,20 @@ double required_factor(const RopeConfig& c) {
   throw Error(fmt::format("{} is required for --scaling {}", c.label("factor"), to_string(c.scaling)));
 }
 
-std::int64_t required_original(const RopeConfig& c) {
-  const auto l = c.original_length();
-  if (l > 0) return l;
-  throw Error(fmt::format("--original-max-position-embeddings (or --max-position-embeddings) is required for "
-                          "--scaling {}",
-                          to_string(c.scaling)));
+std::int64_t required_original(const RopeConfig& c, bool fallback_to_max) {
+  if (c.original_max_position_embeddings > 0) return c.original_max_position_embeddings;
+  if (fallback_to_max && c.max_position_embeddings > 0) return c.max_position_embeddings;
+  if (!fallback_to_max)  // llama3: the length decides the bands, and implementations default it differently
+    throw Error(fmt::format("{} is required for {} (transformers 4.x refuses a config without it; v5 falls back to "
+                            "max_position_embeddings, Meta and llama.cpp assume 8192, which give other bands)",
+                            c.absent("original-max-position-embeddings", "original_max_position_embeddings", true),
+                            c.method_label()));
+  if (c.config_file.empty())
+    throw Error(fmt::format("--original-max-position-embeddings (or --max-position-embeddings) is required for {}",
+                            c.method_label()));
+  throw Error(fmt::format("{}: {} or {} (or --original-max-position-embeddings) is required for {}", c.config_file,
+                          c.field("original_max_position_embeddings", true), c.field("max_position_embeddings", false),
+                          c.method_label()));
 }
 
 void classify_remaining(RopeFrequencies& f) {

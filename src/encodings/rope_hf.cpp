@@ -101,7 +101,8 @@ void compute(const RopeConfig& c, RopeFrequencies& f) {
     }
     case RopeScaling::kYarn: hf_yarn(c, f); break;
     case RopeScaling::kLlama3:
-      llama3_scaling(c, f, required_factor(c), c.low_freq_factor, c.high_freq_factor, required_original(c));
+      llama3_scaling(c, f, required_factor(c), c.low_freq_factor, c.high_freq_factor,
+                     required_original(c, /*fallback_to_max=*/false));
       break;
     case RopeScaling::kLongrope: longrope<T>(c, f, n); break;
     case RopeScaling::kProportional: break;

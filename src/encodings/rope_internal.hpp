@@ -37,8 +37,9 @@ std::size_t pair_count(const RopeConfig& c);
 /// The factor a method uses, or throws Error naming the flag/field when it is required.
 double required_factor(const RopeConfig& c);
 
-/// The original context a method uses (L_orig), or throws Error when required and absent.
-std::int64_t required_original(const RopeConfig& c);
+/// The original context a method uses (L_orig): original_max_position_embeddings, else (when
+/// `fallback_to_max`) max_position_embeddings; throws Error naming the field or flag when absent.
+std::int64_t required_original(const RopeConfig& c, bool fallback_to_max = true);
 
 /// Fills regime and blend for pairs a method did not classify: equal → unchanged,
 /// θ/s → interpolated, 0 → zero, anything else → rescaled.

@@ -130,7 +130,7 @@ TEST_CASE("a missing or wrongly typed config field exits 2 naming the field", "[
   auto r = run_cli({"rope", "--hf-config", typed});
   CHECK(r.code == 2);
   CHECK(one_line(r.err));
-  CHECK_THAT(r.err, Contains("--hf-config '" + typed + "': \"rope_theta\" must be a number (got string)"));
+  CHECK_THAT(r.err, Contains("posenc: error: " + typed + ": \"rope_theta\" must be a number (got string)"));
 
   const auto missing = temp_file("no_low.json", R"({"head_dim": 128, "rope_scaling": {"rope_type": "llama3", "factor": 8}})");
   r = run_cli({"rope", "--hf-config", missing});
@@ -142,6 +142,30 @@ TEST_CASE("a missing or wrongly typed config field exits 2 naming the field", "[
   CHECK(r.code == 2);
   CHECK(one_line(r.err));
   CHECK_THAT(r.err, Contains("--hf-config"));
+}
+
+TEST_CASE("a llama3 config without original_max_position_embeddings is refused, naming field and file",
+          "[cli][rope]") {
+  // Before: silently fell back to max_position_embeddings (131072), giving 42 / 7 / 15 bands.
+  const auto path = temp_file("llama3_no_original.json",
+                              R"({"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 131072,
+                                  "rope_theta": 500000.0, "rope_scaling": {"rope_type": "llama3", "factor": 8.0,
+                                  "low_freq_factor": 1.0, "high_freq_factor": 4.0}})");
+  auto r = run_cli({"rope", "--hf-config", path});
+  CHECK(r.code == 2);
+  CHECK(one_line(r.err));
+  CHECK(r.out.empty());
+  CHECK_THAT(r.err, StartsWith("posenc: error: " + path +
+                               ": \"rope_scaling.original_max_position_embeddings\" (or "
+                               "--original-max-position-embeddings) is required for rope_type llama3"));
+  // Given on the command line, the file is complete: Llama-3.1's 29 / 6 / 29 split again.
+  r = run_cli({"rope", "--hf-config", path, "--original-max-position-embeddings", "8192"});
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Contains("29 unchanged / 6 smoothed / 29 divided"));
+  // From flags alone the flag is named.
+  r = run_cli({"rope", "--dim", "128", "--scaling", "llama3", "--factor", "8", "--max-position-embeddings", "131072"});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, StartsWith("posenc: error: --original-max-position-embeddings is required for --scaling llama3"));
 }
 
 TEST_CASE("rope diff of a convention with itself exits 0", "[cli][rope][diff]") {

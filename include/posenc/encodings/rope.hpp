@@ -44,6 +44,9 @@ struct RopeSetting {
   std::string name;    ///< posenc name, e.g. "base"
   std::string value;   ///< as text
   std::string source;  ///< "flag --base", "config.json rope_theta", "default", "derived: ..."
+  /// The config.json field(s) it was read from, quoted (`"rope_theta"`, `"hidden_size" /
+  /// "num_attention_heads"`); empty for flags, defaults and values derived from other settings.
+  std::string field;
 };
 
 /// Every setting that decides a RoPE table. Optional fields are "absent" (as in a config.json
@@ -73,16 +76,29 @@ struct RopeConfig {
   RopePrecision precision = RopePrecision::kF32;
   bool apply_attention_factor = true;           ///< multiply cos/sin by it, as HF does
   std::string model_type;                       ///< config.json model_type ("" = none)
+  std::string config_file;                      ///< the config.json read ("" = flags only), for messages
+  std::string config_scope;                     ///< where its model fields are: "" or "text_config."
+  std::string config_scaling = "rope_scaling.";  ///< its scaling dict ("rope_parameters.", ...)
   std::vector<RopeSetting> sources;             ///< resolved values and their origin
   std::vector<std::string> notes;               ///< remarks found while resolving
 
   /// Original (pre-extension) context: original_max_position_embeddings, else
   /// max_position_embeddings, else 0.
   std::int64_t original_length() const;
-  /// The source label of a setting for error messages: "--base" or `config.json: "rope_theta"`.
+  /// How messages name a setting: `PATH: "rope_theta"` when it was read from the config file
+  /// (`PATH: "hidden_size" / "num_attention_heads"` for a derived head dim), else "--base".
   std::string label(std::string_view name) const;
-  /// Records (or replaces) the value and source of a setting.
-  void set_source(std::string name, std::string value, std::string source);
+  /// The quoted config field `key` inside the scaling dict (`in_scaling`) or at the model
+  /// level: `"rope_scaling.factor"`, `"text_config.max_position_embeddings"`.
+  std::string field(std::string_view key, bool in_scaling) const;
+  /// How messages name a required setting that is absent: with a config file
+  /// `PATH: "rope_scaling.original_max_position_embeddings" (or --original-max-position-embeddings)`,
+  /// else `--original-max-position-embeddings`.
+  std::string absent(std::string_view flag, std::string_view key, bool in_scaling) const;
+  /// "rope_type yarn" when the method came from the config file, else "--scaling yarn".
+  std::string method_label() const;
+  /// Records (or replaces) the value and source of a setting (`field`: see RopeSetting).
+  void set_source(std::string name, std::string value, std::string source, std::string field = {});
 };
 
 /// What a method does to one pair.
