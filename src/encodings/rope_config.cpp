@@ -6,6 +6,7 @@
 #include <set>
 
 #include "posenc/error.hpp"
+#include "rope_internal.hpp"
 
 namespace posenc::encodings {
 namespace {
@@ -178,8 +179,7 @@ void finalize_rope_config(RopeConfig& c, std::int64_t explicit_rotary_dim) {
   }
   if (c.attention_factor) check_number(c, "attention-factor", *c.attention_factor, 0.0, true, "a finite number > 0");
   if (c.scaling == RopeScaling::kLlama3 && !(c.high_freq_factor > c.low_freq_factor))
-    throw Error(fmt::format("{} must be greater than {} (got {} and {})", c.label("high-freq-factor"),
-                            c.label("low-freq-factor"), c.high_freq_factor, c.low_freq_factor));
+    throw Error(rope_detail::must_exceed(c, "high-freq-factor", c.high_freq_factor, "low-freq-factor", c.low_freq_factor));
   if (c.scaling == RopeScaling::kLongrope) {
     const auto n = static_cast<std::size_t>(c.rotary_dim / 2);
     for (const auto& [name, list] : {std::pair{"short-factor", &c.short_factor}, std::pair{"long-factor", &c.long_factor}}) {

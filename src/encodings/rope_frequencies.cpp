@@ -17,9 +17,23 @@ std::size_t pair_count(const RopeConfig& c) {
   return static_cast<std::size_t>(width / 2);
 }
 
+std::string either(const RopeConfig& c, SettingName a, SettingName b) {
+  if (c.config_file.empty()) return fmt::format("--{} (or --{})", a.flag, b.flag);
+  return fmt::format("{}: {} or {} (or --{})", c.config_file, c.field(a.key, a.in_scaling), c.field(b.key, b.in_scaling),
+                     a.flag);
+}
+
+std::string must_exceed(const RopeConfig& c, const char* hi, double hi_value, const char* lo, double lo_value) {
+  const std::string a = c.label(hi);
+  std::string b = c.label(lo);
+  const std::string file = c.config_file + ": ";
+  if (!c.config_file.empty() && a.starts_with(file) && b.starts_with(file)) b = b.substr(file.size());
+  return fmt::format("{} must be greater than {} (got {} and {})", a, b, hi_value, lo_value);
+}
+
 double required_factor(const RopeConfig& c) {
   if (c.factor) return *c.factor;
-  throw Error(fmt::format("{} is required for --scaling {}", c.label("factor"), to_string(c.scaling)));
+  throw Error(fmt::format("{} is required for {}", c.absent("factor", "factor", true), c.method_label()));
 }
 
 std::int64_t required_original(const RopeConfig& c, bool fallback_to_max) {
@@ -30,11 +44,9 @@ std::int64_t required_original(const RopeConfig& c, bool fallback_to_max) {
                             "max_position_embeddings, Meta and llama.cpp assume 8192, which give other bands)",
                             c.absent("original-max-position-embeddings", "original_max_position_embeddings", true),
                             c.method_label()));
-  if (c.config_file.empty())
-    throw Error(fmt::format("--original-max-position-embeddings (or --max-position-embeddings) is required for {}",
-                            c.method_label()));
-  throw Error(fmt::format("{}: {} or {} (or --original-max-position-embeddings) is required for {}", c.config_file,
-                          c.field("original_max_position_embeddings", true), c.field("max_position_embeddings", false),
+  throw Error(fmt::format("{} is required for {}",
+                          either(c, {"original-max-position-embeddings", "original_max_position_embeddings", true},
+                                 {"max-position-embeddings", "max_position_embeddings", false}),
                           c.method_label()));
 }
 

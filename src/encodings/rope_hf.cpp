@@ -15,8 +15,8 @@ namespace {
 /// seq = max(seq_len, L), b' = b·(s·seq/L − (s − 1))^(d/(d−2)).
 double dynamic_base(const RopeConfig& c, double factor) {
   if (c.max_position_embeddings <= 0)
-    throw Error("--max-position-embeddings is required for --scaling dynamic (transformers uses "
-                "max_position_embeddings as the original length)");
+    throw Error(fmt::format("{} is required for {} (transformers uses max_position_embeddings as the original length)",
+                            c.absent("max-position-embeddings", "max_position_embeddings", false), c.method_label()));
   const auto l = static_cast<double>(c.max_position_embeddings);
   const double seq = std::max(static_cast<double>(c.seq_len), l);
   const double d = static_cast<double>(c.rotary_dim);
@@ -38,7 +38,9 @@ void longrope(const RopeConfig& c, RopeFrequencies& f, std::size_t n) {
   } else if (c.max_position_embeddings > 0) {
     factor = static_cast<double>(c.max_position_embeddings) / static_cast<double>(l);  // Phi-3 style
   } else {
-    throw Error("--factor or --max-position-embeddings is required for --scaling longrope");
+    throw Error(fmt::format("{} is required for {}",
+                            either(c, {"factor", "factor", true}, {"max-position-embeddings", "max_position_embeddings", false}),
+                            c.method_label()));
   }
   f.factor = factor;
   f.original_length = l;

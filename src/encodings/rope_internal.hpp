@@ -41,6 +41,19 @@ double required_factor(const RopeConfig& c);
 /// `fallback_to_max`) max_position_embeddings; throws Error naming the field or flag when absent.
 std::int64_t required_original(const RopeConfig& c, bool fallback_to_max = true);
 
+/// A required setting absent under either of two names, as messages say it: with a config file
+/// `PATH: "a" or "b" (or --flag-a)`, else `--flag-a (or --flag-b)`. Each name is {flag, field key,
+/// key is in the scaling dict}.
+struct SettingName {
+  const char* flag;
+  const char* key;
+  bool in_scaling;
+};
+std::string either(const RopeConfig& c, SettingName a, SettingName b);
+
+/// "`hi` must be greater than `lo` (got x and y)", naming the file once when both come from it.
+std::string must_exceed(const RopeConfig& c, const char* hi, double hi_value, const char* lo, double lo_value);
+
 /// Fills regime and blend for pairs a method did not classify: equal → unchanged,
 /// θ/s → interpolated, 0 → zero, anything else → rescaled.
 void classify_remaining(RopeFrequencies& f);

@@ -72,9 +72,13 @@ bool RopeDiff::within(double tol) const {
 RopeDiff compare_rope(const RopeConfig& a, const RopeConfig& b, std::int64_t len) {
   const auto fa = compute_frequencies(a);
   const auto fb = compute_frequencies(b);
-  if (fa.pairs() != fb.pairs())
-    throw Error(fmt::format("cannot compare: the first configuration has {} frequency pairs, the second {}",
-                            fa.pairs(), fb.pairs()));
+  if (fa.pairs() != fb.pairs()) {
+    const auto name = [](const RopeConfig& c, const char* fallback) {
+      return c.config_file.empty() ? std::string(fallback) : c.config_file;
+    };
+    throw Error(fmt::format("cannot compare: {} has {} frequency pairs, {} has {}", name(a, "the first configuration"),
+                            fa.pairs(), name(b, "the second"), fb.pairs()));
+  }
   RopeDiff d;
   d.pairs = fa.pairs();
   d.attention_a = fa.attention_factor;

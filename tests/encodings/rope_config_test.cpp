@@ -187,6 +187,43 @@ TEST_CASE("bad config files name the field", "[rope][config]") {
   CHECK_THROWS_WITH(resolve_rope_config(p), Contains("--hf-config '/nonexistent/config.json': cannot read"));
 }
 
+TEST_CASE("settings missing from a config are named by their field, from flags by their flag", "[rope][config]") {
+  using Catch::Contains;
+  const auto frequencies = [](const std::string& text) { return compute_frequencies(parse(text)); };
+  CHECK_THROWS_WITH(frequencies(R"({"head_dim": 128, "rope_scaling": {"rope_type": "yarn", "factor": 4}})"),
+                    "config.json: \"rope_scaling.original_max_position_embeddings\" or \"max_position_embeddings\" (or "
+                    "--original-max-position-embeddings) is required for rope_type yarn");
+  CHECK_THROWS_WITH(frequencies(R"({"head_dim": 128, "rope_parameters": {"rope_type": "dynamic", "factor": 4}})"),
+                    Contains("config.json: \"max_position_embeddings\" (or --max-position-embeddings) is required for "
+                             "rope_type dynamic"));
+  CHECK_THROWS_WITH(frequencies(R"({"text_config": {"head_dim": 128, "rope_scaling": {"rope_type": "llama3",
+                        "factor": 8, "low_freq_factor": 1, "high_freq_factor": 4}}})"),
+                    Contains("config.json: \"text_config.rope_scaling.original_max_position_embeddings\""));
+  posenc::ParamMap p(rope_param_specs());
+  p.set("scaling", std::string("dynamic"));
+  p.set("factor", 4.0);
+  CHECK_THROWS_WITH(compute_frequencies(resolve_rope_config(p)),
+                    Contains("--max-position-embeddings is required for --scaling dynamic"));
+  p.set("scaling", std::string("yarn"));
+  CHECK_THROWS_WITH(compute_frequencies(resolve_rope_config(p)),
+                    "--original-max-position-embeddings (or --max-position-embeddings) is required for --scaling yarn");
+}
+
+TEST_CASE("a head dim derived from hidden_size / num_attention_heads names those fields", "[rope][config]") {
+  CHECK_THROWS_WITH(parse(R"({"hidden_size": 4096, "num_attention_heads": 3})"),
+                    "config.json: \"hidden_size\" / \"num_attention_heads\" must be even for rope (got 1365)");
+  CHECK_THROWS_WITH(parse(R"({"hidden_size": 1, "num_attention_heads": 3})"),
+                    "config.json: \"hidden_size\" / \"num_attention_heads\" must be within [2, 65536] (got 0)");
+  CHECK_THROWS_WITH(parse(R"({"head_dim": 0})"), "config.json: \"head_dim\" must be within [2, 65536] (got 0)");
+}
+
+TEST_CASE("llama3 band factors in the wrong order: one readable message", "[rope][config]") {
+  CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_scaling": {"rope_type": "llama3", "factor": 8,
+                              "low_freq_factor": 4, "high_freq_factor": 1, "original_max_position_embeddings": 8192}})"),
+                    "config.json: \"rope_scaling.high_freq_factor\" must be greater than "
+                    "\"rope_scaling.low_freq_factor\" (got 1 and 4)");
+}
+
 TEST_CASE("flag values are checked with the flag's name", "[rope][config]") {
   posenc::ParamMap p(rope_param_specs());
   p.set("dim", std::int64_t{64});
@@ -196,5 +233,5 @@ TEST_CASE("flag values are checked with the flag's name", "[rope][config]") {
   q.set("scaling", std::string("llama3"));
   q.set("factor", 8.0);
   q.set("low-freq-factor", 4.0);
-  CHECK_THROWS_WITH(resolve_rope_config(q), Catch::Contains("--high-freq-factor must be greater than --low-freq-factor"));
+  CHECK_THROWS_WITH(resolve_rope_config(q), "--high-freq-factor must be greater than --low-freq-factor (got 4 and 4)");
 }
