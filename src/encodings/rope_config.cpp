@@ -178,6 +178,10 @@ void finalize_rope_config(RopeConfig& c, std::int64_t explicit_rotary_dim) {
     if (v) check_number(c, name, *v, 0.0, false, "a finite number ≥ 0");
   }
   if (c.attention_factor) check_number(c, "attention-factor", *c.attention_factor, 0.0, true, "a finite number > 0");
+  if (c.scaling == RopeScaling::kLlama3) {  // λ_lo = L/low, λ_hi = L/high: both must be finite
+    check_number(c, "low-freq-factor", c.low_freq_factor, 0.0, true, "a finite number > 0");
+    check_number(c, "high-freq-factor", c.high_freq_factor, 0.0, true, "a finite number > 0");
+  }
   if (c.scaling == RopeScaling::kLlama3 && !(c.high_freq_factor > c.low_freq_factor))
     throw Error(rope_detail::must_exceed(c, "high-freq-factor", c.high_freq_factor, "low-freq-factor", c.low_freq_factor));
   if (c.scaling == RopeScaling::kLongrope) {

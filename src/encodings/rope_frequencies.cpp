@@ -31,6 +31,10 @@ std::string must_exceed(const RopeConfig& c, const char* hi, double hi_value, co
   return fmt::format("{} must be greater than {} (got {} and {})", a, b, hi_value, lo_value);
 }
 
+std::size_t proportional_angles(const RopeConfig& c) {
+  return static_cast<std::size_t>(std::floor(c.partial_rotary_factor * static_cast<double>(c.head_dim) / 2.0));
+}
+
 double required_factor(const RopeConfig& c) {
   if (c.factor) return *c.factor;
   throw Error(fmt::format("{} is required for {}", c.absent("factor", "factor", true), c.method_label()));
@@ -98,6 +102,7 @@ RopeFrequencies compute_frequencies(const RopeConfig& c) {
     case RopeConvention::kGgml: rope_detail::ggml_frequencies(c, f); break;
   }
   rope_detail::classify_remaining(f);
+  rope_detail::check_values(c, f);
   rope_detail::add_warnings(c, f);
   return f;
 }

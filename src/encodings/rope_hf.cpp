@@ -67,7 +67,7 @@ void longrope(const RopeConfig& c, RopeFrequencies& f, std::size_t n) {
 template <class T>
 void proportional(const RopeConfig& c, RopeFrequencies& f) {
   // rope_angles = int(partial_rotary_factor * head_dim // 2); exponent over the whole head_dim.
-  const auto angles = static_cast<std::size_t>(std::floor(c.partial_rotary_factor * static_cast<double>(c.head_dim) / 2.0));
+  const auto angles = proportional_angles(c);
   const std::size_t n = static_cast<std::size_t>(c.head_dim / 2);
   const double factor = c.factor.value_or(1.0);
   f.factor = factor;

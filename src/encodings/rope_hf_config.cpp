@@ -58,6 +58,16 @@ struct Obj {
       return static_cast<std::int64_t>(v->get<double>());
     wrong(key, "an integer", *v);
   }
+  /// An integer within [lo, hi] (lengths, dims): 0, negative or huge values are not "absent".
+  std::optional<std::int64_t> integer_in(const std::string& key, std::int64_t lo, std::int64_t hi) const {
+    const json* v = get(key);
+    if (v == nullptr) return std::nullopt;
+    const bool too_big = v->is_number_unsigned() && v->get<std::uint64_t>() > static_cast<std::uint64_t>(hi);
+    const auto i = too_big ? std::optional<std::int64_t>() : integer(key);
+    if (too_big || *i < lo || *i > hi)
+      throw Error(fmt::format("{}: \"{}\" must be an integer within [{}, {}] (got {})", file, field(key), lo, hi, v->dump()));
+    return i;
+  }
   std::optional<bool> boolean(const std::string& key) const {
     const json* v = get(key);
     if (v == nullptr) return std::nullopt;
@@ -94,22 +104,21 @@ void from_file(RopeConfig& c, const std::string& name, std::string value, const 
 }
 
 void read_head_dim(const Obj& cfg, RopeConfig& c) {
-  if (auto v = cfg.integer("qk_rope_head_dim")) {  // DeepSeek MLA: only this part of a head rotates
+  if (auto v = cfg.integer_in("qk_rope_head_dim", 2, kMaxDim)) {  // DeepSeek MLA: only this part of a head rotates
     c.head_dim = *v;
     from_file(c, "dim", fmt::format("{}", *v), cfg, "qk_rope_head_dim");
     c.notes.push_back("DeepSeek MLA: only qk_rope_head_dim dims of each head rotate (the qk_nope_head_dim part "
                       "carries no position); --dim is that rotary part");
-  } else if (auto h = cfg.integer("head_dim")) {
+  } else if (auto h = cfg.integer_in("head_dim", 2, kMaxDim)) {
     c.head_dim = *h;
     from_file(c, "dim", fmt::format("{}", *h), cfg, "head_dim");
   } else {
     const char* hk = cfg.get("hidden_size") || !cfg.get("n_embd") ? "hidden_size" : "n_embd";
     const char* nk = cfg.get("num_attention_heads") || !cfg.get("n_head") ? "num_attention_heads" : "n_head";
-    auto hidden = cfg.integer(hk);
-    auto heads = cfg.integer(nk);
+    auto hidden = cfg.integer_in(hk, 1, kMaxLen);
+    auto heads = cfg.integer_in(nk, 1, kMaxDim);
     if (!hidden) cfg.missing(hk, "needed for head_dim when \"head_dim\" is absent");
     if (!heads) cfg.missing(nk, "needed for head_dim when \"head_dim\" is absent");
-    if (*heads <= 0) throw Error(fmt::format("{}: \"{}\" must be > 0 (got {})", cfg.file, cfg.field(nk), *heads));
     c.head_dim = *hidden / *heads;
     c.set_source("dim", fmt::format("{}", c.head_dim), fmt::format("derived: {} / {} = {} / {}", hk, nk, *hidden, *heads),
                  fmt::format("\"{}\" / \"{}\"", cfg.field(hk), cfg.field(nk)));
@@ -159,7 +168,7 @@ RopeConfig parse_hf_config(const std::string& json_text, const std::string& file
   c.config_scope = cfg.prefix;
   c.config_scaling = cfg.prefix + "rope_scaling.";
   read_head_dim(cfg, c);
-  if (auto r = cfg.integer("rotary_dim")) {  // GPT-J
+  if (auto r = cfg.integer_in("rotary_dim", 2, kMaxDim)) {  // GPT-J
     c.rotary_dim = *r;
     from_file(c, "rotary-dim", fmt::format("{}", *r), cfg, "rotary_dim");
   }
@@ -194,15 +203,15 @@ RopeConfig parse_hf_config(const std::string& json_text, const std::string& file
       break;
     }
   }
-  if (auto m = cfg.integer("max_position_embeddings")) {
+  if (auto m = cfg.integer_in("max_position_embeddings", 1, kMaxLen)) {
     c.max_position_embeddings = *m;
     from_file(c, "max-position-embeddings", fmt::format("{}", *m), cfg, "max_position_embeddings");
   }
-  if (auto top = cfg.integer("original_max_position_embeddings")) {  // Phi-3 keeps it at the top level
+  if (auto top = cfg.integer_in("original_max_position_embeddings", 1, kMaxLen)) {  // Phi-3 keeps it at the top level
     c.top_level_original_max_position_embeddings = *top;
     c.original_max_position_embeddings = *top;
     from_file(c, "original-max-position-embeddings", fmt::format("{}", *top), cfg, "original_max_position_embeddings");
-  } else if (auto o = s.integer("original_max_position_embeddings")) {
+  } else if (auto o = s.integer_in("original_max_position_embeddings", 1, kMaxLen)) {
     c.original_max_position_embeddings = *o;
     from_file(c, "original-max-position-embeddings", fmt::format("{}", *o), s, "original_max_position_embeddings");
   }

@@ -34,6 +34,10 @@ inline bool truthy(const std::optional<double>& v) { return v.has_value() && *v 
 /// whole head and zeroes the tail frequencies).
 std::size_t pair_count(const RopeConfig& c);
 
+/// p-RoPE's rotating pairs: int(partial_rotary_factor · head_dim // 2) (transformers
+/// `_compute_proportional_rope_parameters`); the pairs after them get frequency 0.
+std::size_t proportional_angles(const RopeConfig& c);
+
 /// The factor a method uses, or throws Error naming the flag/field when it is required.
 double required_factor(const RopeConfig& c);
 
@@ -71,6 +75,10 @@ std::vector<double> gguf_llama3_factors(const RopeConfig& c, std::int64_t origin
 
 /// ggml's per-position values (rope_ggml.cpp).
 RopePairValues ggml_pair_values(const RopeConfig& c, const RopeFrequencies& f, std::int64_t position);
+
+/// Throws Error when the settings made an inv_freq, the scaled base or the attention factor
+/// infinite or NaN (naming the setting); warns when frequencies underflow to 0 (rope_checks.cpp).
+void check_values(const RopeConfig& c, RopeFrequencies& f);
 
 /// Notes on settings that implementations read differently (rope_warnings.cpp).
 void add_warnings(const RopeConfig& c, RopeFrequencies& f);

@@ -168,6 +168,23 @@ TEST_CASE("a llama3 config without original_max_position_embeddings is refused, 
   CHECK_THAT(r.err, StartsWith("posenc: error: --original-max-position-embeddings is required for --scaling llama3"));
 }
 
+TEST_CASE("rope warns where frequencies underflow instead of printing inf silently", "[cli][rope]") {
+  auto r = run_cli({"rope", "--dim", "128", "--base", "1e300"});
+  CHECK(r.code == 0);
+  const std::string warning = "inv_freq of 63 pairs (1 … 63) underflow to 0 in float32 with --base 1e+300";
+  CHECK_THAT(r.err, StartsWith("posenc: warning: " + warning));
+  CHECK_THAT(r.err, Contains("--precision f64 computes them"));
+  CHECK_THAT(r.out, Contains("  warning: " + warning));  // and in the report, beside the inf wavelengths
+  r = run_cli({"rope", "--dim", "128", "--scaling", "linear", "--factor", "1e-308"});
+  CHECK(r.code == 2);
+  CHECK(one_line(r.err));
+  CHECK_THAT(r.err, StartsWith("posenc: error: --factor 1e-308 makes inv_freq inf at pair 0 in float32"));
+  r = run_cli({"rope", "--dim", "128", "--scaling", "llama3", "--factor", "8", "--original-max-position-embeddings",
+               "8192", "--low-freq-factor", "0"});
+  CHECK(r.code == 2);
+  CHECK(r.err == "posenc: error: --low-freq-factor must be a finite number > 0 (got 0)\n");
+}
+
 TEST_CASE("rope diff of two configs says which file is wrong", "[cli][rope][diff]") {
   const auto good = config("llama-2-7b.json");
   const auto bad = temp_file("dynamic_no_max.json", R"({"head_dim": 128, "rope_scaling": {"rope_type": "dynamic", "factor": 2}})");

@@ -214,7 +214,7 @@ TEST_CASE("a head dim derived from hidden_size / num_attention_heads names those
                     "config.json: \"hidden_size\" / \"num_attention_heads\" must be even for rope (got 1365)");
   CHECK_THROWS_WITH(parse(R"({"hidden_size": 1, "num_attention_heads": 3})"),
                     "config.json: \"hidden_size\" / \"num_attention_heads\" must be within [2, 65536] (got 0)");
-  CHECK_THROWS_WITH(parse(R"({"head_dim": 0})"), "config.json: \"head_dim\" must be within [2, 65536] (got 0)");
+  CHECK_THROWS_WITH(parse(R"({"head_dim": 0})"), "config.json: \"head_dim\" must be an integer within [2, 65536] (got 0)");
 }
 
 TEST_CASE("llama3 band factors in the wrong order: one readable message", "[rope][config]") {
@@ -234,4 +234,68 @@ TEST_CASE("flag values are checked with the flag's name", "[rope][config]") {
   q.set("factor", 8.0);
   q.set("low-freq-factor", 4.0);
   CHECK_THROWS_WITH(resolve_rope_config(q), "--high-freq-factor must be greater than --low-freq-factor (got 4 and 4)");
+}
+
+TEST_CASE("meaningless config values are refused with the field and the rule", "[rope][config]") {
+  using Catch::Contains;
+  // Lengths and widths: 0, negative and too large (2^64 − 1 would wrap to −1) are not "absent".
+  for (const char* v : {"0", "-4096", "18446744073709551615", "4294967296"})
+    CHECK_THROWS_WITH(parse(std::string(R"({"head_dim": 64, "rope_scaling": {"rope_type": "yarn", "factor": 4,
+                                          "original_max_position_embeddings": )") + v + "}}"),
+                      "config.json: \"rope_scaling.original_max_position_embeddings\" must be an integer within "
+                      "[1, 2147483648] (got " + std::string(v) + ")");
+  for (const char* v : {"-1", "0", "18446744073709551615"})
+    CHECK_THROWS_WITH(parse(std::string(R"({"head_dim": 64, "max_position_embeddings": )") + v + "}"),
+                      Contains("\"max_position_embeddings\" must be an integer within [1, 2147483648] (got " +
+                               std::string(v) + ")"));
+  for (const char* v : {"-2", "0"})
+    CHECK_THROWS_WITH(parse(std::string(R"({"head_dim": 64, "rotary_dim": )") + v + "}"),
+                      "config.json: \"rotary_dim\" must be an integer within [2, 65536] (got " + std::string(v) + ")");
+  CHECK_THROWS_WITH(parse(R"({"hidden_size": -4096, "num_attention_heads": 32})"),
+                    Contains("\"hidden_size\" must be an integer within [1, "));
+  CHECK_THROWS_WITH(parse(R"({"hidden_size": 4096, "num_attention_heads": 0})"),
+                    Contains("\"num_attention_heads\" must be an integer within [1, 65536] (got 0)"));
+  // llama3: λ_lo = L / low_freq_factor is infinite for 0 (the report showed "wavelengths 2048 .. inf").
+  CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_scaling": {"rope_type": "llama3", "factor": 8,
+                              "low_freq_factor": 0, "high_freq_factor": 4, "original_max_position_embeddings": 8192}})"),
+                    "config.json: \"rope_scaling.low_freq_factor\" must be a finite number > 0 (got 0)");
+}
+
+TEST_CASE("settings that make a frequency infinite are refused, ones that underflow warn", "[rope][config]") {
+  using Catch::Contains;
+  // f32: 1e-308 becomes 0 in float32, so θ/0 = inf.
+  CHECK_THROWS_WITH(compute_frequencies(parse(R"({"head_dim": 8, "rope_scaling": {"rope_type": "linear",
+                                                   "factor": 1e-308}})")),
+                    "config.json: \"rope_scaling.factor\" 1e-308 makes inv_freq inf at pair 0 in float32: the scaling "
+                    "must keep the frequencies finite");
+  CHECK_THROWS_WITH(compute_frequencies(parse(R"({"head_dim": 8, "original_max_position_embeddings": 4096,
+                        "max_position_embeddings": 8192, "rope_scaling": {"type": "longrope", "short_factor": [1, 1e-300, 1, 1], "long_factor": [1, 1, 1, 1]}})")),
+                    Contains("\"rope_scaling.short_factor\"[1] 1e-300 makes inv_freq inf at pair 1"));
+  // 1e308 is inf in float32: θ/inf = 0 for every pair (transformers computes the same), a warning.
+  auto f = compute_frequencies(parse(R"({"head_dim": 8, "rope_scaling": {"rope_type": "linear", "factor": 1e308}})"));
+  REQUIRE(f.warnings.size() == 1);
+  CHECK(f.warnings[0] ==
+        "scaled inv_freq of 4 pairs (0 … 3) underflow to 0 in float32 with config.json: \"rope_scaling.factor\" "
+        "1e+308: those pairs never rotate (transformers' float32 arithmetic gives the same zeros)");
+  // rope_theta 1e308 is inf in float32: 1/inf^(2i/d) = 0 for i ≥ 1, pow(inf, 0) = 1 for pair 0.
+  f = compute_frequencies(parse(R"({"head_dim": 128, "rope_theta": 1e308})"));
+  CHECK(f.inv_freq[0] == 1.0);
+  CHECK(f.inv_freq[1] == 0.0);
+  REQUIRE(f.warnings.size() == 1);
+  CHECK_THAT(f.warnings[0], Contains("inv_freq of 63 pairs (1 … 63) underflow to 0 in float32 with config.json: "
+                                     "\"rope_theta\" 1e+308") &&
+                                Contains("--precision f64 computes them"));
+  // In double the same base gives 1e308^(-126/128) ≈ 1.1e-303: no zeros, no warning.
+  auto c = parse(R"({"head_dim": 128, "rope_theta": 1e308})");
+  c.precision = RopePrecision::kF64;
+  f = compute_frequencies(c);
+  CHECK(f.inv_freq[63] == Approx(std::pow(1e308, -126.0 / 128.0)).epsilon(1e-12));
+  CHECK(f.warnings.empty());
+  // A longrope list entry of 1e308 (inf in float32) silences its pair.
+  f = compute_frequencies(parse(R"({"head_dim": 8, "original_max_position_embeddings": 4096,
+      "max_position_embeddings": 4096, "rope_scaling": {"type": "longrope", "short_factor": [1, 1e308, 1, 1],
+      "long_factor": [1, 1, 1, 1]}})"));
+  CHECK(f.inv_freq[1] == 0.0);
+  CHECK(warned(f, "scaled inv_freq of pair 1 underflows to 0 in float32 with config.json: "
+                  "\"rope_scaling.short_factor\"[1] 1e+308: that pair never rotates"));
 }
