@@ -292,7 +292,24 @@ TEST_CASE("rope --format png is a PNG whose text holds the resolved configuratio
   CHECK(r.out.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);  // PNG signature
   CHECK(r.out.compare(12, 4, "IHDR") == 0);
   // tEXt chunks are keyword NUL text; the values are the config's, not the flags' defaults.
-  CHECK_THAT(r.out, Contains("RoPE wavelengths: llama, llama3 ×8, d=128, base 500000"));  // Title (iTXt: UTF-8)
+  CHECK_THAT(r.out, Contains("RoPE wavelengths and frequencies: llama, llama3 ×8, d=128, base 500000"));  // iTXt Title
+  // IHDR: width 800, height 720 (two stacked plots), big-endian after the chunk type.
+  CHECK(r.out.compare(16, 8, std::string("\0\0\x03\x20\0\0\x02\xd0", 8)) == 0);
   CHECK_THAT(r.out, Contains(std::string("base", 5) + "500000 (config.json rope_theta)"));
   CHECK_THAT(r.out, Contains("29 unchanged, 29 interpolated, 6 blended"));
+}
+
+TEST_CASE("rope figure: wavelength and inverse frequency per pair, before and after scaling", "[cli][rope]") {
+  const auto r = run_cli({"rope", "--hf-config", config("llama-3.1-8b.json"), "--format", "svg"});
+  REQUIRE(r.code == 0);
+  // Two plots, each with the unscaled and the scaled curve and its own log y axis.
+  CHECK_THAT(r.out, Contains(">wavelength 2π/θ (positions)</text>"));
+  CHECK_THAT(r.out, Contains(">inverse frequency θ per pair</text>"));
+  CHECK_THAT(r.out, Contains(">θ (radians per position)</text>"));
+  std::size_t legends = 0;
+  for (auto at = r.out.find(">llama3</text>"); at != std::string::npos; at = r.out.find(">llama3</text>", at + 1)) ++legends;
+  CHECK(legends == 2);
+  // The reference lines: lengths in the upper plot, 2π/L (one turn within L) in the lower.
+  CHECK_THAT(r.out, Contains(">original context 8192</text>"));
+  CHECK_THAT(r.out, Contains(">one turn in 8192 (2π/8192)</text>"));
 }
