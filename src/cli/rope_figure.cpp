@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <numbers>
 #include <vector>
 
@@ -72,6 +73,35 @@ render::LineFigure rope_report_figure(const encodings::RopeReport& r) {
     freq.references.push_back({two_pi / static_cast<double>(r.target_length),
                                fmt::format("one turn in {} (2π/{})", r.target_length, r.target_length)});
   f.panels.push_back(std::move(freq));
+  return f;
+}
+
+}  // namespace posenc::cli
+
+namespace posenc::cli {
+
+render::LineFigure rope_diff_figure(const encodings::RopeDiff& d, const io::RopeDiffLabels& labels, double tol,
+                                    std::int64_t len) {
+  render::LineFigure f;
+  f.title = fmt::format("RoPE {} vs {}: differences per pair", labels.a, labels.b);
+  f.subtitle = fmt::format("largest: θ {:.2e} relative (pair {}), cos/sin {:.2e}; {} --tol {:g}", d.inv_freq_max_rel,
+                           d.inv_freq_worst_pair, std::max(d.cos_max_abs, d.sin_max_abs),
+                           d.within(tol) ? "within" : "above", tol);
+  f.x_label = "pair i";
+  f.y_label = "relative difference";
+  f.log_y = true;
+  f.height = 720;
+  for (std::size_t i = 0; i < d.pairs; ++i) f.x.push_back(static_cast<double>(i));
+  // A pair with no difference has no point on a log axis; the curve breaks there.
+  f.series.push_back({"|Δθ| / θ", d.inv_freq_rel});
+  f.references.push_back({tol, fmt::format("--tol {:g}", tol)});
+  render::LineFigure table;
+  table.title = fmt::format("largest |Δcos|, |Δsin| over positions 0 … {}", len - 1);
+  table.y_label = "absolute difference";
+  table.log_y = true;
+  table.series.push_back({"max |Δcos|, |Δsin|", d.table_max_abs});
+  table.references.push_back({tol, fmt::format("--tol {:g}", tol)});
+  f.panels.push_back(std::move(table));
   return f;
 }
 

@@ -90,7 +90,9 @@ RopeDiff compare_rope(const RopeConfig& a, const RopeConfig& b, std::int64_t len
     const double rel = scale > 0 ? abs / scale : 0.0;
     d.inv_freq_max_abs = std::max(d.inv_freq_max_abs, abs);
     if (rel > d.inv_freq_max_rel) d.inv_freq_max_rel = rel, d.inv_freq_worst_pair = i;
+    d.inv_freq_rel.push_back(rel);
   }
+  d.table_max_abs.assign(d.pairs, 0.0);
   double worst = -1;
   for (std::int64_t t = 0; t < len; ++t) {
     const auto va = rope_pair_values(a, fa, t);
@@ -100,6 +102,7 @@ RopeDiff compare_rope(const RopeConfig& a, const RopeConfig& b, std::int64_t len
       const double ds = std::abs(va.sin[i] - vb.sin[i]);
       d.cos_max_abs = std::max(d.cos_max_abs, dc);
       d.sin_max_abs = std::max(d.sin_max_abs, ds);
+      d.table_max_abs[i] = std::max(d.table_max_abs[i], std::max(dc, ds));
       if (std::max(dc, ds) > worst) worst = std::max(dc, ds), d.table_worst_position = t, d.table_worst_pair = i;
     }
   }

@@ -246,6 +246,32 @@ TEST_CASE("rope diff labels and precision sides", "[cli][rope][diff]") {
   CHECK_THAT(files.out, StartsWith("comparing llama-2-7b.json with llama-3.1-8b.json"));
 }
 
+TEST_CASE("rope diff per pair: JSON values and the figure", "[cli][rope][diff]") {
+  // Linear ×2 against none, in double: θ/2 against θ, so every pair differs by exactly 1/2
+  // relative; at position 1 (positions 0..1) pair 0 (θ = 1) has cos 0.5 vs cos 1, sin 0.5 vs sin 1.
+  const auto linear = temp_file("linear2.json", R"({"head_dim": 8, "rope_scaling": {"rope_type": "linear", "factor": 2.0}})");
+  const auto plain = temp_file("plain.json", R"({"head_dim": 8})");
+  const auto r = run_cli({"rope", "diff", "--config-a", linear, "--config-b", plain, "--precision", "f64", "--len", "2",
+                          "--format", "json"});
+  CHECK(r.code == 1);
+  const json j = json::parse(r.out);
+  REQUIRE(j.at("per_pair").at("inv_freq_rel").size() == 4);
+  for (const auto& v : j.at("per_pair").at("inv_freq_rel")) CHECK(v.get<double>() == Approx(0.5).epsilon(1e-15));
+  const double pair0 = std::max(std::abs(std::cos(0.5) - std::cos(1.0)), std::abs(std::sin(0.5) - std::sin(1.0)));
+  CHECK(j.at("per_pair").at("table_max_abs")[0].get<double>() == Approx(pair0).epsilon(1e-14));
+  // θ_3 = 10^-3: |cos(5e-4) − cos(1e-3)| < |sin(5e-4) − sin(1e-3)| ≈ 5e-4.
+  CHECK(j.at("per_pair").at("table_max_abs")[3].get<double>() ==
+        Approx(std::sin(1e-3) - std::sin(5e-4)).epsilon(1e-9));
+
+  const auto svg = run_cli({"rope", "diff", "--config-a", linear, "--config-b", plain, "--len", "2", "--tol", "0.9",
+                            "--format", "svg"});
+  CHECK(svg.code == 0);  // the exit status does not depend on the format
+  CHECK_THAT(svg.out, StartsWith("<?xml") || StartsWith("<svg"));
+  CHECK_THAT(svg.out, Contains(">relative difference</text>"));
+  CHECK_THAT(svg.out, Contains(">largest |Δcos|, |Δsin| over positions 0 … 1</text>"));
+  CHECK_THAT(svg.out, Contains(">--tol 0.9</text>"));
+}
+
 TEST_CASE("rope diff of configs with different widths is a usage error", "[cli][rope][diff]") {
   const auto r = run_cli({"rope", "diff", "--config-a", config("llama-2-7b.json"), "--config-b", config("phi-2.json")});
   CHECK(r.code == 2);

@@ -44,6 +44,8 @@ struct RopeDiff {
   std::int64_t table_worst_position = 0;
   std::size_t table_worst_pair = 0;
   bool same_layout = true;  ///< cos/sin are compared pair by pair, whatever the layouts
+  std::vector<double> inv_freq_rel;   ///< per pair: |θa − θb| / max(|θa|, |θb|) (0 when both are 0)
+  std::vector<double> table_max_abs;  ///< per pair: max over positions of |Δcos| and |Δsin|
 
   /// True when inv_freq (relative), attention factor and cos/sin (absolute) are within tol.
   bool within(double tol) const;

@@ -35,7 +35,7 @@ void write_rope_diff_text(const encodings::RopeDiff& d, const RopeDiffLabels& la
                           std::ostream& out);
 /// JSON: a, b, pairs, len, tol, within, inv_freq_max_abs, inv_freq_max_rel, inv_freq_worst_pair,
 /// attention_factor_a, attention_factor_b, cos_max_abs, sin_max_abs, worst_position, worst_pair,
-/// same_layout.
+/// same_layout, per_pair {inv_freq_rel, table_max_abs} (one value per pair).
 void write_rope_diff_json(const encodings::RopeDiff& d, const RopeDiffLabels& labels, double tol, std::int64_t len,
                           std::ostream& out);
 
