@@ -32,6 +32,11 @@ void yarn_warnings(const RopeConfig& c, RopeFrequencies& f) {
       w.push_back(fmt::format("yarn: {} = 0 becomes {} in transformers (`.get(\"{}\") or {}`); ggml keeps 0", name,
                               fallback, name, fallback));
   }
+  if (f.yarn && f.yarn->beta_fast < f.yarn->beta_slow)
+    w.push_back(fmt::format("yarn: beta_fast {} < beta_slow {} inverts the correction range (transformers warns): "
+                            "transformers then interpolates the fast pairs j ≤ high, ggml's max(0.001, hi−lo) guard "
+                            "the pairs above low",
+                            f.yarn->beta_fast, f.yarn->beta_slow));
   if (c.attention_factor && (c.mscale || c.mscale_all_dim)) {
     w.push_back("yarn: attention_factor is given, so mscale and mscale_all_dim are not used");
   } else if (truthy(c.mscale) != truthy(c.mscale_all_dim) && (c.mscale || c.mscale_all_dim)) {

@@ -23,16 +23,16 @@ TEST_CASE("default RoPE: theta_i = b^(-2i/d)", "[rope]") {
   for (auto r : f.regime) CHECK(r == RopeRegime::kUnchanged);
 }
 
-TEST_CASE("float32 emulation stays within 1e-6 of the double formula", "[rope]") {
-  const auto f64 = compute_frequencies(config(128, 10000.0, RopePrecision::kF64));
+TEST_CASE("f32 is transformers' float32 inv_freq, f64 the closed form", "[rope]") {
+  // transformers: 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.int64).float() / dim)), all
+  // float32 — written here as its float operations; in double θ_i = 10000^(-2i/128) = 10^(-i/16).
   const auto f32 = compute_frequencies(config(128, 10000.0, RopePrecision::kF32));
-  bool differs = false;
+  const auto f64 = compute_frequencies(config(128, 10000.0, RopePrecision::kF64));
   for (std::size_t i = 0; i < 64; ++i) {
-    CHECK(std::abs(rope_test::rel(f32.inv_freq[i], f64.inv_freq[i])) < 1e-6);
-    CHECK(static_cast<double>(static_cast<float>(f32.inv_freq[i])) == f32.inv_freq[i]);  // a float32 value
-    differs = differs || f32.inv_freq[i] != f64.inv_freq[i];
+    const float want = 1.0f / std::pow(10000.0f, static_cast<float>(2 * i) / 128.0f);
+    CHECK(f32.inv_freq[i] == static_cast<double>(want));
+    CHECK(f64.inv_freq[i] == Approx(std::pow(10.0, -static_cast<double>(i) / 16.0)).epsilon(1e-14));
   }
-  CHECK(differs);
 }
 
 TEST_CASE("linear divides every frequency by the factor", "[rope]") {
@@ -63,9 +63,18 @@ TEST_CASE("dynamic NTK at a given sequence length", "[rope]") {
   c.factor = 2.0;
   c.max_position_embeddings = 2048;
   c.seq_len = 4096;
-  CHECK(compute_frequencies(c).base == Approx(30527.736749).epsilon(1e-10));  // REFERENCES §2.9
+  const auto f = compute_frequencies(c);
+  CHECK(f.base == Approx(30527.736749).epsilon(1e-10));  // REFERENCES §2.9
+  // b' = 1e4·(2·4096/2048 − 1)^(128/126) = 1e4·3^(64/63), so θ_i = b'^(−2i/128) = 10^(−i/16)·3^(−i/63):
+  // θ_1 = 1e4^(−1/64)·3^(−1/63), θ_63 = 10^(−63/16)/3 (by hand, not through the base).
+  CHECK(f.inv_freq[0] == 1.0);
+  CHECK(f.inv_freq[1] == Approx(std::pow(1e4, -1.0 / 64) * std::pow(3.0, -1.0 / 63)).epsilon(1e-13));
+  CHECK(f.inv_freq[1] == Approx(0.8509942913412162).epsilon(1e-13));
+  CHECK(f.inv_freq[63] == Approx(std::pow(10.0, -63.0 / 16) / 3).epsilon(1e-13));
+  CHECK(f.inv_freq[63] == Approx(3.849273282298194e-05).epsilon(1e-13));
   c.seq_len = 2048;
   CHECK(compute_frequencies(c).base == 10000.0);
+  CHECK(compute_frequencies(c).inv_freq[63] == Approx(std::pow(10.0, -63.0 / 16)).epsilon(1e-13));
   c.seq_len = 0;  // at initialisation transformers uses max_position_embeddings
   CHECK(compute_frequencies(c).base == 10000.0);
   c.max_position_embeddings = 0;
@@ -228,6 +237,24 @@ TEST_CASE("proportional zeroes the low-frequency tail over the whole head", "[ro
   CHECK(f.inv_freq[1] == Approx(std::pow(10000.0, -2.0 / 16.0)).epsilon(1e-14));  // exponent over head_dim
   CHECK(f.inv_freq[2] == 0.0);
   CHECK(f.regime[7] == RopeRegime::kZero);
+}
+
+TEST_CASE("proportional with factor 2: the rotating pairs are divided, the tail stays 0", "[rope]") {
+  for (const auto p : {RopePrecision::kF64, RopePrecision::kF32}) {
+    auto c = config(16, 10000.0, p);
+    c.scaling = RopeScaling::kProportional;
+    c.partial_rotary_factor = 0.25;  // rope_angles = int(0.25 · 16 // 2) = 2
+    c.factor = 2.0;
+    finalize_rope_config(c);
+    const auto f = compute_frequencies(c);
+    const double tol = p == RopePrecision::kF64 ? 1e-15 : 1e-7;
+    REQUIRE(f.pairs() == 8);
+    CHECK(f.inv_freq[0] == Approx(0.5).epsilon(tol));                  // 1 / 2
+    CHECK(f.inv_freq[1] == Approx(0.15811388300841897).epsilon(tol));  // 10000^(−2/16) / 2 = 10^(−1/2) / 2
+    for (std::size_t i = 2; i < 8; ++i) CHECK(f.inv_freq[i] == 0.0);
+    CHECK(f.regime[0] == RopeRegime::kInterpolated);
+    CHECK(f.regime[2] == RopeRegime::kZero);
+  }
 }
 
 TEST_CASE("missing required settings name the flag", "[rope]") {

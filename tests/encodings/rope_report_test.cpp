@@ -40,18 +40,23 @@ TEST_CASE("report: yarn target length, logit scale and regime counts", "[rope][r
   CHECK(r.rows[60].turns_target == Approx(r.rows[60].turns_original).epsilon(1e-12));
 }
 
-TEST_CASE("diff: hf against ggml on Llama-3.1 stays within float32 rounding", "[rope][report]") {
-  auto c = rope_test::config(128, 500000.0, RopePrecision::kF32);
-  c.scaling = RopeScaling::kLlama3;
-  c.factor = 8.0;
-  c.original_max_position_embeddings = 8192;
-  auto g = c;
-  g.convention = RopeConvention::kGgml;
-  const auto d = compare_rope(c, g, 64);
-  CHECK(d.pairs == 64);
-  CHECK(d.inv_freq_max_rel > 0.0);
-  CHECK(d.within(1e-5));
-  CHECK_FALSE(d.within(1e-9));
+TEST_CASE("diff: linear x2 against none, values by hand", "[rope][report]") {
+  auto a = rope_test::config(8, 10000.0);  // f64: θ = 1, 0.1, 0.01, 0.001
+  a.scaling = RopeScaling::kLinear;
+  a.factor = 2.0;
+  const auto b = rope_test::config(8, 10000.0);
+  const auto d = compare_rope(a, b, 3);  // positions 0, 1, 2
+  CHECK(d.pairs == 4);
+  CHECK(d.inv_freq_max_rel == Approx(0.5).epsilon(1e-15));  // |θ/2 − θ| / θ for every pair
+  CHECK(d.inv_freq_max_abs == Approx(0.5).epsilon(1e-15));  // pair 0
+  // Pair 0 at position 2: |cos 1 − cos 2| = 0.9564491424 is the largest cos difference;
+  // |sin 1 − sin 2| = 0.0678264420, but position 1 gives |sin 0.5 − sin 1| = 0.3620924145.
+  CHECK(d.cos_max_abs == Approx(std::abs(std::cos(1.0) - std::cos(2.0))).epsilon(1e-14));
+  CHECK(d.sin_max_abs == Approx(std::abs(std::sin(0.5) - std::sin(1.0))).epsilon(1e-14));
+  CHECK(d.table_worst_position == 2);
+  CHECK(d.table_worst_pair == 0);
+  CHECK_FALSE(d.within(0.9));
+  CHECK(d.within(0.96));
 }
 
 TEST_CASE("diff: yarn truncate true vs false differs beyond 1e-3", "[rope][report]") {
