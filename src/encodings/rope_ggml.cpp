@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
+#include <string>
 
 #include "posenc/error.hpp"
 
@@ -76,9 +78,11 @@ void setup(const RopeConfig& c, RopeFrequencies& f) {
       f.ggml_ext_factor = 1.0;
       const T s = T(1) / static_cast<T>(f.ggml_freq_scale);
       // llama.cpp: yarn_attn_factor = get_mscale(s, mscale)/get_mscale(s, mscale_all_dim) when
-      // mscale_all_dim is set, else get_mscale(s); divided by ggml's internal 1 + 0.1 ln s.
+      // mscale_all_dim (GGUF yarn_log_multiplier) is set, else get_mscale(s); divided by ggml's
+      // internal 1 + 0.1 ln s. It reads no mscale: 1, or for its deepseek2 architecture
+      // mscale_all_dim itself when that is not 1.
       T att = truthy(c.mscale_all_dim)
-                  ? get_mscale(s, static_cast<T>(c.mscale.value_or(1.0))) / get_mscale(s, static_cast<T>(*c.mscale_all_dim))
+                  ? get_mscale(s, static_cast<T>(ggml_mscale(c))) / get_mscale(s, static_cast<T>(*c.mscale_all_dim))
                   : get_mscale(s, T(1));
       att *= T(1) / (T(1) + T(0.1) * std::log(s));
       f.ggml_attn_factor = static_cast<double>(att);
@@ -170,6 +174,18 @@ void setup(const RopeConfig& c, RopeFrequencies& f) {
 }
 
 }  // namespace
+
+bool ggml_deepseek2_arch(const RopeConfig& c) {
+  // convert_hf_to_gguf.py DeepseekV2Model (and subclasses): model_arch = MODEL_ARCH.DEEPSEEK2.
+  static const std::set<std::string> deepseek2 = {"deepseek_v2", "deepseek_v3", "kimi_k2", "kimi_vl", "glm4_moe_lite"};
+  return deepseek2.count(c.model_type) != 0;
+}
+
+double ggml_mscale(const RopeConfig& c) {
+  // [TAG_DEEPSEEK2_YARN_LOG_MUL_FIX]: `if (arch == DEEPSEEK2 && mscale_all_dims != 1.0f) mscale = mscale_all_dims;`
+  if (ggml_deepseek2_arch(c) && c.mscale_all_dim && *c.mscale_all_dim != 1.0) return *c.mscale_all_dim;
+  return 1.0;
+}
 
 void ggml_frequencies(const RopeConfig& c, RopeFrequencies& f) {
   if (c.scaling == RopeScaling::kDynamic || c.scaling == RopeScaling::kProportional)

@@ -73,6 +73,13 @@ void llama3_scaling(const RopeConfig& c, RopeFrequencies& f, double factor, doub
 /// llama.cpp convert_hf_to_gguf.py `rope_freqs` tensor: per-pair divisor of θ for llama3.
 std::vector<double> gguf_llama3_factors(const RopeConfig& c, std::int64_t original);
 
+/// The mscale llama.cpp uses for YaRN's attention factor (llama-context.cpp): 1 — it reads only
+/// mscale_all_dim from the GGUF — except for the architectures it converts as deepseek2
+/// (DeepSeek-V2/V3, Kimi, GLM-4 MoE Lite), where mscale_all_dim ≠ 1 is used as mscale too.
+double ggml_mscale(const RopeConfig& c);
+/// True for the model_types llama.cpp's converter turns into its deepseek2 architecture.
+bool ggml_deepseek2_arch(const RopeConfig& c);
+
 /// ggml's per-position values (rope_ggml.cpp).
 RopePairValues ggml_pair_values(const RopeConfig& c, const RopeFrequencies& f, std::int64_t position);
 

@@ -51,6 +51,20 @@ void yarn_warnings(const RopeConfig& c, RopeFrequencies& f) {
                             "these tables)",
                             *c.mscale, *c.mscale_all_dim, f.attention_factor, m * m));
   }
+  if (!hf && truthy(c.mscale_all_dim) && !c.attention_factor) {
+    // llama.cpp: mscale = 1 (deepseek2 architectures: mscale_all_dim) against transformers' rule.
+    const double m = ggml_mscale(c), s = f.factor;
+    const double ours = yarn_get_mscale(s, m) / yarn_get_mscale(s, *c.mscale_all_dim);
+    if (truthy(c.mscale) && *c.mscale != m)
+      w.push_back(fmt::format("yarn: llama.cpp reads no mscale and uses {} ({}), so the config's mscale {} is "
+                              "dropped: attention factor {} here, {} in transformers",
+                              m, m == 1.0 ? "its assumption" : "deepseek2: mscale_all_dim", *c.mscale, ours,
+                              yarn_get_mscale(s, *c.mscale) / yarn_get_mscale(s, *c.mscale_all_dim)));
+    else if (!truthy(c.mscale) && ours != yarn_get_mscale(s))
+      w.push_back(fmt::format("yarn: without a non-zero mscale transformers ignores mscale_all_dim (attention factor "
+                              "0.1·ln(s)+1 = {}), llama.cpp uses it with mscale {}: {}",
+                              yarn_get_mscale(s), m, ours));
+  }
   if (!hf)
     w.push_back(fmt::format("yarn: ggml multiplies cos/sin by its own 1+0.1·ln(1/freq_scale) = {}; llama.cpp "
                             "passes attn_factor = {} to cancel it (ggml-org/llama.cpp#17945)",

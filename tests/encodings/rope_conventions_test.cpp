@@ -111,6 +111,35 @@ TEST_CASE("ggml yarn: llama.cpp's attn_factor cancels ggml's internal mscale", "
   }
 }
 
+TEST_CASE("ggml yarn: llama.cpp assumes mscale = 1, except its deepseek2 architecture", "[rope][convention]") {
+  // llama-context.cpp: yarn_attn_factor = get_mscale(s, mscale) / get_mscale(s, mscale_all_dim) with
+  // mscale = 1, or mscale = mscale_all_dim for LLM_ARCH_DEEPSEEK2 when that is not 1 (DeepSeek-V2-Lite:
+  // mscale = mscale_all_dim = 0.707). transformers uses the config's mscale: 1 for equal values.
+  auto c = config(64, 10000.0, RopePrecision::kF32);
+  c.scaling = RopeScaling::kYarn;
+  c.factor = 40.0;
+  c.original_max_position_embeddings = 4096;
+  c.mscale = 0.707;
+  c.mscale_all_dim = 0.707;
+  c.model_type = "deepseek_v2";
+  CHECK(compute_frequencies(c).attention_factor == 1.0);  // transformers
+  const auto v2 = compute_frequencies(with(c, RopeConvention::kGgml));
+  CHECK(v2.attention_factor == Approx(1.0).epsilon(1e-6));
+  CHECK_FALSE(has_warning(v2, "is dropped"));
+  c.model_type = "llama";  // any other architecture: mscale 1 against mscale_all_dim 0.707
+  const auto other = compute_frequencies(with(c, RopeConvention::kGgml));
+  const double l = std::log(40.0);
+  CHECK(other.attention_factor == Approx((0.1 * l + 1) / (0.1 * 0.707 * l + 1)).epsilon(1e-6));  // 1.0857
+  CHECK(has_warning(other, "the config's mscale 0.707 is dropped"));
+  // Without mscale transformers ignores mscale_all_dim (0.1 ln s + 1); llama.cpp does not.
+  c.mscale.reset();
+  c.mscale_all_dim = 1.0;
+  CHECK(compute_frequencies(c).attention_factor == Approx(0.1 * l + 1).epsilon(1e-12));
+  const auto no_mscale = compute_frequencies(with(c, RopeConvention::kGgml));
+  CHECK(no_mscale.attention_factor == Approx(1.0).epsilon(1e-6));
+  CHECK(has_warning(no_mscale, "without a non-zero mscale transformers ignores mscale_all_dim"));
+}
+
 TEST_CASE("ggml always rounds the correction range", "[rope][convention]") {
   auto c = config(64, 150000.0, RopePrecision::kF32);
   c.scaling = RopeScaling::kYarn;
