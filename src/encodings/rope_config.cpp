@@ -132,6 +132,10 @@ RopeConfig resolve_rope_config(const ParamMap& p) {
   } else if (!layout_from_file) {
     set_default_layout(c);
   }
+  if (p.has("rotary-dim") && p.given("rotary-dim") && p.has("partial-rotary-factor") && p.given("partial-rotary-factor"))
+    throw Error(fmt::format("--rotary-dim {} and --partial-rotary-factor {} are alternatives (rotary width = int(dim × "
+                            "factor)): give one",
+                            p.integer("rotary-dim"), p.number("partial-rotary-factor")));
   std::int64_t rotary = 0;
   if (p.has("rotary-dim") && p.given("rotary-dim")) {
     rotary = p.integer("rotary-dim"), record("rotary-dim");
@@ -192,6 +196,10 @@ void finalize_rope_config(RopeConfig& c, std::int64_t explicit_rotary_dim) {
       for (double v : *list) check_number(c, name, v, 0.0, true, "a list of finite numbers > 0");
     }
   }
+  for (const auto& [name, who] : rope_detail::ignored_settings(c))  // shown in the settings list, warned about
+    for (auto& s : c.sources)
+      if (s.name == name && s.source.find("(ignored") == std::string::npos)
+        s.source += fmt::format(" (ignored by {})", to_string(c.scaling));
   if (c.rotary_dim < c.head_dim && c.scaling != RopeScaling::kProportional)
     c.notes.push_back(fmt::format("partial rotary: dims 0..{} rotate (exponent over {}), dims {}..{} pass through",
                                   c.rotary_dim - 1, c.rotary_dim, c.rotary_dim, c.head_dim - 1));

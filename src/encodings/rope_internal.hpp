@@ -87,6 +87,10 @@ RopePairValues ggml_pair_values(const RopeConfig& c, const RopeFrequencies& f, s
 /// infinite or NaN (naming the setting); warns when frequencies underflow to 0 (rope_checks.cpp).
 void check_values(const RopeConfig& c, RopeFrequencies& f);
 
+/// Settings given explicitly (flag or config field) that the method does not read, each with
+/// the methods that do: {"attention-factor", "yarn and longrope do"} (rope_warnings.cpp).
+std::vector<std::pair<std::string, std::string>> ignored_settings(const RopeConfig& c);
+
 /// Notes on settings that implementations read differently (rope_warnings.cpp).
 void add_warnings(const RopeConfig& c, RopeFrequencies& f);
 

@@ -3,7 +3,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace posenc::encodings::rope_detail {
 namespace {
@@ -93,10 +97,52 @@ void longrope_warnings(const RopeConfig& c, RopeFrequencies& f) {
   }
 }
 
+/// Which methods read a setting that only some methods use ("yarn does": for messages).
+struct Reader {
+  const char* name;
+  std::vector<RopeScaling> methods;
+  const char* who;
+};
+
+const std::vector<Reader>& readers() {
+  using S = RopeScaling;
+  static const std::vector<Reader> r = {
+      {"factor", {S::kLinear, S::kNtk, S::kDynamic, S::kYarn, S::kLlama3, S::kLongrope, S::kProportional},
+       "the other methods do"},
+      {"beta-fast", {S::kYarn}, "yarn does"},
+      {"beta-slow", {S::kYarn}, "yarn does"},
+      {"mscale", {S::kYarn}, "yarn does"},
+      {"mscale-all-dim", {S::kYarn}, "yarn does"},
+      {"truncate", {S::kYarn}, "yarn does"},
+      {"attention-factor", {S::kYarn, S::kLongrope}, "yarn and longrope do"},
+      {"low-freq-factor", {S::kLlama3}, "llama3 does"},
+      {"high-freq-factor", {S::kLlama3}, "llama3 does"},
+      {"short-factor", {S::kLongrope}, "longrope does"},
+      {"long-factor", {S::kLongrope}, "longrope does"},
+  };
+  return r;
+}
+
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> ignored_settings(const RopeConfig& c) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& r : readers()) {
+    if (std::find(r.methods.begin(), r.methods.end(), c.scaling) != r.methods.end()) continue;
+    for (const auto& s : c.sources)
+      if (s.name == r.name && (s.source.starts_with("flag --") || !s.field.empty())) out.emplace_back(r.name, r.who);
+  }
+  return out;
+}
 
 void add_warnings(const RopeConfig& c, RopeFrequencies& f) {
   auto& w = f.warnings;
+  for (const auto& [name, who] : ignored_settings(c)) {
+    std::string value;
+    for (const auto& s : c.sources)
+      if (s.name == name) value = s.value;
+    w.push_back(fmt::format("{} {} is ignored: {} does not read it ({})", c.label(name), value, c.method_label(), who));
+  }
   switch (c.scaling) {
     case RopeScaling::kYarn: yarn_warnings(c, f); break;
     case RopeScaling::kLongrope: longrope_warnings(c, f); break;

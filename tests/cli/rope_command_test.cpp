@@ -185,6 +185,44 @@ TEST_CASE("rope warns where frequencies underflow instead of printing inf silent
   CHECK(r.err == "posenc: error: --low-freq-factor must be a finite number > 0 (got 0)\n");
 }
 
+TEST_CASE("settings the method does not read are warned about, alternatives refused", "[cli][rope]") {
+  auto r = run_cli({"rope", "--dim", "64", "--scaling", "linear", "--factor", "2", "--attention-factor", "2",
+                    "--format", "json"});
+  CHECK(r.code == 0);
+  CHECK(r.err == "posenc: warning: --attention-factor 2 is ignored: --scaling linear does not read it (yarn and "
+                 "longrope do)\n");
+  json j = json::parse(r.out);
+  CHECK(j.at("attention_factor") == 1.0);  // linear has none
+  bool marked = false;
+  for (const auto& s : j.at("settings"))
+    if (s.at("name") == "attention-factor") marked = s.at("source") == "flag --attention-factor (ignored by linear)";
+  CHECK(marked);
+
+  r = run_cli({"rope", "--dim", "64", "--scaling", "llama3", "--factor", "8", "--original-max-position-embeddings",
+               "8192", "--truncate", "false", "--beta-fast", "16", "--mscale", "0.7", "--mscale-all-dim", "0.7",
+               "--short-factor", "1,2"});
+  CHECK(r.code == 0);
+  for (const char* flag : {"--truncate false", "--beta-fast 16", "--mscale 0.7", "--mscale-all-dim 0.7", "--short-factor"})
+    CHECK_THAT(r.err, Contains(std::string("posenc: warning: ") + flag));
+  CHECK_THAT(r.err, Contains("is ignored: --scaling llama3 does not read it (yarn does)"));
+  CHECK_THAT(r.err, Contains("is ignored: --scaling llama3 does not read it (longrope does)"));
+
+  const auto path = temp_file("linear_beta.json", R"({"head_dim": 64, "rope_scaling": {"rope_type": "linear",
+                                                     "factor": 2.0, "beta_fast": 32}})");
+  r = run_cli({"rope", "--hf-config", path});
+  CHECK(r.code == 0);
+  CHECK(r.err == "posenc: warning: " + path + ": \"rope_scaling.beta_fast\" 32 is ignored: rope_type linear does not "
+                 "read it (yarn does)\n");
+
+  r = run_cli({"rope", "--dim", "64", "--factor", "4"});
+  CHECK_THAT(r.err, StartsWith("posenc: warning: --factor 4 is ignored: --scaling none does not read it"));
+
+  r = run_cli({"rope", "--dim", "64", "--rotary-dim", "16", "--partial-rotary-factor", "0.5"});
+  CHECK(r.code == 2);
+  CHECK(r.err == "posenc: error: --rotary-dim 16 and --partial-rotary-factor 0.5 are alternatives (rotary width = "
+                 "int(dim × factor)): give one\n");
+}
+
 TEST_CASE("rope diff of two configs says which file is wrong", "[cli][rope][diff]") {
   const auto good = config("llama-2-7b.json");
   const auto bad = temp_file("dynamic_no_max.json", R"({"head_dim": 128, "rope_scaling": {"rope_type": "dynamic", "factor": 2}})");
