@@ -73,7 +73,7 @@ void setup(const RopeConfig& c, RopeFrequencies& f) {
       break;
     case RopeScaling::kYarn: {
       n_ctx_orig = required_original(c);
-      f.factor = c.factor ? *c.factor : required_factor(c);
+      f.factor = yarn_factor(c, f);
       f.ggml_freq_scale = static_cast<double>(T(1) / static_cast<T>(f.factor));
       f.ggml_ext_factor = 1.0;
       const T s = T(1) / static_cast<T>(f.ggml_freq_scale);

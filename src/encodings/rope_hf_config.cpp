@@ -216,9 +216,10 @@ RopeConfig parse_hf_config(const std::string& json_text, const std::string& file
     from_file(c, "original-max-position-embeddings", fmt::format("{}", *o), s, "original_max_position_embeddings");
   }
   if (s.o != nullptr) c.scaling = read_type(s, c);
+  // yarn: transformers (current main) uses max_position_embeddings / original_max_position_embeddings
+  // when factor is absent, so it is not required here.
   const bool needs_factor = c.scaling == RopeScaling::kLinear || c.scaling == RopeScaling::kDynamic ||
-                            c.scaling == RopeScaling::kYarn || c.scaling == RopeScaling::kLlama3 ||
-                            c.scaling == RopeScaling::kNtk;
+                            c.scaling == RopeScaling::kLlama3 || c.scaling == RopeScaling::kNtk;
   const std::string why = fmt::format("required for rope_type {}", to_string(c.scaling));
   if ((c.factor = s.number("factor"))) from_file(c, "factor", fmt::format("{}", *c.factor), s, "factor");
   else if (needs_factor) s.missing("factor", why);

@@ -68,6 +68,9 @@ void hf_frequencies(const RopeConfig& c, RopeFrequencies& f);
 void meta_frequencies(const RopeConfig& c, RopeFrequencies& f);
 void ggml_frequencies(const RopeConfig& c, RopeFrequencies& f);
 void hf_yarn(const RopeConfig& c, RopeFrequencies& f);
+/// YaRN's factor: `factor`, or max_position_embeddings / original_max_position_embeddings
+/// (recorded in f.derived); throws Error naming the field or flag when neither is there.
+double yarn_factor(const RopeConfig& c, RopeFrequencies& f);
 void llama3_scaling(const RopeConfig& c, RopeFrequencies& f, double factor, double low_freq_factor,
                     double high_freq_factor, std::int64_t original);
 /// llama.cpp convert_hf_to_gguf.py `rope_freqs` tensor: per-pair divisor of θ for llama3.

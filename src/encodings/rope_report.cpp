@@ -31,6 +31,7 @@ RopeReport make_rope_report(const RopeConfig& c) {
   r.config = c;
   r.freqs = compute_frequencies(c);
   const auto& f = r.freqs;
+  for (const auto& d : f.derived) r.config.set_source(d.name, d.value, d.source);  // listed with the settings
   r.original_length = f.original_length > 0 ? f.original_length : c.original_length();
   r.target_length = target_length(c, f, r.original_length);
   r.logit_scale = f.attention_factor * f.attention_factor;

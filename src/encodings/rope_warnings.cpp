@@ -25,7 +25,10 @@ void yarn_warnings(const RopeConfig& c, RopeFrequencies& f) {
           "original_max_position_embeddings was set{}",
           *c.factor, ratio, ratio == 1.0 ? " (that is, no YaRN scaling at all)" : ""));
   }
-  if (!c.factor) w.push_back(fmt::format("yarn: no factor given; using max_position_embeddings/original = {}", f.factor));
+  if (!c.factor)
+    w.push_back(fmt::format("yarn: no factor; current transformers uses max_position_embeddings / "
+                            "original_max_position_embeddings = {}, 4.x releases required factor",
+                            f.factor));
   if (!c.truncate && hf)
     w.push_back("yarn: 'truncate' not set; transformers rounds the correction range (floor/ceil, default true), "
                 "gpt-oss sets it false, KerasHub and TVM do not round, ggml always rounds");

@@ -11,16 +11,25 @@
 #include "posenc/error.hpp"
 
 namespace posenc::encodings::rope_detail {
-namespace {
 
-/// factor = rope_parameters["factor"], or max_position_embeddings / original when absent.
-double yarn_factor(const RopeConfig& c, std::int64_t original) {
+/// factor = rope_parameters["factor"], or (transformers main, `if factor is None`)
+/// max_position_embeddings / original_max_position_embeddings; the derivation is recorded.
+double yarn_factor(const RopeConfig& c, RopeFrequencies& f) {
   if (c.factor) return *c.factor;
-  if (c.max_position_embeddings > 0 && c.original_max_position_embeddings > 0)
-    return static_cast<double>(c.max_position_embeddings) / static_cast<double>(original);
-  throw Error("--factor is required for --scaling yarn (or both --max-position-embeddings and "
-              "--original-max-position-embeddings, whose ratio transformers then uses)");
+  if (c.max_position_embeddings > 0 && c.original_max_position_embeddings > 0) {
+    const double ratio = static_cast<double>(c.max_position_embeddings) / static_cast<double>(c.original_max_position_embeddings);
+    f.derived.push_back({"factor", fmt::format("{}", ratio),
+                         fmt::format("derived: max_position_embeddings / original_max_position_embeddings = {} / {} "
+                                     "(transformers, factor absent)",
+                                     c.max_position_embeddings, c.original_max_position_embeddings)});
+    return ratio;
+  }
+  throw Error(fmt::format("{} is required for {} (without it transformers uses max_position_embeddings / "
+                          "original_max_position_embeddings, which needs both)",
+                          c.absent("factor", "factor", true), c.method_label()));
 }
+
+namespace {
 
 double yarn_attention(const RopeConfig& c, double factor) {
   if (c.attention_factor) return *c.attention_factor;
@@ -60,7 +69,7 @@ void blend(const RopeConfig& c, RopeFrequencies& f, const YarnRange& r) {
 void hf_yarn(const RopeConfig& c, RopeFrequencies& f) {
   const auto original = required_original(c);
   f.original_length = original;
-  f.factor = yarn_factor(c, original);
+  f.factor = yarn_factor(c, f);
   if (!(f.factor > 0.0)) throw Error(fmt::format("{} must be > 0 (got {})", c.label("factor"), f.factor));
   f.attention_factor = yarn_attention(c, f.factor);
   YarnRange r;

@@ -223,6 +223,16 @@ TEST_CASE("settings the method does not read are warned about, alternatives refu
                  "int(dim × factor)): give one\n");
 }
 
+TEST_CASE("a yarn config without factor uses the length ratio and the report says so", "[cli][rope]") {
+  const auto path = temp_file("yarn_no_factor.json", R"({"head_dim": 128, "max_position_embeddings": 131072,
+      "rope_theta": 1000000.0, "rope_scaling": {"rope_type": "yarn", "original_max_position_embeddings": 32768}})");
+  const auto r = run_cli({"rope", "--hf-config", path});
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Contains("factor 4\n"));  // in the summary's scaling line
+  CHECK_THAT(r.out, Contains("derived: max_position_embeddings / original_max_position_embeddings = 131072 / 32768 "
+                             "(transformers, factor absent)"));
+}
+
 TEST_CASE("rope diff of two configs says which file is wrong", "[cli][rope][diff]") {
   const auto good = config("llama-2-7b.json");
   const auto bad = temp_file("dynamic_no_max.json", R"({"head_dim": 128, "rope_scaling": {"rope_type": "dynamic", "factor": 2}})");

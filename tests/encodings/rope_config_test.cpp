@@ -161,8 +161,8 @@ TEST_CASE("bad config files name the field", "[rope][config]") {
   CHECK_THROWS_WITH(parse(R"({"num_attention_heads": 32})"), Contains("config.json: missing \"hidden_size\""));
   CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_scaling": {"rope_type": "linear", "factor": "2"}})"),
                     Contains("config.json: \"rope_scaling.factor\" must be a number (got string)"));
-  CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_scaling": {"rope_type": "yarn"}})"),
-                    Contains("config.json: missing \"rope_scaling.factor\" (required for rope_type yarn)"));
+  CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_scaling": {"rope_type": "linear"}})"),
+                    Contains("config.json: missing \"rope_scaling.factor\" (required for rope_type linear)"));
   CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_scaling": {"factor": 2.0}})"),
                     Contains("missing \"rope_scaling.rope_type\""));
   CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_scaling": {"rope_type": "yaml", "factor": 2}})"),
@@ -298,4 +298,24 @@ TEST_CASE("settings that make a frequency infinite are refused, ones that underf
   CHECK(f.inv_freq[1] == 0.0);
   CHECK(warned(f, "scaled inv_freq of pair 1 underflows to 0 in float32 with config.json: "
                   "\"rope_scaling.short_factor\"[1] 1e+308: that pair never rotates"));
+}
+
+TEST_CASE("yarn without factor: max_position_embeddings / original_max_position_embeddings, said so",
+          "[rope][config]") {
+  // transformers main, _compute_yarn_parameters: `if factor is None: factor = max / original`.
+  const auto c = parse(R"({"head_dim": 128, "max_position_embeddings": 131072, "rope_theta": 1e6,
+      "rope_scaling": {"rope_type": "yarn", "original_max_position_embeddings": 32768}})");
+  const auto f = compute_frequencies(c);
+  CHECK(f.factor == 4.0);                                                 // 131072 / 32768
+  CHECK(f.attention_factor == Approx(0.1 * std::log(4.0) + 1).epsilon(1e-12));  // from that factor
+  REQUIRE(f.derived.size() >= 1);
+  CHECK(f.derived[0].name == "factor");
+  CHECK(f.derived[0].value == "4");
+  CHECK(f.derived[0].source == "derived: max_position_embeddings / original_max_position_embeddings = 131072 / 32768 "
+                               "(transformers, factor absent)");
+  CHECK(warned(f, "yarn: no factor; current transformers uses max_position_embeddings"));
+  // Without the original length there is no ratio (transformers would divide max by itself).
+  CHECK_THROWS_WITH(compute_frequencies(parse(R"({"head_dim": 128, "max_position_embeddings": 131072,
+                        "rope_scaling": {"rope_type": "yarn"}})")),
+                    Catch::StartsWith("config.json: \"rope_scaling.factor\" (or --factor) is required for rope_type yarn"));
 }

@@ -150,6 +150,9 @@ struct RopeFrequencies {
   double ggml_internal_mscale = 1;  ///< 1 + 0.1 ln(1/freq_scale) when ext_factor ≠ 0
   std::vector<double> ggml_freq_factors;  ///< per pair, empty = none
   std::vector<std::string> warnings;     ///< where implementations read a setting differently
+  /// Values the method derived rather than read (the factor from the length ratio, the attention
+  /// factor and the rule that gave it, ...), with how: shown with the resolved settings.
+  std::vector<RopeSetting> derived;
 
   std::size_t pairs() const { return inv_freq.size(); }
 };
