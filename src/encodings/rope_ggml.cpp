@@ -135,6 +135,17 @@ void setup(const RopeConfig& c, RopeFrequencies& f) {
                        static_cast<double>(hi_raw), f.ggml_corr_dims[0], f.ggml_corr_dims[1], true};
   }
   f.attention_factor = f.ggml_attn_factor * (f.ggml_ext_factor != 0.0 ? f.ggml_internal_mscale : 1.0);
+  if (f.ggml_ext_factor != 0.0)
+    f.derived.push_back({"attention-factor", fmt::format("{}", f.attention_factor),
+                         fmt::format("derived: llama.cpp attn_factor {} (get_mscale ratio with mscale {}, ÷ (1 + 0.1·ln "
+                                     "s)) × ggml's internal 1 + 0.1·ln s = {}",
+                                     f.ggml_attn_factor, truthy(c.mscale_all_dim) ? ggml_mscale(c) : 1.0,
+                                     f.ggml_internal_mscale)});
+  else if (c.scaling == RopeScaling::kLongrope)
+    f.derived.push_back({"attention-factor", fmt::format("{}", f.attention_factor),
+                         fmt::format("derived: √(1 + ln s / ln L) with s = {} = {} (convert_hf_to_gguf.py)",
+                                     c.max_position_embeddings > 0 ? "max_position_embeddings / original" : "factor",
+                                     f.factor)});
   // Effective inverse frequencies: the angles at position 1.
   RopeFrequencies unscaled = f;
   unscaled.ggml_freq_scale = 1.0;

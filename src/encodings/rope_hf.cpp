@@ -37,6 +37,10 @@ void longrope(const RopeConfig& c, RopeFrequencies& f, std::size_t n) {
     factor = *c.factor;
   } else if (c.max_position_embeddings > 0) {
     factor = static_cast<double>(c.max_position_embeddings) / static_cast<double>(l);  // Phi-3 style
+    f.derived.push_back({"factor", fmt::format("{}", factor),
+                         fmt::format("derived: max_position_embeddings / original = {} / {} (transformers, factor "
+                                     "absent)",
+                                     c.max_position_embeddings, l)});
   } else {
     throw Error(fmt::format("{} is required for {}",
                             either(c, {"factor", "factor", true}, {"max-position-embeddings", "max_position_embeddings", false}),
@@ -48,6 +52,9 @@ void longrope(const RopeConfig& c, RopeFrequencies& f, std::size_t n) {
     f.attention_factor = *c.attention_factor;
   } else {
     f.attention_factor = factor <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(factor) / std::log(static_cast<double>(l)));
+    f.derived.push_back({"attention-factor", fmt::format("{}", f.attention_factor),
+                         factor <= 1.0 ? std::string("derived: 1 (factor ≤ 1)")
+                                       : fmt::format("derived: √(1 + ln s / ln L) with s = {}, L = {} (LongRoPE)", factor, l)});
   }
   // transformers switches lists by the current length (max position + 1) against L.
   const bool use_long = c.seq_len > 0 && c.seq_len > l;

@@ -242,6 +242,11 @@ RopeConfig parse_hf_config(const std::string& json_text, const std::string& file
     if (auto v = s.numbers(key)) *out = *v, from_file(c, name, fmt::format("[{} values]", v->size()), s, key);
     else if (c.scaling == RopeScaling::kLongrope) s.missing(key, why);
   }
+  // Defaults the file leaves implicit, listed like the rest.
+  if (s.o == nullptr) c.set_source("scaling", "none", "default (no rope_scaling or rope_parameters in the file)");
+  bool has_partial = false;
+  for (const auto& st : c.sources) has_partial = has_partial || st.name == "partial-rotary-factor";
+  if (!has_partial) c.set_source("partial-rotary-factor", "1", "default (no partial_rotary_factor in the file)");
   const auto model_type = cfg.text("model_type").value_or("");
   c.model_type = model_type;
   if (auto inter = cfg.boolean("rope_interleave")) {

@@ -31,12 +31,25 @@ double yarn_factor(const RopeConfig& c, RopeFrequencies& f) {
 
 namespace {
 
-double yarn_attention(const RopeConfig& c, double factor) {
+double yarn_attention(const RopeConfig& c, RopeFrequencies& f) {
   if (c.attention_factor) return *c.attention_factor;
+  const double s = f.factor;
   // `if mscale and mscale_all_dim:` — Python truthiness, so 0 or absent falls back.
-  if (truthy(c.mscale) && truthy(c.mscale_all_dim))
-    return yarn_get_mscale(factor, *c.mscale) / yarn_get_mscale(factor, *c.mscale_all_dim);
-  return yarn_get_mscale(factor);
+  if (truthy(c.mscale) && truthy(c.mscale_all_dim)) {
+    const double a = yarn_get_mscale(s, *c.mscale) / yarn_get_mscale(s, *c.mscale_all_dim);
+    f.derived.push_back({"attention-factor", fmt::format("{}", a),
+                         fmt::format("derived: get_mscale(s, mscale) / get_mscale(s, mscale_all_dim) = "
+                                     "get_mscale({}, {}) / get_mscale({}, {})",
+                                     s, *c.mscale, s, *c.mscale_all_dim)});
+    return a;
+  }
+  const double a = yarn_get_mscale(s);
+  f.derived.push_back({"attention-factor", fmt::format("{}", a),
+                       s <= 1.0 ? std::string("derived: 1 (factor ≤ 1)")
+                                : fmt::format("derived: 0.1·ln(s) + 1 with s = {} (YaRN; no attention_factor, no "
+                                              "mscale pair)",
+                                              s)});
+  return a;
 }
 
 template <class T>
@@ -71,7 +84,7 @@ void hf_yarn(const RopeConfig& c, RopeFrequencies& f) {
   f.original_length = original;
   f.factor = yarn_factor(c, f);
   if (!(f.factor > 0.0)) throw Error(fmt::format("{} must be > 0 (got {})", c.label("factor"), f.factor));
-  f.attention_factor = yarn_attention(c, f.factor);
+  f.attention_factor = yarn_attention(c, f);
   YarnRange r;
   // `rope_parameters.get("beta_fast") or 32`: an explicit 0 becomes the default too.
   r.beta_fast = truthy(c.beta_fast) ? *c.beta_fast : 32.0;

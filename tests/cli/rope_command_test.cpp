@@ -233,6 +233,37 @@ TEST_CASE("a yarn config without factor uses the length ratio and the report say
                              "(transformers, factor absent)"));
 }
 
+TEST_CASE("rope report: provenance of derived values, defaults and lengths, aligned", "[cli][rope]") {
+  // Flags only: no length is known.
+  auto r = run_cli({"rope", "--dim", "16"});
+  CHECK_THAT(r.out, Contains("  lengths            original not set, target not set\n"));
+  json j = json::parse(run_cli({"rope", "--dim", "16", "--format", "json"}).out);
+  CHECK(j.at("original_length").is_null());
+  CHECK(j.at("target_length").is_null());
+
+  // Llama-2: defaults the file leaves implicit, the original length taken from max_position_embeddings.
+  r = run_cli({"rope", "--hf-config", config("llama-2-7b.json")});
+  const auto settings = r.out.substr(r.out.find("\nsettings\n") + 10);
+  CHECK_THAT(settings, Contains("scaling                           none"));
+  CHECK_THAT(settings, Contains("default (no rope_scaling or rope_parameters in the file)"));
+  CHECK_THAT(settings, Contains("default (no partial_rotary_factor in the file)"));
+  CHECK_THAT(settings, Contains("derived: max_position_embeddings; no original_max_position_embeddings"));
+  CHECK_THAT(r.out, Contains("original 4096 (max_position_embeddings; no original_max_position_embeddings)"));
+  // Every source starts in the same column, after the longest value (the config's path).
+  const std::string path_row = "hf-config                         " + config("llama-2-7b.json") + "  flag --hf-config\n";
+  CHECK_THAT(settings, Contains(path_row));
+  const auto column = settings.find("derived: hidden_size");  // in the first row
+  CHECK(column == path_row.find("flag --hf-config") + 2);          // both rows start with two spaces
+
+  // Phi-3.5-mini: longrope's factor from the length ratio and the rule of its attention factor.
+  r = run_cli({"rope", "--hf-config", config("phi-3.5-mini.json")});
+  CHECK_THAT(r.out, Contains("derived: max_position_embeddings / original = 131072 / 4096 (transformers, factor absent)"));
+  CHECK_THAT(r.out, Contains("derived: √(1 + ln s / ln L) with s = 32, L = 4096 (LongRoPE)"));
+  // Qwen2.5 YaRN: the attention factor's rule.
+  r = run_cli({"rope", "--hf-config", config("qwen2.5-7b-yarn.json")});
+  CHECK_THAT(r.out, Contains("derived: 0.1·ln(s) + 1 with s = 4 (YaRN; no attention_factor, no mscale pair)"));
+}
+
 TEST_CASE("rope diff of two configs says which file is wrong", "[cli][rope][diff]") {
   const auto good = config("llama-2-7b.json");
   const auto bad = temp_file("dynamic_no_max.json", R"({"head_dim": 128, "rope_scaling": {"rope_type": "dynamic", "factor": 2}})");

@@ -77,3 +77,41 @@ TEST_CASE("diff: different pair counts cannot be compared", "[rope][report]") {
   CHECK_THROWS_WITH(compare_rope(rope_test::config(64, 1e4), rope_test::config(128, 1e4), 4),
                     Catch::Contains("cannot compare"));
 }
+
+TEST_CASE("report: dynamic's target length is where its frequencies are evaluated", "[rope][report]") {
+  auto c = rope_test::config(128, 10000.0);
+  c.scaling = RopeScaling::kDynamic;
+  c.factor = 4.0;
+  c.max_position_embeddings = 4096;
+  // Without --seq-len transformers keeps the original frequencies: the target is 4096 too, and
+  // turns in the target equal turns in training (before: target 16384 with unscaled θ).
+  auto r = make_rope_report(c);
+  CHECK(r.target_length == 4096);
+  CHECK(r.target_source.starts_with("max_position_embeddings"));
+  const double two_pi = 2 * std::numbers::pi;
+  for (std::size_t i : {0u, 20u, 63u})
+    CHECK(r.rows[i].turns_target == Approx(4096 * std::pow(10.0, -static_cast<double>(i) / 16) / two_pi).epsilon(1e-12));
+  // At --seq-len 16384: b' = 1e4·(4·16384/4096 − 3)^(128/126) = 1e4·13^(64/63), θ'_63 = 10^(-63/16)·13^(-1).
+  c.seq_len = 16384;
+  r = make_rope_report(c);
+  CHECK(r.target_length == 16384);
+  CHECK(r.rows[63].turns_target == Approx(16384 * std::pow(10.0, -63.0 / 16) / 13 / two_pi).epsilon(1e-12));
+}
+
+TEST_CASE("report: lengths say where they come from, or that they are not set", "[rope][report]") {
+  auto r = make_rope_report(rope_test::config(16, 10000.0));
+  CHECK(r.original_length == 0);
+  CHECK(r.target_length == 0);
+  CHECK(r.original_source.empty());
+  auto c = rope_test::config(16, 10000.0);
+  c.max_position_embeddings = 4096;
+  r = make_rope_report(c);
+  CHECK(r.original_length == 4096);
+  CHECK(r.original_source == "max_position_embeddings; no original_max_position_embeddings");
+  CHECK(r.target_source == "no extension: the original length");
+  bool listed = false;  // the fallback is listed with the settings
+  for (const auto& s : r.config.sources)
+    listed = listed || (s.name == "original-max-position-embeddings" && s.value == "4096" &&
+                        s.source == "derived: max_position_embeddings; no original_max_position_embeddings");
+  CHECK(listed);
+}

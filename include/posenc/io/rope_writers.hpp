@@ -20,7 +20,8 @@ void write_rope_report_text(const encodings::RopeReport& r, std::ostream& out);
 void write_rope_report_csv(const encodings::RopeReport& r, std::ostream& out);
 
 /// JSON object with stable keys: rope_type, convention, precision, layout, head_dim,
-/// rotary_dim, base, factor, original_length, target_length, attention_factor, logit_scale,
+/// rotary_dim, base, factor, original_length (null = not set), original_length_source,
+/// target_length, target_length_source, attention_factor, logit_scale,
 /// inv_freq, inv_freq_original, pairs[], yarn, llama3, longrope_list, never_full_turn,
 /// regimes{}, settings[], warnings[], notes[].
 void write_rope_report_json(const encodings::RopeReport& r, std::ostream& out);
