@@ -74,17 +74,15 @@ void longrope(const RopeConfig& c, RopeFrequencies& f, std::size_t n) {
 template <class T>
 void proportional(const RopeConfig& c, RopeFrequencies& f) {
   // rope_angles = int(partial_rotary_factor * head_dim // 2); exponent over the whole head_dim.
+  // inv_freq_original keeps every pair's unscaled frequency, so the report shows what p-RoPE removed.
   const auto angles = proportional_angles(c);
   const std::size_t n = static_cast<std::size_t>(c.head_dim / 2);
   const double factor = c.factor.value_or(1.0);
   f.factor = factor;
-  const auto rotated = hf_inv_freq<T>(c.base, c.head_dim, std::min(angles, n));
-  f.inv_freq_original.assign(n, 0.0);
+  f.inv_freq_original = hf_inv_freq<T>(c.base, c.head_dim, n);
   f.inv_freq.assign(n, 0.0);
-  for (std::size_t i = 0; i < rotated.size(); ++i) {
-    f.inv_freq_original[i] = rotated[i];
-    f.inv_freq[i] = static_cast<double>(static_cast<T>(rotated[i]) / static_cast<T>(factor));
-  }
+  for (std::size_t i = 0; i < std::min(angles, n); ++i)
+    f.inv_freq[i] = static_cast<double>(static_cast<T>(f.inv_freq_original[i]) / static_cast<T>(factor));
 }
 
 template <class T>

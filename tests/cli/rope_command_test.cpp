@@ -264,6 +264,21 @@ TEST_CASE("rope report: provenance of derived values, defaults and lengths, alig
   CHECK_THAT(r.out, Contains("derived: 0.1·ln(s) + 1 with s = 4 (YaRN; no attention_factor, no mscale pair)"));
 }
 
+TEST_CASE("rope report of p-RoPE shows the frequencies it removed", "[cli][rope]") {
+  const auto r = run_cli({"rope", "--dim", "16", "--scaling", "proportional", "--partial-rotary-factor", "0.25",
+                          "--precision", "f64", "--format", "json"});
+  REQUIRE(r.code == 0);
+  CHECK(r.err.empty());  // zero tail frequencies are p-RoPE's design, not an underflow
+  const json j = json::parse(r.out);
+  REQUIRE(j.at("inv_freq_original").size() == 8);
+  for (std::size_t i = 0; i < 8; ++i)  // before: 10^(−i/2) for every pair; after: only pairs 0, 1 rotate
+    CHECK(j.at("inv_freq_original")[i].get<double>() == Approx(std::pow(10.0, -static_cast<double>(i) / 2)).epsilon(1e-14));
+  CHECK(j.at("inv_freq")[1].get<double>() == Approx(std::pow(10.0, -0.5)).epsilon(1e-14));
+  CHECK(j.at("inv_freq")[2] == 0.0);
+  CHECK(j.at("pairs")[2].at("regime") == "zero");
+  CHECK(j.at("regimes").at("zero") == 6);
+}
+
 TEST_CASE("rope diff of two configs says which file is wrong", "[cli][rope][diff]") {
   const auto good = config("llama-2-7b.json");
   const auto bad = temp_file("dynamic_no_max.json", R"({"head_dim": 128, "rope_scaling": {"rope_type": "dynamic", "factor": 2}})");

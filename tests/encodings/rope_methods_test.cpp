@@ -2,6 +2,7 @@
 // posenc: hand computations, closed forms and the double-precision test vectors of
 // /work/shared/REFERENCES.md §2.9–2.10 (re-derived with a 20-line Python script).
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -237,6 +238,11 @@ TEST_CASE("proportional zeroes the low-frequency tail over the whole head", "[ro
   CHECK(f.inv_freq[1] == Approx(std::pow(10000.0, -2.0 / 16.0)).epsilon(1e-14));  // exponent over head_dim
   CHECK(f.inv_freq[2] == 0.0);
   CHECK(f.regime[7] == RopeRegime::kZero);
+  // The unscaled frequencies of the removed pairs stay in inv_freq_original: 10000^(−2i/16) = 10^(−i/2).
+  for (std::size_t i = 0; i < 8; ++i)
+    CHECK(f.inv_freq_original[i] == Approx(std::pow(10.0, -static_cast<double>(i) / 2)).epsilon(1e-14));
+  CHECK(std::count(f.regime.begin(), f.regime.end(), RopeRegime::kZero) == 6);
+  CHECK(std::count(f.regime.begin(), f.regime.end(), RopeRegime::kUnchanged) == 2);
 }
 
 TEST_CASE("proportional with factor 2: the rotating pairs are divided, the tail stays 0", "[rope]") {
