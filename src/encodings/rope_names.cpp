@@ -39,7 +39,13 @@ RopeLayout parse_rope_layout(std::string_view s, std::string_view what) {
   return parse_name<RopeLayout>(s, what, kLayouts);
 }
 RopeScaling parse_rope_scaling(std::string_view s, std::string_view what) {
-  return parse_name<RopeScaling>(s, what, kScalings);
+  if (s == "default") return RopeScaling::kNone;  // transformers' name for plain RoPE
+  try {
+    return parse_name<RopeScaling>(s, what, kScalings);
+  } catch (const Error&) {
+    const auto& all = rope_scaling_choices();
+    throw Error(fmt::format("{} must be one of {} (got '{}'){}", what, join_choices(all), s, did_you_mean(s, all)));
+  }
 }
 RopeConvention parse_rope_convention(std::string_view s, std::string_view what) {
   return parse_name<RopeConvention>(s, what, kConventions);
@@ -55,6 +61,14 @@ const std::vector<std::string>& rope_layout_names() {
 }
 const std::vector<std::string>& rope_scaling_names() {
   static const std::vector<std::string> v(kScalings.begin(), kScalings.end());
+  return v;
+}
+const std::vector<std::string>& rope_scaling_choices() {
+  static const std::vector<std::string> v = [] {
+    std::vector<std::string> all(kScalings.begin(), kScalings.end());
+    all.insert(all.begin() + 1, "default");
+    return all;
+  }();
   return v;
 }
 const std::vector<std::string>& rope_convention_names() {

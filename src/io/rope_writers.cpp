@@ -29,7 +29,8 @@ nlohmann::json source(const std::string& s) { return s.empty() ? nlohmann::json(
 
 std::string scaling_line(const RopeReport& r) {
   const auto& c = r.config;
-  std::string s = fmt::format("{} (convention {}, precision {}, layout {})", to_string(c.scaling),
+  std::string s = fmt::format("{}{} (convention {}, precision {}, layout {})", to_string(c.scaling),
+                              c.scaling == encodings::RopeScaling::kNone ? " = transformers' rope_type \"default\"" : "",
                               to_string(c.convention), to_string(c.precision), to_string(c.layout));
   if (r.freqs.factor != 1.0) s += fmt::format(", factor {}", r.freqs.factor);
   return s;

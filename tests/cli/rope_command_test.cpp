@@ -279,6 +279,22 @@ TEST_CASE("rope report of p-RoPE shows the frequencies it removed", "[cli][rope]
   CHECK(j.at("regimes").at("zero") == 6);
 }
 
+TEST_CASE("--scaling default is transformers' name for none", "[cli][rope]") {
+  const auto none = run_cli({"rope", "--dim", "8", "--format", "json"});
+  const auto def = run_cli({"rope", "--dim", "8", "--scaling", "default", "--format", "json"});
+  REQUIRE(def.code == 0);
+  const json a = json::parse(none.out), b = json::parse(def.out);
+  CHECK(b.at("rope_type") == "none");
+  CHECK(b.at("inv_freq") == a.at("inv_freq"));
+  const auto text = run_cli({"rope", "--dim", "8", "--scaling", "default"});
+  CHECK_THAT(text.out, Contains("  scaling            none = transformers' rope_type \"default\" (convention hf"));
+  const auto path = temp_file("rope_type_default.json", R"({"head_dim": 8, "rope_scaling": {"rope_type": "default"}})");
+  CHECK(json::parse(run_cli({"rope", "--hf-config", path, "--format", "json"}).out).at("rope_type") == "none");
+  const auto bad = run_cli({"generate", "rope", "--len", "2", "--dim", "8", "--scaling", "defualt"});
+  CHECK(bad.code == 2);
+  CHECK_THAT(bad.err, Contains("default"));
+}
+
 TEST_CASE("rope diff of two configs says which file is wrong", "[cli][rope][diff]") {
   const auto good = config("llama-2-7b.json");
   const auto bad = temp_file("dynamic_no_max.json", R"({"head_dim": 128, "rope_scaling": {"rope_type": "dynamic", "factor": 2}})");

@@ -319,3 +319,11 @@ TEST_CASE("yarn without factor: max_position_embeddings / original_max_position_
                         "rope_scaling": {"rope_type": "yarn"}})")),
                     Catch::StartsWith("config.json: \"rope_scaling.factor\" (or --factor) is required for rope_type yarn"));
 }
+
+TEST_CASE("'default' is accepted for none; the choices say so", "[rope][config]") {
+  CHECK(parse_rope_scaling("default") == RopeScaling::kNone);
+  CHECK(parse_rope_scaling("none") == RopeScaling::kNone);
+  CHECK(to_string(RopeScaling::kNone) == "none");
+  CHECK_THROWS_WITH(parse_rope_scaling("defualt"), Catch::Contains("none, default, linear") &&
+                                                      Catch::Contains("did you mean 'default'"));
+}

@@ -18,7 +18,7 @@ namespace posenc::encodings {
 /// Which dimensions form a rotated pair. interleaved: pair i = (2i, 2i+1) (RoFormer, Meta,
 /// GPT-J, ggml NORMAL); half: pair i = (i, i + d/2) (GPT-NeoX, Hugging Face `rotate_half`).
 enum class RopeLayout { kInterleaved, kHalf };
-/// Context-extension method (Hugging Face `rope_type`; "none" is HF's "default").
+/// Context-extension method (Hugging Face `rope_type`; "none" is HF's "default", accepted as an alias).
 enum class RopeScaling { kNone, kLinear, kNtk, kDynamic, kYarn, kLlama3, kLongrope, kProportional };
 /// Whose arithmetic and defaults to reproduce.
 enum class RopeConvention { kHf, kMeta, kGgml };
@@ -36,6 +36,9 @@ RopeConvention parse_rope_convention(std::string_view s, std::string_view what =
 RopePrecision parse_rope_precision(std::string_view s, std::string_view what = "--precision");
 const std::vector<std::string>& rope_layout_names();
 const std::vector<std::string>& rope_scaling_names();
+/// The names --scaling accepts: rope_scaling_names() and "default", transformers' rope_type for
+/// plain RoPE (an alias of "none").
+const std::vector<std::string>& rope_scaling_choices();
 const std::vector<std::string>& rope_convention_names();
 const std::vector<std::string>& rope_precision_names();
 
