@@ -115,6 +115,10 @@ void setup(const RopeConfig& c, RopeFrequencies& f) {
                                ? static_cast<double>(c.max_position_embeddings) / static_cast<double>(n_ctx_orig)
                                : c.factor.value_or(1.0);
       f.factor = scale;
+      if (scale > 1.0 && n_ctx_orig < 2)
+        throw Error(fmt::format("{} = {} leaves longrope's attention factor √(1 + ln s / ln L) undefined: it needs an "
+                                "original length ≥ 2",
+                                c.label("original-max-position-embeddings"), n_ctx_orig));
       f.ggml_attn_factor =
           scale > 1.0 ? std::sqrt(1.0 + std::log(scale) / std::log(static_cast<double>(n_ctx_orig))) : 1.0;
       break;
@@ -130,7 +134,7 @@ void setup(const RopeConfig& c, RopeFrequencies& f) {
     const T lo_raw = corr_dim<T>(c.rotary_dim, n_ctx_orig, beta_fast, base);
     const T hi_raw = corr_dim<T>(c.rotary_dim, n_ctx_orig, beta_slow, base);
     f.ggml_corr_dims[0] = static_cast<double>(std::max(T(0), std::floor(lo_raw)));
-    f.ggml_corr_dims[1] = static_cast<double>(std::min(static_cast<T>(c.rotary_dim - 1), std::ceil(hi_raw)));
+    f.ggml_corr_dims[1] = static_cast<double>(std::min(static_cast<T>(c.rotary_dim - 1), std::ceil(hi_raw))) + 0.0;
     f.yarn = YarnRange{static_cast<double>(beta_fast), static_cast<double>(beta_slow), static_cast<double>(lo_raw),
                        static_cast<double>(hi_raw), f.ggml_corr_dims[0], f.ggml_corr_dims[1], true};
   }

@@ -48,6 +48,10 @@ void longrope(const RopeConfig& c, RopeFrequencies& f, std::size_t n) {
   }
   f.factor = factor;
   f.original_length = l;
+  if (!c.attention_factor && factor > 1.0 && l < 2)  // √(1 + ln s / ln L) divides by ln L
+    throw Error(fmt::format("{} = {} leaves longrope's attention factor √(1 + ln s / ln L) undefined: it needs an "
+                            "original length ≥ 2 (or an explicit attention factor)",
+                            c.label("original-max-position-embeddings"), l));
   if (c.attention_factor) {
     f.attention_factor = *c.attention_factor;
   } else {

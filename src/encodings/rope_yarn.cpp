@@ -96,6 +96,7 @@ void hf_yarn(const RopeConfig& c, RopeFrequencies& f) {
   r.high = r.truncated ? std::ceil(r.high_raw) : r.high_raw;
   r.low = std::max(r.low, 0.0);
   r.high = std::min(r.high, static_cast<double>(c.rotary_dim - 1));  // note: d−1, not d/2−1
+  r.low += 0.0, r.high += 0.0;  // ceil(−0.8) is −0: Python's int is 0
   f.yarn = r;
   if (c.precision == RopePrecision::kF32) {
     blend<float>(c, f, r);

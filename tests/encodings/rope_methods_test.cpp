@@ -273,3 +273,23 @@ TEST_CASE("missing required settings name the flag", "[rope]") {
   c.base = 0.5;
   CHECK_THROWS_AS(compute_frequencies(c), posenc::Error);
 }
+
+TEST_CASE("degenerate original lengths: longrope refuses L = 1, yarn clamps to pair 0", "[rope]") {
+  auto c = config(8, 10000.0);
+  c.scaling = RopeScaling::kLongrope;
+  c.original_max_position_embeddings = 1;  // ln L = 0: √(1 + ln s / ln L) is infinite
+  c.max_position_embeddings = 100;
+  c.short_factor = c.long_factor = {1, 1, 1, 1};
+  CHECK_THROWS_WITH(compute_frequencies(c), Catch::StartsWith("--original-max-position-embeddings = 1 leaves longrope's "
+                                                              "attention factor"));
+  c.convention = RopeConvention::kGgml;
+  CHECK_THROWS_WITH(compute_frequencies(c), Catch::Contains("needs an original length ≥ 2"));
+  // yarn at L = 1: corr_dim(1) = 8·ln(1/2π)/(2 ln 1e4) = −0.798 → ceil is 0 (Python int), not −0.
+  auto y = config(8, 10000.0);
+  y.scaling = RopeScaling::kYarn;
+  y.factor = 4.0;
+  y.original_max_position_embeddings = 1;
+  const auto f = compute_frequencies(y);
+  CHECK(f.yarn->high == 0.0);
+  CHECK_FALSE(std::signbit(f.yarn->high));
+}
