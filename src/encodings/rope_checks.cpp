@@ -29,7 +29,9 @@ std::string scaling_input(const RopeConfig& c, const RopeFrequencies& f, std::si
       return i < list.size() ? fmt::format("{}[{}] {}", c.label(name), i, list[i]) : std::string(c.label(name));
     }
     case RopeScaling::kNtk:
-    case RopeScaling::kDynamic: return fmt::format("the scaled base {}", f.base);
+    case RopeScaling::kDynamic:
+      return fmt::format("the scaled base {} ({}, {})", f.base, named(c, "base", c.base),
+                         c.factor ? named(c, "factor", *c.factor) : std::string("no factor"));
     default: return c.factor ? named(c, "factor", *c.factor) : fmt::format("factor {}", f.factor);
   }
 }
@@ -51,10 +53,8 @@ const char* arithmetic(const RopeConfig& c) { return c.precision == RopePrecisio
 }  // namespace
 
 void check_values(const RopeConfig& c, RopeFrequencies& f) {
-  if (!std::isfinite(f.base))
-    throw Error(fmt::format("the scaled base of --scaling {} overflows to {} ({} with {}); use a smaller factor",
-                            to_string(c.scaling), f.base, named(c, "base", c.base),
-                            c.factor ? named(c, "factor", *c.factor) : std::string("its factor")));
+  // An infinite scaled base (ntk, dynamic) is what Python's float gives too: θ_0 = ∞^0 = 1 and the
+  // other pairs 1/∞ = 0, which the zero check below reports.
   for (std::size_t i = 0; i < f.pairs(); ++i) {
     if (!std::isfinite(f.inv_freq_original[i]))
       throw Error(fmt::format("{} gives inv_freq {} at pair {}", named(c, "base", c.base), f.inv_freq_original[i], i));

@@ -86,8 +86,9 @@ bool ggml_deepseek2_arch(const RopeConfig& c);
 /// ggml's per-position values (rope_ggml.cpp).
 RopePairValues ggml_pair_values(const RopeConfig& c, const RopeFrequencies& f, std::int64_t position);
 
-/// Throws Error when the settings made an inv_freq, the scaled base or the attention factor
-/// infinite or NaN (naming the setting); warns when frequencies underflow to 0 (rope_checks.cpp).
+/// Throws Error when the settings made an inv_freq or the attention factor infinite or NaN
+/// (naming the setting); warns when frequencies underflow to 0, e.g. under a scaled base that
+/// overflowed to inf (rope_checks.cpp).
 void check_values(const RopeConfig& c, RopeFrequencies& f);
 
 /// Settings given explicitly (flag or config field) that the method does not read, each with

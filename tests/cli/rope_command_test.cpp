@@ -279,7 +279,7 @@ TEST_CASE("rope report of p-RoPE shows the frequencies it removed", "[cli][rope]
   CHECK(j.at("regimes").at("zero") == 6);
 }
 
-TEST_CASE("--scaling default is transformers' name for none", "[cli][rope]") {
+TEST_CASE("scaling 'default' is transformers' name for none", "[cli][rope]") {
   const auto none = run_cli({"rope", "--dim", "8", "--format", "json"});
   const auto def = run_cli({"rope", "--dim", "8", "--scaling", "default", "--format", "json"});
   REQUIRE(def.code == 0);

@@ -293,3 +293,18 @@ TEST_CASE("degenerate original lengths: longrope refuses L = 1, yarn clamps to p
   CHECK(f.yarn->high == 0.0);
   CHECK_FALSE(std::signbit(f.yarn->high));
 }
+
+TEST_CASE("a scaled base that overflows to inf leaves only pair 0 rotating, with a warning", "[rope]") {
+  // Python: 1e300 · (1e300)^(8/6) = inf; inf ** 0 = 1, inf ** x = inf for x > 0, so θ = 1, 0, 0, 0.
+  auto c = config(8, 1e300);
+  c.scaling = RopeScaling::kNtk;
+  c.factor = 1e300;
+  const auto f = compute_frequencies(c);
+  CHECK(std::isinf(f.base));
+  CHECK(f.inv_freq == std::vector<double>{1, 0, 0, 0});
+  bool warned = false;
+  for (const auto& w : f.warnings)
+    warned = warned || w.starts_with("scaled inv_freq of 3 pairs (1 … 3) underflow to 0 in double with the scaled base inf "
+                                     "(--base 1e+300, --factor 1e+300)");
+  CHECK(warned);
+}
