@@ -29,8 +29,8 @@ render::LineFigure rope_report_figure(const encodings::RopeReport& r) {
   render::LineFigure f;
   const bool scaled = c.scaling != encodings::RopeScaling::kNone;
   const std::string who = c.model_type.empty() ? std::string() : c.model_type + ", ";
-  f.title = scaled ? fmt::format("RoPE wavelengths and frequencies: {}{} ×{:g}, d={}, base {}", who, encodings::to_string(c.scaling),
-                                 r.freqs.factor, c.rotary_dim, c.base)
+  f.title = scaled ? fmt::format("RoPE wavelengths and frequencies: {}{} ×{:g}, d={}, base {}", who,
+                                 encodings::to_string(c.scaling), r.freqs.factor, c.rotary_dim, c.base)
                    : fmt::format("RoPE wavelengths and frequencies: {}d={}, base {}", who, c.rotary_dim, c.base);
   std::vector<std::string> counts;
   auto count = [&](std::size_t n, const char* what) {
@@ -43,7 +43,8 @@ render::LineFigure rope_report_figure(const encodings::RopeReport& r) {
   count(r.zero, "not rotated");
   if (scaled) {
     f.subtitle = fmt::format("pairs: {}", fmt::join(counts, ", "));
-    if (r.freqs.attention_factor != 1.0) f.subtitle += fmt::format("; attention factor {:.4g}", r.freqs.attention_factor);
+    if (r.freqs.attention_factor != 1.0)
+      f.subtitle += fmt::format("; attention factor {:.4g}", r.freqs.attention_factor);
   } else if (r.never_full_turn > 0) {
     f.subtitle = fmt::format("{} pairs never make a full turn within the original context", r.never_full_turn);
   }
@@ -52,9 +53,11 @@ render::LineFigure rope_report_figure(const encodings::RopeReport& r) {
   f.log_y = true;
   f.height = 720;  // two plots
   for (const auto& row : r.rows) f.x.push_back(static_cast<double>(row.index));
-  add_curves(f, r, scaled, [](const encodings::RopePairRow& row, bool s) { return s ? row.wavelength : row.wavelength_original; });
+  add_curves(f, r, scaled,
+             [](const encodings::RopePairRow& row, bool s) { return s ? row.wavelength : row.wavelength_original; });
   if (r.original_length > 0)
-    f.references.push_back({static_cast<double>(r.original_length), fmt::format("original context {}", r.original_length)});
+    f.references.push_back(
+        {static_cast<double>(r.original_length), fmt::format("original context {}", r.original_length)});
   if (scaled && r.target_length > 0 && r.target_length != r.original_length)
     f.references.push_back({static_cast<double>(r.target_length), fmt::format("target length {}", r.target_length)});
 
@@ -64,7 +67,8 @@ render::LineFigure rope_report_figure(const encodings::RopeReport& r) {
   freq.title = "inverse frequency θ per pair";
   freq.y_label = "θ (radians per position)";
   freq.log_y = true;
-  add_curves(freq, r, scaled, [](const encodings::RopePairRow& row, bool s) { return s ? row.inv_freq : row.inv_freq_original; });
+  add_curves(freq, r, scaled,
+             [](const encodings::RopePairRow& row, bool s) { return s ? row.inv_freq : row.inv_freq_original; });
   const double two_pi = 2.0 * std::numbers::pi;
   if (r.original_length > 0)
     freq.references.push_back({two_pi / static_cast<double>(r.original_length),

@@ -65,10 +65,11 @@ void check_values(const RopeConfig& c, RopeFrequencies& f) {
   const double att = f.attention_factor;
   const double att_max = c.precision == RopePrecision::kF32 ? static_cast<double>(FLT_MAX) : DBL_MAX;
   if (!std::isfinite(att * att) || !(att > 0) || att > att_max)
-    throw Error(fmt::format("{} gives logits × {}: the attention factor must be a positive number whose square is "
-                            "finite in {}",
-                            c.attention_factor ? named(c, "attention-factor", att) : fmt::format("attention factor {}", att),
-                            att * att, arithmetic(c)));
+    throw Error(
+        fmt::format("{} gives logits × {}: the attention factor must be a positive number whose square is "
+                    "finite in {}",
+                    c.attention_factor ? named(c, "attention-factor", att) : fmt::format("attention factor {}", att),
+                    att * att, arithmetic(c)));
 
   // Zero frequencies that no method asked for: the base (before scaling) or the scaling underflowed.
   // (p-RoPE's tail pairs are zero by design.)
@@ -91,19 +92,20 @@ void check_values(const RopeConfig& c, RopeFrequencies& f) {
     try {
       const auto g = compute_frequencies(d);
       helps = std::any_of(pairs.begin(), pairs.end(), [&](std::size_t i) { return !degenerate(g.inv_freq[i]); });
-    } catch (const Error&) {
-    }
-    const char* who = c.convention == RopeConvention::kHf ? "transformers'" : c.convention == RopeConvention::kMeta ? "Meta's" : "ggml's";
+    } catch (const Error&) {}
+    const char* who = c.convention == RopeConvention::kHf     ? "transformers'"
+                      : c.convention == RopeConvention::kMeta ? "Meta's"
+                                                              : "ggml's";
     return fmt::format(" ({} float32 arithmetic gives the same zeros{})", who,
                        helps ? "; --precision f64 computes them" : "");
   };
   if (!by_base.empty())
-    f.warnings.push_back(fmt::format("inv_freq of {} {} {} in {} with {}: {}{}", pair_list(by_base),
-                                     verb(by_base), to, arithmetic(c), named(c, "base", c.base), pronoun(by_base), hint(by_base)));
+    f.warnings.push_back(fmt::format("inv_freq of {} {} {} in {} with {}: {}{}", pair_list(by_base), verb(by_base), to,
+                                     arithmetic(c), named(c, "base", c.base), pronoun(by_base), hint(by_base)));
   if (!by_scaling.empty())
-    f.warnings.push_back(fmt::format("scaled inv_freq of {} {} {} in {} with {}: {}{}",
-                                     pair_list(by_scaling), verb(by_scaling), to, arithmetic(c),
-                                     scaling_input(c, f, by_scaling.front()), pronoun(by_scaling), hint(by_scaling)));
+    f.warnings.push_back(fmt::format("scaled inv_freq of {} {} {} in {} with {}: {}{}", pair_list(by_scaling),
+                                     verb(by_scaling), to, arithmetic(c), scaling_input(c, f, by_scaling.front()),
+                                     pronoun(by_scaling), hint(by_scaling)));
 }
 
 }  // namespace posenc::encodings::rope_detail
