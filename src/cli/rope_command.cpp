@@ -111,7 +111,7 @@ void add_rope_command(CLI::App& app, Context& ctx, int& exit_code) {
       "  posenc rope --hf-config config.json\n"
       "  posenc rope --dim 128 --base 500000 --scaling llama3 --factor 8 --original-max-position-embeddings 8192\n"
       "  posenc rope --hf-config config.json --format json -o report.json\n"
-      "  posenc rope --hf-config config.json -o wavelengths.png        # or .svg, --format ansi\n"
+      "  posenc rope --hf-config config.json -o frequencies.png        # or .svg, --format ansi\n"
       "  posenc rope diff --hf-config config.json --convention-a hf --convention-b ggml --tol 1e-6\n"
       "  posenc rope permutation --dim 128\n"
       "settings: the same as 'posenc generate rope'; flags override --hf-config. docs: docs/rope.md");

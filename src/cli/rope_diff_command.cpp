@@ -12,7 +12,9 @@
 #include "posenc/encodings/rope_config.hpp"
 #include "posenc/encodings/rope_report.hpp"
 #include "posenc/error.hpp"
+#include "figure_options.hpp"
 #include "posenc/io/rope_writers.hpp"
+#include "rope_figure.hpp"
 #include "validators.hpp"
 
 namespace posenc::cli {
@@ -28,6 +30,7 @@ struct RopeDiffOptions {
   std::int64_t len = 4096;
   double tol = 1e-6;
   ReportOutput output;
+  FigureOptions figure;
 };
 
 ParamMap side_params(ParamMap p, const Side& s) {
@@ -53,6 +56,18 @@ int run_rope_diff(Context& ctx, const RopeDiffOptions& o, const ParamMap& shared
   const auto d = encodings::compare_rope(a, b, o.len);
   io::RopeDiffLabels labels{side_label(o.a, shared), side_label(o.b, shared)};
   if (labels.a == labels.b) labels.a += " (a)", labels.b += " (b)";
+  if (draws(f)) {
+    render::Figure fig = rope_diff_figure(d, labels, o.tol, o.len);
+    o.figure.apply(fig);
+    render::Metadata metadata = figure_metadata(std::get<render::LineFigure>(fig).title, {});
+    metadata.emplace_back("a", labels.a);
+    metadata.emplace_back("b", labels.b);
+    metadata.emplace_back("len", fmt::format("{}", o.len));
+    metadata.emplace_back("tol", fmt::format("{}", o.tol));
+    const std::string bytes = figure_bytes(fig, f, metadata);
+    o.output.emit(ctx, f, [&](std::ostream& s) { s << bytes; });
+    return d.within(o.tol) ? kOk : kCheckFailed;
+  }
   o.output.emit(ctx, f, [&](std::ostream& s) {
     if (f == io::Format::kJson) {
       io::write_rope_diff_json(d, labels, o.tol, o.len, s);
@@ -83,6 +98,7 @@ void add_rope_diff_command(CLI::App& rope, Context& ctx, const RopeSettings& sha
       "  posenc rope diff --hf-config config.json --convention-a hf --convention-b ggml\n"
       "  posenc rope diff --dim 128 --precision-a f32 --precision-b f64 --len 100000 --tol 1e-3\n"
       "  posenc rope diff --config-a a.json --config-b b.json --format json\n"
+      "  posenc rope diff --hf-config config.json --convention-b ggml --len 32768 -o diff.png   # per pair\n"
       "exit status: 0 within --tol, 1 above it, 2 bad usage");
   add_side_options(*cmd, opts->a, "a");
   add_side_options(*cmd, opts->b, "b");
@@ -93,7 +109,8 @@ void add_rope_diff_command(CLI::App& rope, Context& ctx, const RopeSettings& sha
                   "largest accepted difference: relative for inv_freq, absolute for attention factor and cos/sin")
       ->capture_default_str()
       ->check(finite_at_least(0.0));
-  opts->output.bind(*cmd, {io::Format::kText, io::Format::kJson});
+  opts->output.bind(*cmd, {io::Format::kText, io::Format::kJson, io::Format::kPng, io::Format::kSvg, io::Format::kAnsi});
+  opts->figure.bind(*cmd);
   cmd->callback([opts, &shared, &ctx, &exit_code] { exit_code = run_rope_diff(ctx, *opts, shared.values()); });
 }
 

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "posenc/error.hpp"
+#include "rope_internal.hpp"
 
 namespace posenc::encodings {
 namespace {
@@ -57,7 +58,8 @@ std::vector<ParamSpec> rope_param_specs() {
       {"table", "what each cell holds", std::string("cos"), {"angle", "cos", "sin"}},
       lengths("rotary-dim", "rotated width R (even, ≤ --dim); 0 = int(dim × partial-rotary-factor)"),
       {"partial-rotary-factor", "fraction of the head that rotates (GPT-NeoX rotary_pct, Phi-2)", 1.0, {}, 0, 1},
-      {"scaling", "context-extension method", std::string("none"), rope_scaling_names()},
+      {"scaling", "context-extension method (none = transformers' rope_type \"default\")", std::string("none"),
+       rope_scaling_choices()},
       number("factor", "scaling factor s (0 = not set)", 0.0),
       lengths("original-max-position-embeddings", "pre-extension context L_orig (0 = not set)"),
       lengths("max-position-embeddings", "context the config declares (0 = not set)"),
@@ -131,6 +133,10 @@ RopeConfig resolve_rope_config(const ParamMap& p) {
   } else if (!layout_from_file) {
     set_default_layout(c);
   }
+  if (p.has("rotary-dim") && p.given("rotary-dim") && p.has("partial-rotary-factor") && p.given("partial-rotary-factor"))
+    throw Error(fmt::format("--rotary-dim {} and --partial-rotary-factor {} are alternatives (rotary width = int(dim × "
+                            "factor)): give one",
+                            p.integer("rotary-dim"), p.number("partial-rotary-factor")));
   std::int64_t rotary = 0;
   if (p.has("rotary-dim") && p.given("rotary-dim")) {
     rotary = p.integer("rotary-dim"), record("rotary-dim");
@@ -177,9 +183,12 @@ void finalize_rope_config(RopeConfig& c, std::int64_t explicit_rotary_dim) {
     if (v) check_number(c, name, *v, 0.0, false, "a finite number ≥ 0");
   }
   if (c.attention_factor) check_number(c, "attention-factor", *c.attention_factor, 0.0, true, "a finite number > 0");
+  if (c.scaling == RopeScaling::kLlama3) {  // λ_lo = L/low, λ_hi = L/high: both must be finite
+    check_number(c, "low-freq-factor", c.low_freq_factor, 0.0, true, "a finite number > 0");
+    check_number(c, "high-freq-factor", c.high_freq_factor, 0.0, true, "a finite number > 0");
+  }
   if (c.scaling == RopeScaling::kLlama3 && !(c.high_freq_factor > c.low_freq_factor))
-    throw Error(fmt::format("{} must be greater than {} (got {} and {})", c.label("high-freq-factor"),
-                            c.label("low-freq-factor"), c.high_freq_factor, c.low_freq_factor));
+    throw Error(rope_detail::must_exceed(c, "high-freq-factor", c.high_freq_factor, "low-freq-factor", c.low_freq_factor));
   if (c.scaling == RopeScaling::kLongrope) {
     const auto n = static_cast<std::size_t>(c.rotary_dim / 2);
     for (const auto& [name, list] : {std::pair{"short-factor", &c.short_factor}, std::pair{"long-factor", &c.long_factor}}) {
@@ -188,6 +197,10 @@ void finalize_rope_config(RopeConfig& c, std::int64_t explicit_rotary_dim) {
       for (double v : *list) check_number(c, name, v, 0.0, true, "a list of finite numbers > 0");
     }
   }
+  for (const auto& [name, who] : rope_detail::ignored_settings(c))  // shown in the settings list, warned about
+    for (auto& s : c.sources)
+      if (s.name == name && s.source.find("(ignored") == std::string::npos)
+        s.source += fmt::format(" (ignored by {})", to_string(c.scaling));
   if (c.rotary_dim < c.head_dim && c.scaling != RopeScaling::kProportional)
     c.notes.push_back(fmt::format("partial rotary: dims 0..{} rotate (exponent over {}), dims {}..{} pass through",
                                   c.rotary_dim - 1, c.rotary_dim, c.rotary_dim, c.head_dim - 1));

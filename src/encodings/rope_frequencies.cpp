@@ -17,17 +17,41 @@ std::size_t pair_count(const RopeConfig& c) {
   return static_cast<std::size_t>(width / 2);
 }
 
-double required_factor(const RopeConfig& c) {
-  if (c.factor) return *c.factor;
-  throw Error(fmt::format("{} is required for --scaling {}", c.label("factor"), to_string(c.scaling)));
+std::string either(const RopeConfig& c, SettingName a, SettingName b) {
+  if (c.config_file.empty()) return fmt::format("--{} (or --{})", a.flag, b.flag);
+  return fmt::format("{}: {} or {} (or --{})", c.config_file, c.field(a.key, a.in_scaling), c.field(b.key, b.in_scaling),
+                     a.flag);
 }
 
-std::int64_t required_original(const RopeConfig& c) {
-  const auto l = c.original_length();
-  if (l > 0) return l;
-  throw Error(fmt::format("--original-max-position-embeddings (or --max-position-embeddings) is required for "
-                          "--scaling {}",
-                          to_string(c.scaling)));
+std::string must_exceed(const RopeConfig& c, const char* hi, double hi_value, const char* lo, double lo_value) {
+  const std::string a = c.label(hi);
+  std::string b = c.label(lo);
+  const std::string file = c.config_file + ": ";
+  if (!c.config_file.empty() && a.starts_with(file) && b.starts_with(file)) b = b.substr(file.size());
+  return fmt::format("{} must be greater than {} (got {} and {})", a, b, hi_value, lo_value);
+}
+
+std::size_t proportional_angles(const RopeConfig& c) {
+  return static_cast<std::size_t>(std::floor(c.partial_rotary_factor * static_cast<double>(c.head_dim) / 2.0));
+}
+
+double required_factor(const RopeConfig& c) {
+  if (c.factor) return *c.factor;
+  throw Error(fmt::format("{} is required for {}", c.absent("factor", "factor", true), c.method_label()));
+}
+
+std::int64_t required_original(const RopeConfig& c, bool fallback_to_max) {
+  if (c.original_max_position_embeddings > 0) return c.original_max_position_embeddings;
+  if (fallback_to_max && c.max_position_embeddings > 0) return c.max_position_embeddings;
+  if (!fallback_to_max)  // llama3: the length decides the bands, and implementations default it differently
+    throw Error(fmt::format("{} is required for {} (transformers 4.x refuses a config without it; v5 falls back to "
+                            "max_position_embeddings, Meta and llama.cpp assume 8192, which give other bands)",
+                            c.absent("original-max-position-embeddings", "original_max_position_embeddings", true),
+                            c.method_label()));
+  throw Error(fmt::format("{} is required for {}",
+                          either(c, {"original-max-position-embeddings", "original_max_position_embeddings", true},
+                                 {"max-position-embeddings", "max_position_embeddings", false}),
+                          c.method_label()));
 }
 
 void classify_remaining(RopeFrequencies& f) {
@@ -78,6 +102,7 @@ RopeFrequencies compute_frequencies(const RopeConfig& c) {
     case RopeConvention::kGgml: rope_detail::ggml_frequencies(c, f); break;
   }
   rope_detail::classify_remaining(f);
+  rope_detail::check_values(c, f);
   rope_detail::add_warnings(c, f);
   return f;
 }

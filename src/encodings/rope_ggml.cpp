@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
+#include <string>
 
 #include "posenc/error.hpp"
 
@@ -71,14 +73,16 @@ void setup(const RopeConfig& c, RopeFrequencies& f) {
       break;
     case RopeScaling::kYarn: {
       n_ctx_orig = required_original(c);
-      f.factor = c.factor ? *c.factor : required_factor(c);
+      f.factor = yarn_factor(c, f);
       f.ggml_freq_scale = static_cast<double>(T(1) / static_cast<T>(f.factor));
       f.ggml_ext_factor = 1.0;
       const T s = T(1) / static_cast<T>(f.ggml_freq_scale);
       // llama.cpp: yarn_attn_factor = get_mscale(s, mscale)/get_mscale(s, mscale_all_dim) when
-      // mscale_all_dim is set, else get_mscale(s); divided by ggml's internal 1 + 0.1 ln s.
+      // mscale_all_dim (GGUF yarn_log_multiplier) is set, else get_mscale(s); divided by ggml's
+      // internal 1 + 0.1 ln s. It reads no mscale: 1, or for its deepseek2 architecture
+      // mscale_all_dim itself when that is not 1.
       T att = truthy(c.mscale_all_dim)
-                  ? get_mscale(s, static_cast<T>(c.mscale.value_or(1.0))) / get_mscale(s, static_cast<T>(*c.mscale_all_dim))
+                  ? get_mscale(s, static_cast<T>(ggml_mscale(c))) / get_mscale(s, static_cast<T>(*c.mscale_all_dim))
                   : get_mscale(s, T(1));
       att *= T(1) / (T(1) + T(0.1) * std::log(s));
       f.ggml_attn_factor = static_cast<double>(att);
@@ -111,6 +115,10 @@ void setup(const RopeConfig& c, RopeFrequencies& f) {
                                ? static_cast<double>(c.max_position_embeddings) / static_cast<double>(n_ctx_orig)
                                : c.factor.value_or(1.0);
       f.factor = scale;
+      if (scale > 1.0 && n_ctx_orig < 2)
+        throw Error(fmt::format("{} = {} leaves longrope's attention factor √(1 + ln s / ln L) undefined: it needs an "
+                                "original length ≥ 2",
+                                c.label("original-max-position-embeddings"), n_ctx_orig));
       f.ggml_attn_factor =
           scale > 1.0 ? std::sqrt(1.0 + std::log(scale) / std::log(static_cast<double>(n_ctx_orig))) : 1.0;
       break;
@@ -126,11 +134,22 @@ void setup(const RopeConfig& c, RopeFrequencies& f) {
     const T lo_raw = corr_dim<T>(c.rotary_dim, n_ctx_orig, beta_fast, base);
     const T hi_raw = corr_dim<T>(c.rotary_dim, n_ctx_orig, beta_slow, base);
     f.ggml_corr_dims[0] = static_cast<double>(std::max(T(0), std::floor(lo_raw)));
-    f.ggml_corr_dims[1] = static_cast<double>(std::min(static_cast<T>(c.rotary_dim - 1), std::ceil(hi_raw)));
+    f.ggml_corr_dims[1] = static_cast<double>(std::min(static_cast<T>(c.rotary_dim - 1), std::ceil(hi_raw))) + 0.0;
     f.yarn = YarnRange{static_cast<double>(beta_fast), static_cast<double>(beta_slow), static_cast<double>(lo_raw),
                        static_cast<double>(hi_raw), f.ggml_corr_dims[0], f.ggml_corr_dims[1], true};
   }
   f.attention_factor = f.ggml_attn_factor * (f.ggml_ext_factor != 0.0 ? f.ggml_internal_mscale : 1.0);
+  if (f.ggml_ext_factor != 0.0)
+    f.derived.push_back({"attention-factor", fmt::format("{}", f.attention_factor),
+                         fmt::format("derived: llama.cpp attn_factor {} (get_mscale ratio with mscale {}, ÷ (1 + 0.1·ln "
+                                     "s)) × ggml's internal 1 + 0.1·ln s = {}",
+                                     f.ggml_attn_factor, truthy(c.mscale_all_dim) ? ggml_mscale(c) : 1.0,
+                                     f.ggml_internal_mscale)});
+  else if (c.scaling == RopeScaling::kLongrope)
+    f.derived.push_back({"attention-factor", fmt::format("{}", f.attention_factor),
+                         fmt::format("derived: √(1 + ln s / ln L) with s = {} = {} (convert_hf_to_gguf.py)",
+                                     c.max_position_embeddings > 0 ? "max_position_embeddings / original" : "factor",
+                                     f.factor)});
   // Effective inverse frequencies: the angles at position 1.
   RopeFrequencies unscaled = f;
   unscaled.ggml_freq_scale = 1.0;
@@ -170,6 +189,18 @@ void setup(const RopeConfig& c, RopeFrequencies& f) {
 }
 
 }  // namespace
+
+bool ggml_deepseek2_arch(const RopeConfig& c) {
+  // convert_hf_to_gguf.py DeepseekV2Model (and subclasses): model_arch = MODEL_ARCH.DEEPSEEK2.
+  static const std::set<std::string> deepseek2 = {"deepseek_v2", "deepseek_v3", "kimi_k2", "kimi_vl", "glm4_moe_lite"};
+  return deepseek2.count(c.model_type) != 0;
+}
+
+double ggml_mscale(const RopeConfig& c) {
+  // [TAG_DEEPSEEK2_YARN_LOG_MUL_FIX]: `if (arch == DEEPSEEK2 && mscale_all_dims != 1.0f) mscale = mscale_all_dims;`
+  if (ggml_deepseek2_arch(c) && c.mscale_all_dim && *c.mscale_all_dim != 1.0) return *c.mscale_all_dim;
+  return 1.0;
+}
 
 void ggml_frequencies(const RopeConfig& c, RopeFrequencies& f) {
   if (c.scaling == RopeScaling::kDynamic || c.scaling == RopeScaling::kProportional)

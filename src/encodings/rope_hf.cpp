@@ -15,8 +15,8 @@ namespace {
 /// seq = max(seq_len, L), b' = b·(s·seq/L − (s − 1))^(d/(d−2)).
 double dynamic_base(const RopeConfig& c, double factor) {
   if (c.max_position_embeddings <= 0)
-    throw Error("--max-position-embeddings is required for --scaling dynamic (transformers uses "
-                "max_position_embeddings as the original length)");
+    throw Error(fmt::format("{} is required for {} (transformers uses max_position_embeddings as the original length)",
+                            c.absent("max-position-embeddings", "max_position_embeddings", false), c.method_label()));
   const auto l = static_cast<double>(c.max_position_embeddings);
   const double seq = std::max(static_cast<double>(c.seq_len), l);
   const double d = static_cast<double>(c.rotary_dim);
@@ -37,15 +37,28 @@ void longrope(const RopeConfig& c, RopeFrequencies& f, std::size_t n) {
     factor = *c.factor;
   } else if (c.max_position_embeddings > 0) {
     factor = static_cast<double>(c.max_position_embeddings) / static_cast<double>(l);  // Phi-3 style
+    f.derived.push_back({"factor", fmt::format("{}", factor),
+                         fmt::format("derived: max_position_embeddings / original = {} / {} (transformers, factor "
+                                     "absent)",
+                                     c.max_position_embeddings, l)});
   } else {
-    throw Error("--factor or --max-position-embeddings is required for --scaling longrope");
+    throw Error(fmt::format("{} is required for {}",
+                            either(c, {"factor", "factor", true}, {"max-position-embeddings", "max_position_embeddings", false}),
+                            c.method_label()));
   }
   f.factor = factor;
   f.original_length = l;
+  if (!c.attention_factor && factor > 1.0 && l < 2)  // √(1 + ln s / ln L) divides by ln L
+    throw Error(fmt::format("{} = {} leaves longrope's attention factor √(1 + ln s / ln L) undefined: it needs an "
+                            "original length ≥ 2 (or an explicit attention factor)",
+                            c.label("original-max-position-embeddings"), l));
   if (c.attention_factor) {
     f.attention_factor = *c.attention_factor;
   } else {
     f.attention_factor = factor <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(factor) / std::log(static_cast<double>(l)));
+    f.derived.push_back({"attention-factor", fmt::format("{}", f.attention_factor),
+                         factor <= 1.0 ? std::string("derived: 1 (factor ≤ 1)")
+                                       : fmt::format("derived: √(1 + ln s / ln L) with s = {}, L = {} (LongRoPE)", factor, l)});
   }
   // transformers switches lists by the current length (max position + 1) against L.
   const bool use_long = c.seq_len > 0 && c.seq_len > l;
@@ -65,17 +78,15 @@ void longrope(const RopeConfig& c, RopeFrequencies& f, std::size_t n) {
 template <class T>
 void proportional(const RopeConfig& c, RopeFrequencies& f) {
   // rope_angles = int(partial_rotary_factor * head_dim // 2); exponent over the whole head_dim.
-  const auto angles = static_cast<std::size_t>(std::floor(c.partial_rotary_factor * static_cast<double>(c.head_dim) / 2.0));
+  // inv_freq_original keeps every pair's unscaled frequency, so the report shows what p-RoPE removed.
+  const auto angles = proportional_angles(c);
   const std::size_t n = static_cast<std::size_t>(c.head_dim / 2);
   const double factor = c.factor.value_or(1.0);
   f.factor = factor;
-  const auto rotated = hf_inv_freq<T>(c.base, c.head_dim, std::min(angles, n));
-  f.inv_freq_original.assign(n, 0.0);
+  f.inv_freq_original = hf_inv_freq<T>(c.base, c.head_dim, n);
   f.inv_freq.assign(n, 0.0);
-  for (std::size_t i = 0; i < rotated.size(); ++i) {
-    f.inv_freq_original[i] = rotated[i];
-    f.inv_freq[i] = static_cast<double>(static_cast<T>(rotated[i]) / static_cast<T>(factor));
-  }
+  for (std::size_t i = 0; i < std::min(angles, n); ++i)
+    f.inv_freq[i] = static_cast<double>(static_cast<T>(f.inv_freq_original[i]) / static_cast<T>(factor));
 }
 
 template <class T>
@@ -101,7 +112,8 @@ void compute(const RopeConfig& c, RopeFrequencies& f) {
     }
     case RopeScaling::kYarn: hf_yarn(c, f); break;
     case RopeScaling::kLlama3:
-      llama3_scaling(c, f, required_factor(c), c.low_freq_factor, c.high_freq_factor, required_original(c));
+      llama3_scaling(c, f, required_factor(c), c.low_freq_factor, c.high_freq_factor,
+                     required_original(c, /*fallback_to_max=*/false));
       break;
     case RopeScaling::kLongrope: longrope<T>(c, f, n); break;
     case RopeScaling::kProportional: break;

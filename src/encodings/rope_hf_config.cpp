@@ -58,6 +58,16 @@ struct Obj {
       return static_cast<std::int64_t>(v->get<double>());
     wrong(key, "an integer", *v);
   }
+  /// An integer within [lo, hi] (lengths, dims): 0, negative or huge values are not "absent".
+  std::optional<std::int64_t> integer_in(const std::string& key, std::int64_t lo, std::int64_t hi) const {
+    const json* v = get(key);
+    if (v == nullptr) return std::nullopt;
+    const bool too_big = v->is_number_unsigned() && v->get<std::uint64_t>() > static_cast<std::uint64_t>(hi);
+    const auto i = too_big ? std::optional<std::int64_t>() : integer(key);
+    if (too_big || *i < lo || *i > hi)
+      throw Error(fmt::format("{}: \"{}\" must be an integer within [{}, {}] (got {})", file, field(key), lo, hi, v->dump()));
+    return i;
+  }
   std::optional<bool> boolean(const std::string& key) const {
     const json* v = get(key);
     if (v == nullptr) return std::nullopt;
@@ -88,25 +98,30 @@ struct Obj {
 
 std::string src(const Obj& o, const std::string& key) { return "config.json " + o.field(key); }
 
+/// Records a setting read from field `key` of `o`.
+void from_file(RopeConfig& c, const std::string& name, std::string value, const Obj& o, const std::string& key) {
+  c.set_source(name, std::move(value), src(o, key), fmt::format("\"{}\"", o.field(key)));
+}
+
 void read_head_dim(const Obj& cfg, RopeConfig& c) {
-  if (auto v = cfg.integer("qk_rope_head_dim")) {  // DeepSeek MLA: only this part of a head rotates
+  if (auto v = cfg.integer_in("qk_rope_head_dim", 2, kMaxDim)) {  // DeepSeek MLA: only this part of a head rotates
     c.head_dim = *v;
-    c.set_source("dim", fmt::format("{}", *v), src(cfg, "qk_rope_head_dim"));
+    from_file(c, "dim", fmt::format("{}", *v), cfg, "qk_rope_head_dim");
     c.notes.push_back("DeepSeek MLA: only qk_rope_head_dim dims of each head rotate (the qk_nope_head_dim part "
                       "carries no position); --dim is that rotary part");
-  } else if (auto h = cfg.integer("head_dim")) {
+  } else if (auto h = cfg.integer_in("head_dim", 2, kMaxDim)) {
     c.head_dim = *h;
-    c.set_source("dim", fmt::format("{}", *h), src(cfg, "head_dim"));
+    from_file(c, "dim", fmt::format("{}", *h), cfg, "head_dim");
   } else {
     const char* hk = cfg.get("hidden_size") || !cfg.get("n_embd") ? "hidden_size" : "n_embd";
     const char* nk = cfg.get("num_attention_heads") || !cfg.get("n_head") ? "num_attention_heads" : "n_head";
-    auto hidden = cfg.integer(hk);
-    auto heads = cfg.integer(nk);
+    auto hidden = cfg.integer_in(hk, 1, kMaxLen);
+    auto heads = cfg.integer_in(nk, 1, kMaxDim);
     if (!hidden) cfg.missing(hk, "needed for head_dim when \"head_dim\" is absent");
     if (!heads) cfg.missing(nk, "needed for head_dim when \"head_dim\" is absent");
-    if (*heads <= 0) throw Error(fmt::format("{}: \"{}\" must be > 0 (got {})", cfg.file, cfg.field(nk), *heads));
     c.head_dim = *hidden / *heads;
-    c.set_source("dim", fmt::format("{}", c.head_dim), fmt::format("derived: {} / {} = {} / {}", hk, nk, *hidden, *heads));
+    c.set_source("dim", fmt::format("{}", c.head_dim), fmt::format("derived: {} / {} = {} / {}", hk, nk, *hidden, *heads),
+                 fmt::format("\"{}\" / \"{}\"", cfg.field(hk), cfg.field(nk)));
   }
 }
 
@@ -119,7 +134,7 @@ RopeScaling read_type(const Obj& s, RopeConfig& c) {
     if (t) c.notes.push_back(fmt::format("legacy key \"{}type\" read as rope_type", s.prefix));
   }
   if (!t) s.missing("rope_type", "or the legacy \"type\"");
-  c.set_source("scaling", *t, src(s, key));
+  from_file(c, "scaling", *t, s, key);
   if (*t == "default") return RopeScaling::kNone;
   if (*t == "su") {
     c.notes.push_back("rope_type 'su' is the old name of 'longrope' (Phi-3)");
@@ -129,7 +144,7 @@ RopeScaling read_type(const Obj& s, RopeConfig& c) {
     c.notes.push_back("rope_type 'mrope': M-RoPE sections are not modelled; these are the default frequencies");
     return RopeScaling::kNone;
   }
-  return parse_rope_scaling(*t, fmt::format("config.json: \"{}\"", s.field(key)));
+  return parse_rope_scaling(*t, fmt::format("{}: \"{}\"", s.file, s.field(key)));
 }
 
 }  // namespace
@@ -146,13 +161,16 @@ RopeConfig parse_hf_config(const std::string& json_text, const std::string& file
   if (!root.is_object()) throw Error(fmt::format("{}: must be a JSON object (got {})", file, type_name(root)));
   RopeConfig c;
   c.sources.clear();
+  c.config_file = file;
   Obj cfg{&root, "", file};
   if (!cfg.get("hidden_size") && !cfg.get("head_dim") && cfg.get("text_config") && root["text_config"].is_object())
     cfg = Obj{&root["text_config"], "text_config.", file};  // multimodal models keep the LLM here
+  c.config_scope = cfg.prefix;
+  c.config_scaling = cfg.prefix + "rope_scaling.";
   read_head_dim(cfg, c);
-  if (auto r = cfg.integer("rotary_dim")) {  // GPT-J
+  if (auto r = cfg.integer_in("rotary_dim", 2, kMaxDim)) {  // GPT-J
     c.rotary_dim = *r;
-    c.set_source("rotary-dim", fmt::format("{}", *r), src(cfg, "rotary_dim"));
+    from_file(c, "rotary-dim", fmt::format("{}", *r), cfg, "rotary_dim");
   }
   Obj s{nullptr, "", file};
   if (const json* rp = cfg.get("rope_parameters")) {
@@ -167,12 +185,13 @@ RopeConfig parse_hf_config(const std::string& json_text, const std::string& file
     if (!rs->is_object()) cfg.wrong("rope_scaling", "an object or null", *rs);
     s = Obj{rs, cfg.prefix + "rope_scaling.", file};
   }
+  if (s.o != nullptr) c.config_scaling = s.prefix;
   if (auto v = s.number("rope_theta")) {
-    c.base = *v, c.set_source("base", fmt::format("{}", *v), src(s, "rope_theta"));
+    c.base = *v, from_file(c, "base", fmt::format("{}", *v), s, "rope_theta");
   } else if (auto t = cfg.number("rope_theta")) {
-    c.base = *t, c.set_source("base", fmt::format("{}", *t), src(cfg, "rope_theta"));
+    c.base = *t, from_file(c, "base", fmt::format("{}", *t), cfg, "rope_theta");
   } else if (auto g = cfg.number("rotary_emb_base")) {
-    c.base = *g, c.set_source("base", fmt::format("{}", *g), src(cfg, "rotary_emb_base"));
+    c.base = *g, from_file(c, "base", fmt::format("{}", *g), cfg, "rotary_emb_base");
   } else {
     c.set_source("base", "10000", "default (transformers default_theta; no rope_theta in the file)");
   }
@@ -180,56 +199,63 @@ RopeConfig parse_hf_config(const std::string& json_text, const std::string& file
                                   std::pair{&cfg, "rotary_pct"}}) {
     if (auto v = obj->number(key)) {
       c.partial_rotary_factor = *v;
-      c.set_source("partial-rotary-factor", fmt::format("{}", *v), src(*obj, key));
+      from_file(c, "partial-rotary-factor", fmt::format("{}", *v), *obj, key);
       break;
     }
   }
-  if (auto m = cfg.integer("max_position_embeddings")) {
+  if (auto m = cfg.integer_in("max_position_embeddings", 1, kMaxLen)) {
     c.max_position_embeddings = *m;
-    c.set_source("max-position-embeddings", fmt::format("{}", *m), src(cfg, "max_position_embeddings"));
+    from_file(c, "max-position-embeddings", fmt::format("{}", *m), cfg, "max_position_embeddings");
   }
-  if (auto top = cfg.integer("original_max_position_embeddings")) {  // Phi-3 keeps it at the top level
+  if (auto top = cfg.integer_in("original_max_position_embeddings", 1, kMaxLen)) {  // Phi-3 keeps it at the top level
     c.top_level_original_max_position_embeddings = *top;
     c.original_max_position_embeddings = *top;
-    c.set_source("original-max-position-embeddings", fmt::format("{}", *top), src(cfg, "original_max_position_embeddings"));
-  } else if (auto o = s.integer("original_max_position_embeddings")) {
+    from_file(c, "original-max-position-embeddings", fmt::format("{}", *top), cfg, "original_max_position_embeddings");
+  } else if (auto o = s.integer_in("original_max_position_embeddings", 1, kMaxLen)) {
     c.original_max_position_embeddings = *o;
-    c.set_source("original-max-position-embeddings", fmt::format("{}", *o), src(s, "original_max_position_embeddings"));
+    from_file(c, "original-max-position-embeddings", fmt::format("{}", *o), s, "original_max_position_embeddings");
   }
   if (s.o != nullptr) c.scaling = read_type(s, c);
+  // yarn: transformers (current main) uses max_position_embeddings / original_max_position_embeddings
+  // when factor is absent, so it is not required here.
   const bool needs_factor = c.scaling == RopeScaling::kLinear || c.scaling == RopeScaling::kDynamic ||
-                            c.scaling == RopeScaling::kYarn || c.scaling == RopeScaling::kLlama3 ||
-                            c.scaling == RopeScaling::kNtk;
+                            c.scaling == RopeScaling::kLlama3 || c.scaling == RopeScaling::kNtk;
   const std::string why = fmt::format("required for rope_type {}", to_string(c.scaling));
-  if ((c.factor = s.number("factor"))) c.set_source("factor", fmt::format("{}", *c.factor), src(s, "factor"));
+  if ((c.factor = s.number("factor"))) from_file(c, "factor", fmt::format("{}", *c.factor), s, "factor");
   else if (needs_factor) s.missing("factor", why);
   const auto opt = [&](const char* key, const char* name, std::optional<double>& out) {
-    if ((out = s.number(key))) c.set_source(name, fmt::format("{}", *out), src(s, key));
+    if ((out = s.number(key))) from_file(c, name, fmt::format("{}", *out), s, key);
   };
   opt("beta_fast", "beta-fast", c.beta_fast);
   opt("beta_slow", "beta-slow", c.beta_slow);
   opt("mscale", "mscale", c.mscale);
   opt("mscale_all_dim", "mscale-all-dim", c.mscale_all_dim);
   opt("attention_factor", "attention-factor", c.attention_factor);
-  if ((c.truncate = s.boolean("truncate"))) c.set_source("truncate", *c.truncate ? "true" : "false", src(s, "truncate"));
+  if ((c.truncate = s.boolean("truncate"))) from_file(c, "truncate", *c.truncate ? "true" : "false", s, "truncate");
   for (const auto& [key, name, out] : {std::tuple{"low_freq_factor", "low-freq-factor", &c.low_freq_factor},
                                        std::tuple{"high_freq_factor", "high-freq-factor", &c.high_freq_factor}}) {
-    if (auto v = s.number(key)) *out = *v, c.set_source(name, fmt::format("{}", *v), src(s, key));
+    if (auto v = s.number(key)) *out = *v, from_file(c, name, fmt::format("{}", *v), s, key);
     else if (c.scaling == RopeScaling::kLlama3) s.missing(key, why);
   }
   for (const auto& [key, name, out] : {std::tuple{"short_factor", "short-factor", &c.short_factor},
                                        std::tuple{"long_factor", "long-factor", &c.long_factor}}) {
-    if (auto v = s.numbers(key)) *out = *v, c.set_source(name, fmt::format("[{} values]", v->size()), src(s, key));
+    if (auto v = s.numbers(key)) *out = *v, from_file(c, name, fmt::format("[{} values]", v->size()), s, key);
     else if (c.scaling == RopeScaling::kLongrope) s.missing(key, why);
   }
+  // Defaults the file leaves implicit, listed like the rest.
+  if (s.o == nullptr) c.set_source("scaling", "none", "default (no rope_scaling or rope_parameters in the file)");
+  bool has_partial = false;
+  for (const auto& st : c.sources) has_partial = has_partial || st.name == "partial-rotary-factor";
+  if (!has_partial) c.set_source("partial-rotary-factor", "1", "default (no partial_rotary_factor in the file)");
   const auto model_type = cfg.text("model_type").value_or("");
   c.model_type = model_type;
   if (auto inter = cfg.boolean("rope_interleave")) {
     c.layout = *inter ? RopeLayout::kInterleaved : RopeLayout::kHalf;
-    c.set_source("layout", std::string(to_string(c.layout)), src(cfg, "rope_interleave"));
+    from_file(c, "layout", std::string(to_string(c.layout)), cfg, "rope_interleave");
   } else if (model_type.rfind("deepseek", 0) == 0 || model_type == "kimi_k2" || model_type == "gptj") {
     c.layout = RopeLayout::kInterleaved;
-    c.set_source("layout", "interleaved", fmt::format("config.json model_type ({}: q/k pairs are adjacent)", model_type));
+    c.set_source("layout", "interleaved", fmt::format("config.json model_type ({}: q/k pairs are adjacent)", model_type),
+                 fmt::format("\"{}\"", cfg.field("model_type")));
   }
   return c;
 }
@@ -241,7 +267,7 @@ RopeConfig read_hf_config(const std::string& path) {
   if (!in) throw Error(fmt::format("--hf-config '{}': cannot read: {}", path, std::strerror(errno)));
   std::ostringstream text;
   text << in.rdbuf();
-  return parse_hf_config(text.str(), fmt::format("--hf-config '{}'", path));
+  return parse_hf_config(text.str(), path);
 }
 
 }  // namespace posenc::encodings

@@ -77,8 +77,7 @@ std::vector<double> gguf_factors(const RopeConfig& c, std::int64_t original) {
 void llama3_scaling(const RopeConfig& c, RopeFrequencies& f, double factor, double low_freq_factor,
                     double high_freq_factor, std::int64_t original) {
   if (!(high_freq_factor > low_freq_factor))
-    throw Error(fmt::format("{} must be greater than {} (got {} and {})", c.label("high-freq-factor"),
-                            c.label("low-freq-factor"), high_freq_factor, low_freq_factor));
+    throw Error(must_exceed(c, "high-freq-factor", high_freq_factor, "low-freq-factor", low_freq_factor));
   f.factor = factor;
   f.original_length = original;
   if (c.precision == RopePrecision::kF32) {
@@ -90,7 +89,7 @@ void llama3_scaling(const RopeConfig& c, RopeFrequencies& f, double factor, doub
 
 std::vector<double> gguf_llama3_factors(const RopeConfig& c, std::int64_t original) {
   if (!(c.high_freq_factor > c.low_freq_factor))
-    throw Error(fmt::format("{} must be greater than {}", c.label("high-freq-factor"), c.label("low-freq-factor")));
+    throw Error(must_exceed(c, "high-freq-factor", c.high_freq_factor, "low-freq-factor", c.low_freq_factor));
   return c.precision == RopePrecision::kF32 ? gguf_factors<float>(c, original) : gguf_factors<double>(c, original);
 }
 

@@ -39,7 +39,13 @@ RopeLayout parse_rope_layout(std::string_view s, std::string_view what) {
   return parse_name<RopeLayout>(s, what, kLayouts);
 }
 RopeScaling parse_rope_scaling(std::string_view s, std::string_view what) {
-  return parse_name<RopeScaling>(s, what, kScalings);
+  if (s == "default") return RopeScaling::kNone;  // transformers' name for plain RoPE
+  try {
+    return parse_name<RopeScaling>(s, what, kScalings);
+  } catch (const Error&) {
+    const auto& all = rope_scaling_choices();
+    throw Error(fmt::format("{} must be one of {} (got '{}'){}", what, join_choices(all), s, did_you_mean(s, all)));
+  }
 }
 RopeConvention parse_rope_convention(std::string_view s, std::string_view what) {
   return parse_name<RopeConvention>(s, what, kConventions);
@@ -57,6 +63,14 @@ const std::vector<std::string>& rope_scaling_names() {
   static const std::vector<std::string> v(kScalings.begin(), kScalings.end());
   return v;
 }
+const std::vector<std::string>& rope_scaling_choices() {
+  static const std::vector<std::string> v = [] {
+    std::vector<std::string> all(kScalings.begin(), kScalings.end());
+    all.insert(all.begin() + 1, "default");
+    return all;
+  }();
+  return v;
+}
 const std::vector<std::string>& rope_convention_names() {
   static const std::vector<std::string> v(kConventions.begin(), kConventions.end());
   return v;
@@ -72,24 +86,36 @@ std::int64_t RopeConfig::original_length() const {
 }
 
 std::string RopeConfig::label(std::string_view name) const {
-  for (const auto& s : sources) {
-    if (s.name != name) continue;
-    constexpr std::string_view kFile = "config.json ";
-    if (s.source.rfind(kFile, 0) == 0) return fmt::format("config.json: \"{}\"", s.source.substr(kFile.size()));
-    break;
-  }
+  for (const auto& s : sources)
+    if (s.name == name && !s.field.empty() && !config_file.empty()) return fmt::format("{}: {}", config_file, s.field);
   return fmt::format("--{}", name);
 }
 
-void RopeConfig::set_source(std::string name, std::string value, std::string source) {
+std::string RopeConfig::field(std::string_view key, bool in_scaling) const {
+  return fmt::format("\"{}{}\"", in_scaling ? config_scaling : config_scope, key);
+}
+
+std::string RopeConfig::absent(std::string_view flag, std::string_view key, bool in_scaling) const {
+  if (config_file.empty()) return fmt::format("--{}", flag);
+  return fmt::format("{}: {} (or --{})", config_file, field(key, in_scaling), flag);
+}
+
+std::string RopeConfig::method_label() const {
+  for (const auto& s : sources)
+    if (s.name == "scaling" && !s.field.empty()) return fmt::format("rope_type {}", to_string(scaling));
+  return fmt::format("--scaling {}", to_string(scaling));
+}
+
+void RopeConfig::set_source(std::string name, std::string value, std::string source, std::string field_name) {
   for (auto& s : sources) {
     if (s.name == name) {
       s.value = std::move(value);
       s.source = std::move(source);
+      s.field = std::move(field_name);
       return;
     }
   }
-  sources.push_back({std::move(name), std::move(value), std::move(source)});
+  sources.push_back({std::move(name), std::move(value), std::move(source), std::move(field_name)});
 }
 
 }  // namespace posenc::encodings

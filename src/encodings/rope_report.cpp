@@ -5,6 +5,9 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <string>
+#include <tuple>
+#include <utility>
 
 #include "posenc/error.hpp"
 
@@ -17,11 +20,47 @@ double wavelength(double theta) {
   return theta == 0.0 ? std::numeric_limits<double>::infinity() : kTwoPi / theta;
 }
 
-std::int64_t target_length(const RopeConfig& c, const RopeFrequencies& f, std::int64_t original) {
-  if (c.seq_len > 0) return c.seq_len;
-  if (c.max_position_embeddings > original) return c.max_position_embeddings;
-  if (f.factor > 1.0 && original > 0) return static_cast<std::int64_t>(std::llround(f.factor * static_cast<double>(original)));
-  return original;
+/// The target length and where it comes from.
+std::pair<std::int64_t, std::string> target_length(const RopeConfig& c, const RopeFrequencies& f, std::int64_t original) {
+  if (c.scaling == RopeScaling::kDynamic && c.convention == RopeConvention::kHf) {
+    // Dynamic NTK is evaluated at max(seq_len, max_position_embeddings): report that length.
+    if (c.seq_len > c.max_position_embeddings) return {c.seq_len, "--seq-len, where dynamic NTK is evaluated"};
+    return {c.max_position_embeddings, "max_position_embeddings: without a longer --seq-len dynamic NTK keeps the "
+                                       "original frequencies"};
+  }
+  if (c.seq_len > 0) return {c.seq_len, "--seq-len"};
+  if (c.max_position_embeddings > original) return {c.max_position_embeddings, "max_position_embeddings"};
+  if (f.factor > 1.0 && original > 0)
+    return {static_cast<std::int64_t>(std::llround(f.factor * static_cast<double>(original))), "factor × original"};
+  if (original > 0) return {original, "no extension: the original length"};
+  return {0, ""};
+}
+
+/// Where the original length L_orig came from.
+std::string original_source(const RopeConfig& c, const RopeFrequencies& f, std::int64_t original) {
+  if (original <= 0) return "";
+  const bool llama3 = c.scaling == RopeScaling::kLlama3;
+  if (llama3 && c.convention == RopeConvention::kMeta) return "meta-llama apply_scaling's hard-coded 8192";
+  if (llama3 && c.convention == RopeConvention::kGgml)
+    return c.top_level_original_max_position_embeddings > 0 ? "llama.cpp's converter: top-level original_max_position_embeddings"
+                                                            : "llama.cpp's converter default 8192";
+  if (original == c.original_max_position_embeddings) return "original_max_position_embeddings";
+  if (original == c.max_position_embeddings) return "max_position_embeddings; no original_max_position_embeddings";
+  (void)f;
+  return "the method";
+}
+
+/// Adds the values the method derived to the settings, unless the user set them.
+void add_derived(RopeConfig& c, const RopeFrequencies& f, std::int64_t original, const std::string& source) {
+  const auto given = [&](const std::string& name) {
+    for (const auto& s : c.sources)
+      if (s.name == name) return s.source.starts_with("flag --") || !s.field.empty();
+    return false;
+  };
+  for (const auto& d : f.derived)
+    if (!given(d.name)) c.set_source(d.name, d.value, d.source);
+  if (original > 0 && !given("original-max-position-embeddings") && !source.empty())
+    c.set_source("original-max-position-embeddings", fmt::format("{}", original), "derived: " + source);
 }
 
 }  // namespace
@@ -32,7 +71,9 @@ RopeReport make_rope_report(const RopeConfig& c) {
   r.freqs = compute_frequencies(c);
   const auto& f = r.freqs;
   r.original_length = f.original_length > 0 ? f.original_length : c.original_length();
-  r.target_length = target_length(c, f, r.original_length);
+  r.original_source = original_source(c, f, r.original_length);
+  std::tie(r.target_length, r.target_source) = target_length(c, f, r.original_length);
+  add_derived(r.config, f, r.original_length, r.original_source);  // listed with the settings
   r.logit_scale = f.attention_factor * f.attention_factor;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const auto pairs = static_cast<std::int64_t>(f.pairs());
@@ -72,9 +113,13 @@ bool RopeDiff::within(double tol) const {
 RopeDiff compare_rope(const RopeConfig& a, const RopeConfig& b, std::int64_t len) {
   const auto fa = compute_frequencies(a);
   const auto fb = compute_frequencies(b);
-  if (fa.pairs() != fb.pairs())
-    throw Error(fmt::format("cannot compare: the first configuration has {} frequency pairs, the second {}",
-                            fa.pairs(), fb.pairs()));
+  if (fa.pairs() != fb.pairs()) {
+    const auto name = [](const RopeConfig& c, const char* fallback) {
+      return c.config_file.empty() ? std::string(fallback) : c.config_file;
+    };
+    throw Error(fmt::format("cannot compare: {} has {} frequency pairs, {} has {}", name(a, "the first configuration"),
+                            fa.pairs(), name(b, "the second"), fb.pairs()));
+  }
   RopeDiff d;
   d.pairs = fa.pairs();
   d.attention_a = fa.attention_factor;
@@ -86,7 +131,9 @@ RopeDiff compare_rope(const RopeConfig& a, const RopeConfig& b, std::int64_t len
     const double rel = scale > 0 ? abs / scale : 0.0;
     d.inv_freq_max_abs = std::max(d.inv_freq_max_abs, abs);
     if (rel > d.inv_freq_max_rel) d.inv_freq_max_rel = rel, d.inv_freq_worst_pair = i;
+    d.inv_freq_rel.push_back(rel);
   }
+  d.table_max_abs.assign(d.pairs, 0.0);
   double worst = -1;
   for (std::int64_t t = 0; t < len; ++t) {
     const auto va = rope_pair_values(a, fa, t);
@@ -96,6 +143,7 @@ RopeDiff compare_rope(const RopeConfig& a, const RopeConfig& b, std::int64_t len
       const double ds = std::abs(va.sin[i] - vb.sin[i]);
       d.cos_max_abs = std::max(d.cos_max_abs, dc);
       d.sin_max_abs = std::max(d.sin_max_abs, ds);
+      d.table_max_abs[i] = std::max(d.table_max_abs[i], std::max(dc, ds));
       if (std::max(dc, ds) > worst) worst = std::max(dc, ds), d.table_worst_position = t, d.table_worst_pair = i;
     }
   }

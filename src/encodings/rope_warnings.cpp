@@ -3,7 +3,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace posenc::encodings::rope_detail {
 namespace {
@@ -21,7 +25,10 @@ void yarn_warnings(const RopeConfig& c, RopeFrequencies& f) {
           "original_max_position_embeddings was set{}",
           *c.factor, ratio, ratio == 1.0 ? " (that is, no YaRN scaling at all)" : ""));
   }
-  if (!c.factor) w.push_back(fmt::format("yarn: no factor given; using max_position_embeddings/original = {}", f.factor));
+  if (!c.factor)
+    w.push_back(fmt::format("yarn: no factor; current transformers uses max_position_embeddings / "
+                            "original_max_position_embeddings = {}, 4.x releases required factor",
+                            f.factor));
   if (!c.truncate && hf)
     w.push_back("yarn: 'truncate' not set; transformers rounds the correction range (floor/ceil, default true), "
                 "gpt-oss sets it false, KerasHub and TVM do not round, ggml always rounds");
@@ -32,6 +39,11 @@ void yarn_warnings(const RopeConfig& c, RopeFrequencies& f) {
       w.push_back(fmt::format("yarn: {} = 0 becomes {} in transformers (`.get(\"{}\") or {}`); ggml keeps 0", name,
                               fallback, name, fallback));
   }
+  if (f.yarn && f.yarn->beta_fast < f.yarn->beta_slow)
+    w.push_back(fmt::format("yarn: beta_fast {} < beta_slow {} inverts the correction range (transformers warns): "
+                            "transformers then interpolates the fast pairs j ≤ high, ggml's max(0.001, hi−lo) guard "
+                            "the pairs above low",
+                            f.yarn->beta_fast, f.yarn->beta_slow));
   if (c.attention_factor && (c.mscale || c.mscale_all_dim)) {
     w.push_back("yarn: attention_factor is given, so mscale and mscale_all_dim are not used");
   } else if (truthy(c.mscale) != truthy(c.mscale_all_dim) && (c.mscale || c.mscale_all_dim)) {
@@ -45,6 +57,20 @@ void yarn_warnings(const RopeConfig& c, RopeFrequencies& f) {
                             "also multiplies the softmax scale by get_mscale(s, mscale_all_dim)² = {} (not in "
                             "these tables)",
                             *c.mscale, *c.mscale_all_dim, f.attention_factor, m * m));
+  }
+  if (!hf && truthy(c.mscale_all_dim) && !c.attention_factor) {
+    // llama.cpp: mscale = 1 (deepseek2 architectures: mscale_all_dim) against transformers' rule.
+    const double m = ggml_mscale(c), s = f.factor;
+    const double ours = yarn_get_mscale(s, m) / yarn_get_mscale(s, *c.mscale_all_dim);
+    if (truthy(c.mscale) && *c.mscale != m)
+      w.push_back(fmt::format("yarn: llama.cpp reads no mscale and uses {} ({}), so the config's mscale {} is "
+                              "dropped: attention factor {} here, {} in transformers",
+                              m, m == 1.0 ? "its assumption" : "deepseek2: mscale_all_dim", *c.mscale, ours,
+                              yarn_get_mscale(s, *c.mscale) / yarn_get_mscale(s, *c.mscale_all_dim)));
+    else if (!truthy(c.mscale) && ours != yarn_get_mscale(s))
+      w.push_back(fmt::format("yarn: without a non-zero mscale transformers ignores mscale_all_dim (attention factor "
+                              "0.1·ln(s)+1 = {}), llama.cpp uses it with mscale {}: {}",
+                              yarn_get_mscale(s), m, ours));
   }
   if (!hf)
     w.push_back(fmt::format("yarn: ggml multiplies cos/sin by its own 1+0.1·ln(1/freq_scale) = {}; llama.cpp "
@@ -74,10 +100,52 @@ void longrope_warnings(const RopeConfig& c, RopeFrequencies& f) {
   }
 }
 
+/// Which methods read a setting that only some methods use ("yarn does": for messages).
+struct Reader {
+  const char* name;
+  std::vector<RopeScaling> methods;
+  const char* who;
+};
+
+const std::vector<Reader>& readers() {
+  using S = RopeScaling;
+  static const std::vector<Reader> r = {
+      {"factor", {S::kLinear, S::kNtk, S::kDynamic, S::kYarn, S::kLlama3, S::kLongrope, S::kProportional},
+       "the other methods do"},
+      {"beta-fast", {S::kYarn}, "yarn does"},
+      {"beta-slow", {S::kYarn}, "yarn does"},
+      {"mscale", {S::kYarn}, "yarn does"},
+      {"mscale-all-dim", {S::kYarn}, "yarn does"},
+      {"truncate", {S::kYarn}, "yarn does"},
+      {"attention-factor", {S::kYarn, S::kLongrope}, "yarn and longrope do"},
+      {"low-freq-factor", {S::kLlama3}, "llama3 does"},
+      {"high-freq-factor", {S::kLlama3}, "llama3 does"},
+      {"short-factor", {S::kLongrope}, "longrope does"},
+      {"long-factor", {S::kLongrope}, "longrope does"},
+  };
+  return r;
+}
+
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> ignored_settings(const RopeConfig& c) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& r : readers()) {
+    if (std::find(r.methods.begin(), r.methods.end(), c.scaling) != r.methods.end()) continue;
+    for (const auto& s : c.sources)
+      if (s.name == r.name && (s.source.starts_with("flag --") || !s.field.empty())) out.emplace_back(r.name, r.who);
+  }
+  return out;
+}
 
 void add_warnings(const RopeConfig& c, RopeFrequencies& f) {
   auto& w = f.warnings;
+  for (const auto& [name, who] : ignored_settings(c)) {
+    std::string value;
+    for (const auto& s : c.sources)
+      if (s.name == name) value = s.value;
+    w.push_back(fmt::format("{} {} is ignored: {} does not read it ({})", c.label(name), value, c.method_label(), who));
+  }
   switch (c.scaling) {
     case RopeScaling::kYarn: yarn_warnings(c, f); break;
     case RopeScaling::kLongrope: longrope_warnings(c, f); break;

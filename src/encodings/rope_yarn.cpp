@@ -11,23 +11,45 @@
 #include "posenc/error.hpp"
 
 namespace posenc::encodings::rope_detail {
-namespace {
 
-/// factor = rope_parameters["factor"], or max_position_embeddings / original when absent.
-double yarn_factor(const RopeConfig& c, std::int64_t original) {
+/// factor = rope_parameters["factor"], or (transformers main, `if factor is None`)
+/// max_position_embeddings / original_max_position_embeddings; the derivation is recorded.
+double yarn_factor(const RopeConfig& c, RopeFrequencies& f) {
   if (c.factor) return *c.factor;
-  if (c.max_position_embeddings > 0 && c.original_max_position_embeddings > 0)
-    return static_cast<double>(c.max_position_embeddings) / static_cast<double>(original);
-  throw Error("--factor is required for --scaling yarn (or both --max-position-embeddings and "
-              "--original-max-position-embeddings, whose ratio transformers then uses)");
+  if (c.max_position_embeddings > 0 && c.original_max_position_embeddings > 0) {
+    const double ratio = static_cast<double>(c.max_position_embeddings) / static_cast<double>(c.original_max_position_embeddings);
+    f.derived.push_back({"factor", fmt::format("{}", ratio),
+                         fmt::format("derived: max_position_embeddings / original_max_position_embeddings = {} / {} "
+                                     "(transformers, factor absent)",
+                                     c.max_position_embeddings, c.original_max_position_embeddings)});
+    return ratio;
+  }
+  throw Error(fmt::format("{} is required for {} (without it transformers uses max_position_embeddings / "
+                          "original_max_position_embeddings, which needs both)",
+                          c.absent("factor", "factor", true), c.method_label()));
 }
 
-double yarn_attention(const RopeConfig& c, double factor) {
+namespace {
+
+double yarn_attention(const RopeConfig& c, RopeFrequencies& f) {
   if (c.attention_factor) return *c.attention_factor;
+  const double s = f.factor;
   // `if mscale and mscale_all_dim:` — Python truthiness, so 0 or absent falls back.
-  if (truthy(c.mscale) && truthy(c.mscale_all_dim))
-    return yarn_get_mscale(factor, *c.mscale) / yarn_get_mscale(factor, *c.mscale_all_dim);
-  return yarn_get_mscale(factor);
+  if (truthy(c.mscale) && truthy(c.mscale_all_dim)) {
+    const double a = yarn_get_mscale(s, *c.mscale) / yarn_get_mscale(s, *c.mscale_all_dim);
+    f.derived.push_back({"attention-factor", fmt::format("{}", a),
+                         fmt::format("derived: get_mscale(s, mscale) / get_mscale(s, mscale_all_dim) = "
+                                     "get_mscale({}, {}) / get_mscale({}, {})",
+                                     s, *c.mscale, s, *c.mscale_all_dim)});
+    return a;
+  }
+  const double a = yarn_get_mscale(s);
+  f.derived.push_back({"attention-factor", fmt::format("{}", a),
+                       s <= 1.0 ? std::string("derived: 1 (factor ≤ 1)")
+                                : fmt::format("derived: 0.1·ln(s) + 1 with s = {} (YaRN; no attention_factor, no "
+                                              "mscale pair)",
+                                              s)});
+  return a;
 }
 
 template <class T>
@@ -60,9 +82,9 @@ void blend(const RopeConfig& c, RopeFrequencies& f, const YarnRange& r) {
 void hf_yarn(const RopeConfig& c, RopeFrequencies& f) {
   const auto original = required_original(c);
   f.original_length = original;
-  f.factor = yarn_factor(c, original);
+  f.factor = yarn_factor(c, f);
   if (!(f.factor > 0.0)) throw Error(fmt::format("{} must be > 0 (got {})", c.label("factor"), f.factor));
-  f.attention_factor = yarn_attention(c, f.factor);
+  f.attention_factor = yarn_attention(c, f);
   YarnRange r;
   // `rope_parameters.get("beta_fast") or 32`: an explicit 0 becomes the default too.
   r.beta_fast = truthy(c.beta_fast) ? *c.beta_fast : 32.0;
@@ -74,6 +96,7 @@ void hf_yarn(const RopeConfig& c, RopeFrequencies& f) {
   r.high = r.truncated ? std::ceil(r.high_raw) : r.high_raw;
   r.low = std::max(r.low, 0.0);
   r.high = std::min(r.high, static_cast<double>(c.rotary_dim - 1));  // note: d−1, not d/2−1
+  r.low += 0.0, r.high += 0.0;  // ceil(−0.8) is −0: Python's int is 0
   f.yarn = r;
   if (c.precision == RopePrecision::kF32) {
     blend<float>(c, f, r);

@@ -37,7 +37,8 @@ void write_rope_diff_json(const encodings::RopeDiff& d, const RopeDiffLabels& la
                             {"sin_max_abs", d.sin_max_abs},
                             {"worst_position", d.table_worst_position},
                             {"worst_pair", d.table_worst_pair},
-                            {"same_layout", d.same_layout}};
+                            {"same_layout", d.same_layout},
+                            {"per_pair", {{"inv_freq_rel", d.inv_freq_rel}, {"table_max_abs", d.table_max_abs}}}};
   out << j.dump(2) << "\n";
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -23,10 +24,13 @@ std::string text_number(double v, const char* spec) {
 }
 
 nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+nlohmann::json length(std::int64_t n) { return n > 0 ? nlohmann::json(n) : nlohmann::json(nullptr); }  // 0 = not set
+nlohmann::json source(const std::string& s) { return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s); }
 
 std::string scaling_line(const RopeReport& r) {
   const auto& c = r.config;
-  std::string s = fmt::format("{} (convention {}, precision {}, layout {})", to_string(c.scaling),
+  std::string s = fmt::format("{}{} (convention {}, precision {}, layout {})", to_string(c.scaling),
+                              c.scaling == encodings::RopeScaling::kNone ? " = transformers' rope_type \"default\"" : "",
                               to_string(c.convention), to_string(c.precision), to_string(c.layout));
   if (r.freqs.factor != 1.0) s += fmt::format(", factor {}", r.freqs.factor);
   return s;
@@ -51,7 +55,11 @@ void write_rope_report_text(const RopeReport& r, std::ostream& out) {
   out << fmt::format("  scaling            {}\n", scaling_line(r));
   out << fmt::format("  rotary             {} of {} dims, base {}{}\n", r.config.rotary_dim, r.config.head_dim, r.config.base,
                      f.base != r.config.base ? fmt::format(" (scaled base {})", f.base) : std::string());
-  out << fmt::format("  lengths            original {}, target {}\n", r.original_length, r.target_length);
+  const auto length = [](std::int64_t n, const std::string& source) {
+    return n > 0 ? fmt::format("{} ({})", n, source) : std::string("not set");
+  };
+  out << fmt::format("  lengths            original {}, target {}\n", length(r.original_length, r.original_source),
+                     length(r.target_length, r.target_source));
   out << fmt::format("  attention factor   {} (logits × {})\n", f.attention_factor, r.logit_scale);
   out << fmt::format("  regimes            {} unchanged, {} interpolated, {} blended, {} rescaled, {} zero\n", r.unchanged,
                      r.interpolated, r.blended, r.rescaled, r.zero);
@@ -67,7 +75,14 @@ void write_rope_report_text(const RopeReport& r, std::ostream& out) {
                        f.llama3->low_freq_wavelen);
   if (!f.longrope_list.empty()) out << fmt::format("  longrope list      {}_factor\n", f.longrope_list);
   out << "\nsettings\n";
-  for (const auto& s : r.config.sources) out << fmt::format("  {:<34} {:<14} {}\n", s.name, s.value, s.source);
+  std::size_t name_width = 0, value_width = 0;  // columns as wide as their longest entry
+  for (const auto& s : r.config.sources) {
+    name_width = std::max(name_width, s.name.size());
+    value_width = std::max(value_width, s.value.size());
+  }
+  for (const auto& s : r.config.sources)
+    out << fmt::format("  {:<{}}  {:<{}}  {}\n", s.name, name_width, s.value.empty() ? "-" : s.value, value_width,
+                       s.source);
   if (!r.config.notes.empty() || !f.warnings.empty()) out << "\nwarnings\n";
   for (const auto& n : r.config.notes) out << "  note: " << n << "\n";
   for (const auto& w : f.warnings) out << "  warning: " << w << "\n";
@@ -99,7 +114,9 @@ void write_rope_report_json(const RopeReport& r, std::ostream& out) {
   json j = {{"rope_type", std::string(to_string(c.scaling))}, {"convention", std::string(to_string(c.convention))},
             {"precision", std::string(to_string(c.precision))}, {"layout", std::string(to_string(c.layout))},
             {"head_dim", c.head_dim}, {"rotary_dim", c.rotary_dim}, {"base", c.base}, {"scaled_base", f.base},
-            {"factor", f.factor}, {"original_length", r.original_length}, {"target_length", r.target_length},
+            {"factor", f.factor}, {"original_length", length(r.original_length)},
+            {"original_length_source", source(r.original_source)}, {"target_length", length(r.target_length)},
+            {"target_length_source", source(r.target_source)},
             {"attention_factor", f.attention_factor}, {"logit_scale", r.logit_scale}, {"inv_freq", json::array()},
             {"inv_freq_original", json::array()}, {"pairs", pairs}, {"yarn", nullptr}, {"llama3", nullptr},
             {"longrope_list", f.longrope_list.empty() ? json(nullptr) : json(f.longrope_list)},

@@ -106,47 +106,61 @@ void draw_reference(Canvas& c, const Rect& plot, const Axis& ya, const Reference
   c.text({b.x + 2, y - 4}, r.label, {px, kReference, HAlign::kLeft, VAlign::kBaseline});
 }
 
-}  // namespace
-
-void draw_line_plot(Canvas& c, const LineFigure& f, bool bare) {
-  const Theme& th = theme();
+// One plot of a line figure: `f` gives the x values, x axis and colours, `p` the curves and the
+// y axis (p is f itself for the first plot). `area` is the plot's share of the canvas.
+struct Panel {
+  const LineFigure* p = nullptr;
   Axis xa, ya;
-  xa.label = f.x_label, ya.label = f.y_label;
-  xa.log = f.log_x, ya.log = f.log_y;
-  std::tie(xa.lo, xa.hi) = data_range(f.x, xa.log, false);
-  std::vector<double> all;
-  for (const auto& s : f.series) all.insert(all.end(), s.y.begin(), s.y.end());
-  for (const auto& r : f.references) all.push_back(r.y);
-  std::tie(ya.lo, ya.hi) = data_range(all, ya.log, true);
+  Rect plot;
+  std::string heading;  // a stacked plot's title, drawn above it
+};
 
-  Rect plot{0, 0, static_cast<double>(c.width()), static_cast<double>(c.height())};
-  if (!bare) {
-    const double top = title_height(f.title, f.subtitle);
-    plot.y = top;
-    plot.h = std::max(20.0, c.height() - top - x_axis_height(xa) - 1);
-    ya.ticks = fit_ticks(ya.lo, ya.hi, plot.h, false, ya.log);
-    plot.x = th.pad + y_axis_width(ya);
-    plot.w = std::max(20.0, c.width() - plot.x - 2.5 * th.pad);  // room for the last x label's overhang
-    // Whole pixels keep grid lines and the frame crisp.
-    plot = {std::round(plot.x), std::round(plot.y), std::round(plot.w), std::round(plot.h)};
-  }
+Panel layout_panel(const LineFigure& f, const LineFigure& p, const Rect& area, bool bare, bool stacked) {
+  const Theme& th = theme();
+  Panel l;
+  l.p = &p;
+  l.xa.label = f.x_label, l.ya.label = p.y_label;
+  l.xa.log = f.log_x, l.ya.log = p.log_y;
+  std::tie(l.xa.lo, l.xa.hi) = data_range(f.x, l.xa.log, false);
+  std::vector<double> all;
+  for (const auto& s : p.series) all.insert(all.end(), s.y.begin(), s.y.end());
+  for (const auto& r : p.references) all.push_back(r.y);
+  std::tie(l.ya.lo, l.ya.hi) = data_range(all, l.ya.log, true);
+  l.plot = area;
+  if (bare) return l;
+  if (stacked) l.heading = p.title;
+  const double top = l.heading.empty() ? 0.0 : th.gap + 1.25 * th.label + th.gap;
+  l.plot.y = area.y + top;
+  l.plot.h = std::max(20.0, area.h - top - x_axis_height(l.xa) - 1);
+  l.ya.ticks = fit_ticks(l.ya.lo, l.ya.hi, l.plot.h, false, l.ya.log);
+  l.plot.x = area.x + th.pad + y_axis_width(l.ya);
+  l.plot.w = std::max(20.0, area.right() - l.plot.x - 2.5 * th.pad);  // room for the last x label's overhang
+  // Whole pixels keep grid lines and the frame crisp.
+  l.plot = {std::round(l.plot.x), std::round(l.plot.y), std::round(l.plot.w), std::round(l.plot.h)};
+  return l;
+}
+
+void draw_panel(Canvas& c, const LineFigure& f, Panel& l, bool bare) {
+  const Theme& th = theme();
+  const LineFigure& p = *l.p;
+  Rect& plot = l.plot;
   std::vector<LegendEntry> legend;
-  for (std::size_t i = 0; i < f.series.size(); ++i) legend.push_back({f.series[i].name, line_colour(f.cmap, i, f.series.size())});
-  const bool with_legend = !bare && f.series.size() > 1;
+  for (std::size_t i = 0; i < p.series.size(); ++i) legend.push_back({p.series[i].name, line_colour(f.cmap, i, p.series.size())});
+  const bool with_legend = !bare && p.series.size() > 1;
 
   // The curves in pixels, and the places a legend inside the plot must not cover.
   std::vector<std::vector<std::vector<Point>>> runs;
   std::vector<Point> avoid, curves;
   auto place = [&] {
     runs.clear(), avoid.clear(), curves.clear();
-    for (const auto& s : f.series) {
-      runs.push_back(series_points(f, s, xa, ya, plot));
+    for (const auto& s : p.series) {
+      runs.push_back(series_points(f, s, l.xa, l.ya, plot));
       for (const auto& run : runs.back()) add_samples(run, curves);
     }
     avoid = curves;
-    for (const auto& r : f.references)
-      if (usable(r.y, ya.log))
-        for (double x = plot.x; x <= plot.right(); x += 4) avoid.push_back({x, y_pixel(ya, plot, r.y) - 8});
+    for (const auto& r : p.references)
+      if (usable(r.y, l.ya.log))
+        for (double x = plot.x; x <= plot.right(); x += 4) avoid.push_back({x, y_pixel(l.ya, plot, r.y) - 8});
   };
   place();
   Rect box;
@@ -160,23 +174,45 @@ void draw_line_plot(Canvas& c, const LineFigure& f, bool bare) {
       place();
     }
   }
-  if (!bare) xa.ticks = fit_ticks(xa.lo, xa.hi, plot.w, true, xa.log);
+  if (!bare) l.xa.ticks = fit_ticks(l.xa.lo, l.xa.hi, plot.w, true, l.xa.log);
 
-  draw_grid(c, plot, xa, ya);
-  if (!ya.log && ya.lo < 0 && ya.hi > 0) c.rect(plot.x, y_pixel(ya, plot, 0) - 0.5, plot.w, 1, {170, 170, 170});
-  for (const auto& r : f.references) draw_reference(c, plot, ya, r, false, curves);
+  draw_grid(c, plot, l.xa, l.ya);
+  if (!l.ya.log && l.ya.lo < 0 && l.ya.hi > 0) c.rect(plot.x, y_pixel(l.ya, plot, 0) - 0.5, plot.w, 1, {170, 170, 170});
+  for (const auto& r : p.references) draw_reference(c, plot, l.ya, r, false, curves);
   for (std::size_t i = 0; i < runs.size(); ++i)
     for (const auto& run : runs[i]) {
       if (run.size() == 1) c.disc(run[0], bare ? 1.0 : 2.0, legend[i].colour);  // an isolated point stays visible
       else c.polyline(run, legend[i].colour, bare ? 1.0 : 2.0);
     }
   if (bare) return;
-  for (const auto& r : f.references) draw_reference(c, plot, ya, r, true, curves);
+  for (const auto& r : p.references) draw_reference(c, plot, l.ya, r, true, curves);
   draw_frame(c, plot);
-  draw_x_axis(c, plot, xa);
-  draw_y_axis(c, plot, ya);
+  draw_x_axis(c, plot, l.xa);
+  draw_y_axis(c, plot, l.ya);
   if (with_legend) draw_legend(c, box, legend);
-  draw_title(c, f.title, f.subtitle);
+  if (!l.heading.empty())
+    c.text({plot.x, plot.y - th.gap}, fit_text(l.heading, th.label, plot.w), {th.label, th.text, HAlign::kLeft, VAlign::kBottom});
+}
+
+}  // namespace
+
+void draw_line_plot(Canvas& c, const LineFigure& f, bool bare) {
+  std::vector<const LineFigure*> plots = {&f};
+  for (const auto& p : f.panels) plots.push_back(&p);
+  const double top = bare ? 0.0 : title_height(f.title, f.subtitle);
+  const double each = (c.height() - top) / static_cast<double>(plots.size());
+  std::vector<Panel> panels;
+  for (std::size_t k = 0; k < plots.size(); ++k) {
+    const Rect area{0, std::round(top + static_cast<double>(k) * each), static_cast<double>(c.width()), std::floor(each)};
+    panels.push_back(layout_panel(f, *plots[k], area, bare, k > 0));
+  }
+  if (!bare && panels.size() > 1) {  // one left edge for all, so the pairs line up
+    double left = 0;
+    for (const auto& l : panels) left = std::max(left, l.plot.x);
+    for (auto& l : panels) l.plot.w = std::max(20.0, l.plot.w - (left - l.plot.x)), l.plot.x = left;
+  }
+  for (auto& l : panels) draw_panel(c, f, l, bare);
+  if (!bare) draw_title(c, f.title, f.subtitle);
 }
 
 }  // namespace posenc::render

@@ -130,7 +130,7 @@ TEST_CASE("a missing or wrongly typed config field exits 2 naming the field", "[
   auto r = run_cli({"rope", "--hf-config", typed});
   CHECK(r.code == 2);
   CHECK(one_line(r.err));
-  CHECK_THAT(r.err, Contains("--hf-config '" + typed + "': \"rope_theta\" must be a number (got string)"));
+  CHECK_THAT(r.err, Contains("posenc: error: " + typed + ": \"rope_theta\" must be a number (got string)"));
 
   const auto missing = temp_file("no_low.json", R"({"head_dim": 128, "rope_scaling": {"rope_type": "llama3", "factor": 8}})");
   r = run_cli({"rope", "--hf-config", missing});
@@ -142,6 +142,171 @@ TEST_CASE("a missing or wrongly typed config field exits 2 naming the field", "[
   CHECK(r.code == 2);
   CHECK(one_line(r.err));
   CHECK_THAT(r.err, Contains("--hf-config"));
+}
+
+TEST_CASE("a llama3 config without original_max_position_embeddings is refused, naming field and file",
+          "[cli][rope]") {
+  // Before: silently fell back to max_position_embeddings (131072), giving 42 / 7 / 15 bands.
+  const auto path = temp_file("llama3_no_original.json",
+                              R"({"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 131072,
+                                  "rope_theta": 500000.0, "rope_scaling": {"rope_type": "llama3", "factor": 8.0,
+                                  "low_freq_factor": 1.0, "high_freq_factor": 4.0}})");
+  auto r = run_cli({"rope", "--hf-config", path});
+  CHECK(r.code == 2);
+  CHECK(one_line(r.err));
+  CHECK(r.out.empty());
+  CHECK_THAT(r.err, StartsWith("posenc: error: " + path +
+                               ": \"rope_scaling.original_max_position_embeddings\" (or "
+                               "--original-max-position-embeddings) is required for rope_type llama3"));
+  // Given on the command line, the file is complete: Llama-3.1's 29 / 6 / 29 split again.
+  r = run_cli({"rope", "--hf-config", path, "--original-max-position-embeddings", "8192"});
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Contains("29 unchanged / 6 smoothed / 29 divided"));
+  // From flags alone the flag is named.
+  r = run_cli({"rope", "--dim", "128", "--scaling", "llama3", "--factor", "8", "--max-position-embeddings", "131072"});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, StartsWith("posenc: error: --original-max-position-embeddings is required for --scaling llama3"));
+}
+
+TEST_CASE("rope warns where frequencies underflow instead of printing inf silently", "[cli][rope]") {
+  auto r = run_cli({"rope", "--dim", "128", "--base", "1e300"});
+  CHECK(r.code == 0);
+  const std::string warning = "inv_freq of 63 pairs (1 … 63) underflow to 0 in float32 with --base 1e+300";
+  CHECK_THAT(r.err, StartsWith("posenc: warning: " + warning));
+  CHECK_THAT(r.err, Contains("--precision f64 computes them"));
+  CHECK_THAT(r.out, Contains("  warning: " + warning));  // and in the report, beside the inf wavelengths
+  r = run_cli({"rope", "--dim", "128", "--scaling", "linear", "--factor", "1e-308"});
+  CHECK(r.code == 2);
+  CHECK(one_line(r.err));
+  CHECK_THAT(r.err, StartsWith("posenc: error: --factor 1e-308 makes inv_freq inf at pair 0 in float32"));
+  r = run_cli({"rope", "--dim", "128", "--scaling", "llama3", "--factor", "8", "--original-max-position-embeddings",
+               "8192", "--low-freq-factor", "0"});
+  CHECK(r.code == 2);
+  CHECK(r.err == "posenc: error: --low-freq-factor must be a finite number > 0 (got 0)\n");
+}
+
+TEST_CASE("settings the method does not read are warned about, alternatives refused", "[cli][rope]") {
+  auto r = run_cli({"rope", "--dim", "64", "--scaling", "linear", "--factor", "2", "--attention-factor", "2",
+                    "--format", "json"});
+  CHECK(r.code == 0);
+  CHECK(r.err == "posenc: warning: --attention-factor 2 is ignored: --scaling linear does not read it (yarn and "
+                 "longrope do)\n");
+  json j = json::parse(r.out);
+  CHECK(j.at("attention_factor") == 1.0);  // linear has none
+  bool marked = false;
+  for (const auto& s : j.at("settings"))
+    if (s.at("name") == "attention-factor") marked = s.at("source") == "flag --attention-factor (ignored by linear)";
+  CHECK(marked);
+
+  r = run_cli({"rope", "--dim", "64", "--scaling", "llama3", "--factor", "8", "--original-max-position-embeddings",
+               "8192", "--truncate", "false", "--beta-fast", "16", "--mscale", "0.7", "--mscale-all-dim", "0.7",
+               "--short-factor", "1,2"});
+  CHECK(r.code == 0);
+  for (const char* flag : {"--truncate false", "--beta-fast 16", "--mscale 0.7", "--mscale-all-dim 0.7", "--short-factor"})
+    CHECK_THAT(r.err, Contains(std::string("posenc: warning: ") + flag));
+  CHECK_THAT(r.err, Contains("is ignored: --scaling llama3 does not read it (yarn does)"));
+  CHECK_THAT(r.err, Contains("is ignored: --scaling llama3 does not read it (longrope does)"));
+
+  const auto path = temp_file("linear_beta.json", R"({"head_dim": 64, "rope_scaling": {"rope_type": "linear",
+                                                     "factor": 2.0, "beta_fast": 32}})");
+  r = run_cli({"rope", "--hf-config", path});
+  CHECK(r.code == 0);
+  CHECK(r.err == "posenc: warning: " + path + ": \"rope_scaling.beta_fast\" 32 is ignored: rope_type linear does not "
+                 "read it (yarn does)\n");
+
+  r = run_cli({"rope", "--dim", "64", "--factor", "4"});
+  CHECK_THAT(r.err, StartsWith("posenc: warning: --factor 4 is ignored: --scaling none does not read it"));
+
+  r = run_cli({"rope", "--dim", "64", "--rotary-dim", "16", "--partial-rotary-factor", "0.5"});
+  CHECK(r.code == 2);
+  CHECK(r.err == "posenc: error: --rotary-dim 16 and --partial-rotary-factor 0.5 are alternatives (rotary width = "
+                 "int(dim × factor)): give one\n");
+}
+
+TEST_CASE("a yarn config without factor uses the length ratio and the report says so", "[cli][rope]") {
+  const auto path = temp_file("yarn_no_factor.json", R"({"head_dim": 128, "max_position_embeddings": 131072,
+      "rope_theta": 1000000.0, "rope_scaling": {"rope_type": "yarn", "original_max_position_embeddings": 32768}})");
+  const auto r = run_cli({"rope", "--hf-config", path});
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Contains("factor 4\n"));  // in the summary's scaling line
+  CHECK_THAT(r.out, Contains("derived: max_position_embeddings / original_max_position_embeddings = 131072 / 32768 "
+                             "(transformers, factor absent)"));
+}
+
+TEST_CASE("rope report: provenance of derived values, defaults and lengths, aligned", "[cli][rope]") {
+  // Flags only: no length is known.
+  auto r = run_cli({"rope", "--dim", "16"});
+  CHECK_THAT(r.out, Contains("  lengths            original not set, target not set\n"));
+  json j = json::parse(run_cli({"rope", "--dim", "16", "--format", "json"}).out);
+  CHECK(j.at("original_length").is_null());
+  CHECK(j.at("target_length").is_null());
+
+  // Llama-2: defaults the file leaves implicit, the original length taken from max_position_embeddings.
+  r = run_cli({"rope", "--hf-config", config("llama-2-7b.json")});
+  const auto settings = r.out.substr(r.out.find("\nsettings\n") + 10);
+  CHECK_THAT(settings, Contains("scaling                           none"));
+  CHECK_THAT(settings, Contains("default (no rope_scaling or rope_parameters in the file)"));
+  CHECK_THAT(settings, Contains("default (no partial_rotary_factor in the file)"));
+  CHECK_THAT(settings, Contains("derived: max_position_embeddings; no original_max_position_embeddings"));
+  CHECK_THAT(r.out, Contains("original 4096 (max_position_embeddings; no original_max_position_embeddings)"));
+  // Every source starts in the same column, after the longest value (the config's path).
+  const std::string path_row = "hf-config                         " + config("llama-2-7b.json") + "  flag --hf-config\n";
+  CHECK_THAT(settings, Contains(path_row));
+  const auto column = settings.find("derived: hidden_size");  // in the first row
+  CHECK(column == path_row.find("flag --hf-config") + 2);          // both rows start with two spaces
+
+  // Phi-3.5-mini: longrope's factor from the length ratio and the rule of its attention factor.
+  r = run_cli({"rope", "--hf-config", config("phi-3.5-mini.json")});
+  CHECK_THAT(r.out, Contains("derived: max_position_embeddings / original = 131072 / 4096 (transformers, factor absent)"));
+  CHECK_THAT(r.out, Contains("derived: √(1 + ln s / ln L) with s = 32, L = 4096 (LongRoPE)"));
+  // Qwen2.5 YaRN: the attention factor's rule.
+  r = run_cli({"rope", "--hf-config", config("qwen2.5-7b-yarn.json")});
+  CHECK_THAT(r.out, Contains("derived: 0.1·ln(s) + 1 with s = 4 (YaRN; no attention_factor, no mscale pair)"));
+}
+
+TEST_CASE("rope report of p-RoPE shows the frequencies it removed", "[cli][rope]") {
+  const auto r = run_cli({"rope", "--dim", "16", "--scaling", "proportional", "--partial-rotary-factor", "0.25",
+                          "--precision", "f64", "--format", "json"});
+  REQUIRE(r.code == 0);
+  CHECK(r.err.empty());  // zero tail frequencies are p-RoPE's design, not an underflow
+  const json j = json::parse(r.out);
+  REQUIRE(j.at("inv_freq_original").size() == 8);
+  for (std::size_t i = 0; i < 8; ++i)  // before: 10^(−i/2) for every pair; after: only pairs 0, 1 rotate
+    CHECK(j.at("inv_freq_original")[i].get<double>() == Approx(std::pow(10.0, -static_cast<double>(i) / 2)).epsilon(1e-14));
+  CHECK(j.at("inv_freq")[1].get<double>() == Approx(std::pow(10.0, -0.5)).epsilon(1e-14));
+  CHECK(j.at("inv_freq")[2] == 0.0);
+  CHECK(j.at("pairs")[2].at("regime") == "zero");
+  CHECK(j.at("regimes").at("zero") == 6);
+}
+
+TEST_CASE("scaling 'default' is transformers' name for none", "[cli][rope]") {
+  const auto none = run_cli({"rope", "--dim", "8", "--format", "json"});
+  const auto def = run_cli({"rope", "--dim", "8", "--scaling", "default", "--format", "json"});
+  REQUIRE(def.code == 0);
+  const json a = json::parse(none.out), b = json::parse(def.out);
+  CHECK(b.at("rope_type") == "none");
+  CHECK(b.at("inv_freq") == a.at("inv_freq"));
+  const auto text = run_cli({"rope", "--dim", "8", "--scaling", "default"});
+  CHECK_THAT(text.out, Contains("  scaling            none = transformers' rope_type \"default\" (convention hf"));
+  const auto path = temp_file("rope_type_default.json", R"({"head_dim": 8, "rope_scaling": {"rope_type": "default"}})");
+  CHECK(json::parse(run_cli({"rope", "--hf-config", path, "--format", "json"}).out).at("rope_type") == "none");
+  const auto bad = run_cli({"generate", "rope", "--len", "2", "--dim", "8", "--scaling", "defualt"});
+  CHECK(bad.code == 2);
+  CHECK_THAT(bad.err, Contains("default"));
+}
+
+TEST_CASE("rope diff of two configs says which file is wrong", "[cli][rope][diff]") {
+  const auto good = config("llama-2-7b.json");
+  const auto bad = temp_file("dynamic_no_max.json", R"({"head_dim": 128, "rope_scaling": {"rope_type": "dynamic", "factor": 2}})");
+  for (const auto& [a, b] : {std::pair{good, bad}, std::pair{bad, good}}) {
+    const auto r = run_cli({"rope", "diff", "--config-a", a, "--config-b", b});
+    CHECK(r.code == 2);
+    CHECK(one_line(r.err));
+    CHECK_THAT(r.err, StartsWith("posenc: error: " + bad + ": \"max_position_embeddings\" (or --max-position-embeddings) "
+                                 "is required for rope_type dynamic"));
+  }
+  const auto narrow = run_cli({"rope", "diff", "--config-a", good, "--config-b", config("phi-2.json")});
+  CHECK_THAT(narrow.err, Contains("cannot compare: " + good + " has 64 frequency pairs, " + config("phi-2.json") + " has 16"));
 }
 
 TEST_CASE("rope diff of a convention with itself exits 0", "[cli][rope][diff]") {
@@ -191,11 +356,37 @@ TEST_CASE("rope diff labels and precision sides", "[cli][rope][diff]") {
   CHECK_THAT(files.out, StartsWith("comparing llama-2-7b.json with llama-3.1-8b.json"));
 }
 
+TEST_CASE("rope diff per pair: JSON values and the figure", "[cli][rope][diff]") {
+  // Linear ×2 against none, in double: θ/2 against θ, so every pair differs by exactly 1/2
+  // relative; at position 1 (positions 0..1) pair 0 (θ = 1) has cos 0.5 vs cos 1, sin 0.5 vs sin 1.
+  const auto linear = temp_file("linear2.json", R"({"head_dim": 8, "rope_scaling": {"rope_type": "linear", "factor": 2.0}})");
+  const auto plain = temp_file("plain.json", R"({"head_dim": 8})");
+  const auto r = run_cli({"rope", "diff", "--config-a", linear, "--config-b", plain, "--precision", "f64", "--len", "2",
+                          "--format", "json"});
+  CHECK(r.code == 1);
+  const json j = json::parse(r.out);
+  REQUIRE(j.at("per_pair").at("inv_freq_rel").size() == 4);
+  for (const auto& v : j.at("per_pair").at("inv_freq_rel")) CHECK(v.get<double>() == Approx(0.5).epsilon(1e-15));
+  const double pair0 = std::max(std::abs(std::cos(0.5) - std::cos(1.0)), std::abs(std::sin(0.5) - std::sin(1.0)));
+  CHECK(j.at("per_pair").at("table_max_abs")[0].get<double>() == Approx(pair0).epsilon(1e-14));
+  // θ_3 = 10^-3: |cos(5e-4) − cos(1e-3)| < |sin(5e-4) − sin(1e-3)| ≈ 5e-4.
+  CHECK(j.at("per_pair").at("table_max_abs")[3].get<double>() ==
+        Approx(std::sin(1e-3) - std::sin(5e-4)).epsilon(1e-9));
+
+  const auto svg = run_cli({"rope", "diff", "--config-a", linear, "--config-b", plain, "--len", "2", "--tol", "0.9",
+                            "--format", "svg"});
+  CHECK(svg.code == 0);  // the exit status does not depend on the format
+  CHECK_THAT(svg.out, StartsWith("<?xml") || StartsWith("<svg"));
+  CHECK_THAT(svg.out, Contains(">relative difference</text>"));
+  CHECK_THAT(svg.out, Contains(">largest |Δcos|, |Δsin| over positions 0 … 1</text>"));
+  CHECK_THAT(svg.out, Contains(">--tol 0.9</text>"));
+}
+
 TEST_CASE("rope diff of configs with different widths is a usage error", "[cli][rope][diff]") {
   const auto r = run_cli({"rope", "diff", "--config-a", config("llama-2-7b.json"), "--config-b", config("phi-2.json")});
   CHECK(r.code == 2);
   CHECK(one_line(r.err));
-  CHECK_THAT(r.err, Contains("64 frequency pairs, the second 16"));
+  CHECK_THAT(r.err, Contains("phi-2.json has 16"));
 }
 
 TEST_CASE("rope permutation of dim 8 is HF's permute", "[cli][rope][permutation]") {
@@ -237,7 +428,24 @@ TEST_CASE("rope --format png is a PNG whose text holds the resolved configuratio
   CHECK(r.out.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);  // PNG signature
   CHECK(r.out.compare(12, 4, "IHDR") == 0);
   // tEXt chunks are keyword NUL text; the values are the config's, not the flags' defaults.
-  CHECK_THAT(r.out, Contains("RoPE wavelengths: llama, llama3 ×8, d=128, base 500000"));  // Title (iTXt: UTF-8)
+  CHECK_THAT(r.out, Contains("RoPE wavelengths and frequencies: llama, llama3 ×8, d=128, base 500000"));  // iTXt Title
+  // IHDR: width 800, height 720 (two stacked plots), big-endian after the chunk type.
+  CHECK(r.out.compare(16, 8, std::string("\0\0\x03\x20\0\0\x02\xd0", 8)) == 0);
   CHECK_THAT(r.out, Contains(std::string("base", 5) + "500000 (config.json rope_theta)"));
   CHECK_THAT(r.out, Contains("29 unchanged, 29 interpolated, 6 blended"));
+}
+
+TEST_CASE("rope figure: wavelength and inverse frequency per pair, before and after scaling", "[cli][rope]") {
+  const auto r = run_cli({"rope", "--hf-config", config("llama-3.1-8b.json"), "--format", "svg"});
+  REQUIRE(r.code == 0);
+  // Two plots, each with the unscaled and the scaled curve and its own log y axis.
+  CHECK_THAT(r.out, Contains(">wavelength 2π/θ (positions)</text>"));
+  CHECK_THAT(r.out, Contains(">inverse frequency θ per pair</text>"));
+  CHECK_THAT(r.out, Contains(">θ (radians per position)</text>"));
+  std::size_t legends = 0;
+  for (auto at = r.out.find(">llama3</text>"); at != std::string::npos; at = r.out.find(">llama3</text>", at + 1)) ++legends;
+  CHECK(legends == 2);
+  // The reference lines: lengths in the upper plot, 2π/L (one turn within L) in the lower.
+  CHECK_THAT(r.out, Contains(">original context 8192</text>"));
+  CHECK_THAT(r.out, Contains(">one turn in 8192 (2π/8192)</text>"));
 }

@@ -132,35 +132,39 @@ TEST_CASE("f32 tables round like transformers: float32 angle, float32 cos", "[ro
   CHECK(v.cos[1] == static_cast<double>(static_cast<float>(std::cos(static_cast<double>(angle)))));
 }
 
-TEST_CASE("float32 table rows (fast path) match the double rows in every layout, width and scale", "[rope][apply]") {
-  // The double rows are checked against the complex form above; the fast float path must stay
-  // within 1.6e-7 × the attention factor (1.14) of them (tests/fast_math_test.cpp's bound), keep the
-  // pass-through columns exact (cos 1, sin 0) and place each pair's value twice.
+TEST_CASE("float32 table rows (fast path) equal att·cos(t·θ) in every layout, width and precision", "[rope][apply]") {
+  // Expected values written here: θ_i = 10000^(-2i/16) (f64: 10^(-i/2) in double; f32: transformers'
+  // float32 1/powf(10000, 2i/16) and a float32 product t·θ), times an attention factor of 1.14.
+  // The fast cos/sin are within 1.6e-7 of the exact value of the same angle (fast_math.hpp), and
+  // the float32 product with the factor adds half an ulp: bound 2.2e-7 × 1.14. Pass-through columns
+  // are exact (cos 1, sin 0) and each pair's value is placed twice.
+  constexpr double kAtt = 1.14;
   for (const auto layout : {RopeLayout::kHalf, RopeLayout::kInterleaved}) {
     for (const auto precision : {RopePrecision::kF32, RopePrecision::kF64}) {
       RopeConfig c;
       c.head_dim = 20;
       c.layout = layout;
       c.precision = precision;
-      c.scaling = RopeScaling::kYarn;  // YaRN ×4: attention factor 0.1·ln 4 + 1 ≈ 1.139
-      c.factor = 4.0;
-      c.original_max_position_embeddings = 4096;
       finalize_rope_config(c, 16);  // rotary_dim 16: 8 pairs, 4 pass-through columns
-      const auto f = compute_frequencies(c);
-      REQUIRE(f.attention_factor == Approx(0.1 * std::log(4.0) + 1.0).epsilon(1e-12));
+      auto f = compute_frequencies(c);
+      f.attention_factor = kAtt;
       for (const auto kind : {RopeTableKind::kCos, RopeTableKind::kSin}) {
         for (const std::int64_t t : {0, 1, 7, 4095, 131071}) {
-          std::vector<double> exact(20);
           std::vector<float> fast(20);
-          rope_table_row(c, f, kind, t, exact);
           rope_table_row_f32(c, f, kind, t, fast);
           INFO("layout " << to_string(layout) << ", " << to_string(precision) << ", t = " << t);
-          for (std::size_t k = 0; k < 20; ++k) CHECK(std::abs(fast[k] - exact[k]) <= 1.6e-7 * 1.14);
-          for (std::size_t k = 16; k < 20; ++k) CHECK(fast[k] == (kind == RopeTableKind::kCos ? 1.0f : 0.0f));
+          const bool inter = layout == RopeLayout::kInterleaved;
           for (std::size_t i = 0; i < 8; ++i) {
-            const bool inter = layout == RopeLayout::kInterleaved;
+            double angle = static_cast<double>(t) * std::pow(10.0, -static_cast<double>(i) / 2.0);
+            if (precision == RopePrecision::kF32) {
+              const float theta = 1.0f / std::pow(10000.0f, static_cast<float>(2 * i) / 16.0f);
+              angle = static_cast<double>(static_cast<float>(t) * theta);
+            }
+            const double want = kAtt * (kind == RopeTableKind::kCos ? std::cos(angle) : std::sin(angle));
+            CHECK(std::abs(fast[inter ? 2 * i : i] - want) <= 2.2e-7 * kAtt);
             CHECK(fast[inter ? 2 * i : i] == fast[inter ? 2 * i + 1 : i + 8]);
           }
+          for (std::size_t k = 16; k < 20; ++k) CHECK(fast[k] == (kind == RopeTableKind::kCos ? 1.0f : 0.0f));
         }
       }
     }

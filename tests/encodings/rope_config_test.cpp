@@ -161,8 +161,8 @@ TEST_CASE("bad config files name the field", "[rope][config]") {
   CHECK_THROWS_WITH(parse(R"({"num_attention_heads": 32})"), Contains("config.json: missing \"hidden_size\""));
   CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_scaling": {"rope_type": "linear", "factor": "2"}})"),
                     Contains("config.json: \"rope_scaling.factor\" must be a number (got string)"));
-  CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_scaling": {"rope_type": "yarn"}})"),
-                    Contains("config.json: missing \"rope_scaling.factor\" (required for rope_type yarn)"));
+  CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_scaling": {"rope_type": "linear"}})"),
+                    Contains("config.json: missing \"rope_scaling.factor\" (required for rope_type linear)"));
   CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_scaling": {"factor": 2.0}})"),
                     Contains("missing \"rope_scaling.rope_type\""));
   CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_scaling": {"rope_type": "yaml", "factor": 2}})"),
@@ -187,6 +187,43 @@ TEST_CASE("bad config files name the field", "[rope][config]") {
   CHECK_THROWS_WITH(resolve_rope_config(p), Contains("--hf-config '/nonexistent/config.json': cannot read"));
 }
 
+TEST_CASE("settings missing from a config are named by their field, from flags by their flag", "[rope][config]") {
+  using Catch::Contains;
+  const auto frequencies = [](const std::string& text) { return compute_frequencies(parse(text)); };
+  CHECK_THROWS_WITH(frequencies(R"({"head_dim": 128, "rope_scaling": {"rope_type": "yarn", "factor": 4}})"),
+                    "config.json: \"rope_scaling.original_max_position_embeddings\" or \"max_position_embeddings\" (or "
+                    "--original-max-position-embeddings) is required for rope_type yarn");
+  CHECK_THROWS_WITH(frequencies(R"({"head_dim": 128, "rope_parameters": {"rope_type": "dynamic", "factor": 4}})"),
+                    Contains("config.json: \"max_position_embeddings\" (or --max-position-embeddings) is required for "
+                             "rope_type dynamic"));
+  CHECK_THROWS_WITH(frequencies(R"({"text_config": {"head_dim": 128, "rope_scaling": {"rope_type": "llama3",
+                        "factor": 8, "low_freq_factor": 1, "high_freq_factor": 4}}})"),
+                    Contains("config.json: \"text_config.rope_scaling.original_max_position_embeddings\""));
+  posenc::ParamMap p(rope_param_specs());
+  p.set("scaling", std::string("dynamic"));
+  p.set("factor", 4.0);
+  CHECK_THROWS_WITH(compute_frequencies(resolve_rope_config(p)),
+                    Contains("--max-position-embeddings is required for --scaling dynamic"));
+  p.set("scaling", std::string("yarn"));
+  CHECK_THROWS_WITH(compute_frequencies(resolve_rope_config(p)),
+                    "--original-max-position-embeddings (or --max-position-embeddings) is required for --scaling yarn");
+}
+
+TEST_CASE("a head dim derived from hidden_size / num_attention_heads names those fields", "[rope][config]") {
+  CHECK_THROWS_WITH(parse(R"({"hidden_size": 4096, "num_attention_heads": 3})"),
+                    "config.json: \"hidden_size\" / \"num_attention_heads\" must be even for rope (got 1365)");
+  CHECK_THROWS_WITH(parse(R"({"hidden_size": 1, "num_attention_heads": 3})"),
+                    "config.json: \"hidden_size\" / \"num_attention_heads\" must be within [2, 65536] (got 0)");
+  CHECK_THROWS_WITH(parse(R"({"head_dim": 0})"), "config.json: \"head_dim\" must be an integer within [2, 65536] (got 0)");
+}
+
+TEST_CASE("llama3 band factors in the wrong order: one readable message", "[rope][config]") {
+  CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_scaling": {"rope_type": "llama3", "factor": 8,
+                              "low_freq_factor": 4, "high_freq_factor": 1, "original_max_position_embeddings": 8192}})"),
+                    "config.json: \"rope_scaling.high_freq_factor\" must be greater than "
+                    "\"rope_scaling.low_freq_factor\" (got 1 and 4)");
+}
+
 TEST_CASE("flag values are checked with the flag's name", "[rope][config]") {
   posenc::ParamMap p(rope_param_specs());
   p.set("dim", std::int64_t{64});
@@ -196,5 +233,97 @@ TEST_CASE("flag values are checked with the flag's name", "[rope][config]") {
   q.set("scaling", std::string("llama3"));
   q.set("factor", 8.0);
   q.set("low-freq-factor", 4.0);
-  CHECK_THROWS_WITH(resolve_rope_config(q), Catch::Contains("--high-freq-factor must be greater than --low-freq-factor"));
+  CHECK_THROWS_WITH(resolve_rope_config(q), "--high-freq-factor must be greater than --low-freq-factor (got 4 and 4)");
+}
+
+TEST_CASE("meaningless config values are refused with the field and the rule", "[rope][config]") {
+  using Catch::Contains;
+  // Lengths and widths: 0, negative and too large (2^64 − 1 would wrap to −1) are not "absent".
+  for (const char* v : {"0", "-4096", "18446744073709551615", "4294967296"})
+    CHECK_THROWS_WITH(parse(std::string(R"({"head_dim": 64, "rope_scaling": {"rope_type": "yarn", "factor": 4,
+                                          "original_max_position_embeddings": )") + v + "}}"),
+                      "config.json: \"rope_scaling.original_max_position_embeddings\" must be an integer within "
+                      "[1, 2147483648] (got " + std::string(v) + ")");
+  for (const char* v : {"-1", "0", "18446744073709551615"})
+    CHECK_THROWS_WITH(parse(std::string(R"({"head_dim": 64, "max_position_embeddings": )") + v + "}"),
+                      Contains("\"max_position_embeddings\" must be an integer within [1, 2147483648] (got " +
+                               std::string(v) + ")"));
+  for (const char* v : {"-2", "0"})
+    CHECK_THROWS_WITH(parse(std::string(R"({"head_dim": 64, "rotary_dim": )") + v + "}"),
+                      "config.json: \"rotary_dim\" must be an integer within [2, 65536] (got " + std::string(v) + ")");
+  CHECK_THROWS_WITH(parse(R"({"hidden_size": -4096, "num_attention_heads": 32})"),
+                    Contains("\"hidden_size\" must be an integer within [1, "));
+  CHECK_THROWS_WITH(parse(R"({"hidden_size": 4096, "num_attention_heads": 0})"),
+                    Contains("\"num_attention_heads\" must be an integer within [1, 65536] (got 0)"));
+  // llama3: λ_lo = L / low_freq_factor is infinite for 0 (the report showed "wavelengths 2048 .. inf").
+  CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_scaling": {"rope_type": "llama3", "factor": 8,
+                              "low_freq_factor": 0, "high_freq_factor": 4, "original_max_position_embeddings": 8192}})"),
+                    "config.json: \"rope_scaling.low_freq_factor\" must be a finite number > 0 (got 0)");
+}
+
+TEST_CASE("settings that make a frequency infinite are refused, ones that underflow warn", "[rope][config]") {
+  using Catch::Contains;
+  // f32: 1e-308 becomes 0 in float32, so θ/0 = inf.
+  CHECK_THROWS_WITH(compute_frequencies(parse(R"({"head_dim": 8, "rope_scaling": {"rope_type": "linear",
+                                                   "factor": 1e-308}})")),
+                    "config.json: \"rope_scaling.factor\" 1e-308 makes inv_freq inf at pair 0 in float32: the scaling "
+                    "must keep the frequencies finite");
+  CHECK_THROWS_WITH(compute_frequencies(parse(R"({"head_dim": 8, "original_max_position_embeddings": 4096,
+                        "max_position_embeddings": 8192, "rope_scaling": {"type": "longrope", "short_factor": [1, 1e-300, 1, 1], "long_factor": [1, 1, 1, 1]}})")),
+                    Contains("\"rope_scaling.short_factor\"[1] 1e-300 makes inv_freq inf at pair 1"));
+  // 1e308 is inf in float32: θ/inf = 0 for every pair (transformers computes the same), a warning.
+  auto f = compute_frequencies(parse(R"({"head_dim": 8, "rope_scaling": {"rope_type": "linear", "factor": 1e308}})"));
+  REQUIRE(f.warnings.size() == 1);
+  CHECK(f.warnings[0] ==
+        "scaled inv_freq of 4 pairs (0 … 3) underflow to 0 in float32 with config.json: \"rope_scaling.factor\" "
+        "1e+308: those pairs never rotate (transformers' float32 arithmetic gives the same zeros)");
+  // rope_theta 1e308 is inf in float32: 1/inf^(2i/d) = 0 for i ≥ 1, pow(inf, 0) = 1 for pair 0.
+  f = compute_frequencies(parse(R"({"head_dim": 128, "rope_theta": 1e308})"));
+  CHECK(f.inv_freq[0] == 1.0);
+  CHECK(f.inv_freq[1] == 0.0);
+  REQUIRE(f.warnings.size() == 1);
+  CHECK_THAT(f.warnings[0], Contains("inv_freq of 63 pairs (1 … 63) underflow to 0 in float32 with config.json: "
+                                     "\"rope_theta\" 1e+308") &&
+                                Contains("--precision f64 computes them"));
+  // In double the same base gives 1e308^(-126/128) ≈ 1.1e-303: no zeros, no warning.
+  auto c = parse(R"({"head_dim": 128, "rope_theta": 1e308})");
+  c.precision = RopePrecision::kF64;
+  f = compute_frequencies(c);
+  CHECK(f.inv_freq[63] == Approx(std::pow(1e308, -126.0 / 128.0)).epsilon(1e-12));
+  CHECK(f.warnings.empty());
+  // A longrope list entry of 1e308 (inf in float32) silences its pair.
+  f = compute_frequencies(parse(R"({"head_dim": 8, "original_max_position_embeddings": 4096,
+      "max_position_embeddings": 4096, "rope_scaling": {"type": "longrope", "short_factor": [1, 1e308, 1, 1],
+      "long_factor": [1, 1, 1, 1]}})"));
+  CHECK(f.inv_freq[1] == 0.0);
+  CHECK(warned(f, "scaled inv_freq of pair 1 underflows to 0 in float32 with config.json: "
+                  "\"rope_scaling.short_factor\"[1] 1e+308: that pair never rotates"));
+}
+
+TEST_CASE("yarn without factor: max_position_embeddings / original_max_position_embeddings, said so",
+          "[rope][config]") {
+  // transformers main, _compute_yarn_parameters: `if factor is None: factor = max / original`.
+  const auto c = parse(R"({"head_dim": 128, "max_position_embeddings": 131072, "rope_theta": 1e6,
+      "rope_scaling": {"rope_type": "yarn", "original_max_position_embeddings": 32768}})");
+  const auto f = compute_frequencies(c);
+  CHECK(f.factor == 4.0);                                                 // 131072 / 32768
+  CHECK(f.attention_factor == Approx(0.1 * std::log(4.0) + 1).epsilon(1e-12));  // from that factor
+  REQUIRE(f.derived.size() >= 1);
+  CHECK(f.derived[0].name == "factor");
+  CHECK(f.derived[0].value == "4");
+  CHECK(f.derived[0].source == "derived: max_position_embeddings / original_max_position_embeddings = 131072 / 32768 "
+                               "(transformers, factor absent)");
+  CHECK(warned(f, "yarn: no factor; current transformers uses max_position_embeddings"));
+  // Without the original length there is no ratio (transformers would divide max by itself).
+  CHECK_THROWS_WITH(compute_frequencies(parse(R"({"head_dim": 128, "max_position_embeddings": 131072,
+                        "rope_scaling": {"rope_type": "yarn"}})")),
+                    Catch::StartsWith("config.json: \"rope_scaling.factor\" (or --factor) is required for rope_type yarn"));
+}
+
+TEST_CASE("'default' is accepted for none; the choices say so", "[rope][config]") {
+  CHECK(parse_rope_scaling("default") == RopeScaling::kNone);
+  CHECK(parse_rope_scaling("none") == RopeScaling::kNone);
+  CHECK(to_string(RopeScaling::kNone) == "none");
+  CHECK_THROWS_WITH(parse_rope_scaling("defualt"), Catch::Contains("none, default, linear") &&
+                                                      Catch::Contains("did you mean 'default'"));
 }

@@ -2,6 +2,7 @@
 // posenc: hand computations, closed forms and the double-precision test vectors of
 // /work/shared/REFERENCES.md §2.9–2.10 (re-derived with a 20-line Python script).
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -23,16 +24,16 @@ TEST_CASE("default RoPE: theta_i = b^(-2i/d)", "[rope]") {
   for (auto r : f.regime) CHECK(r == RopeRegime::kUnchanged);
 }
 
-TEST_CASE("float32 emulation stays within 1e-6 of the double formula", "[rope]") {
-  const auto f64 = compute_frequencies(config(128, 10000.0, RopePrecision::kF64));
+TEST_CASE("f32 is transformers' float32 inv_freq, f64 the closed form", "[rope]") {
+  // transformers: 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.int64).float() / dim)), all
+  // float32 — written here as its float operations; in double θ_i = 10000^(-2i/128) = 10^(-i/16).
   const auto f32 = compute_frequencies(config(128, 10000.0, RopePrecision::kF32));
-  bool differs = false;
+  const auto f64 = compute_frequencies(config(128, 10000.0, RopePrecision::kF64));
   for (std::size_t i = 0; i < 64; ++i) {
-    CHECK(std::abs(rope_test::rel(f32.inv_freq[i], f64.inv_freq[i])) < 1e-6);
-    CHECK(static_cast<double>(static_cast<float>(f32.inv_freq[i])) == f32.inv_freq[i]);  // a float32 value
-    differs = differs || f32.inv_freq[i] != f64.inv_freq[i];
+    const float want = 1.0f / std::pow(10000.0f, static_cast<float>(2 * i) / 128.0f);
+    CHECK(f32.inv_freq[i] == static_cast<double>(want));
+    CHECK(f64.inv_freq[i] == Approx(std::pow(10.0, -static_cast<double>(i) / 16.0)).epsilon(1e-14));
   }
-  CHECK(differs);
 }
 
 TEST_CASE("linear divides every frequency by the factor", "[rope]") {
@@ -63,9 +64,18 @@ TEST_CASE("dynamic NTK at a given sequence length", "[rope]") {
   c.factor = 2.0;
   c.max_position_embeddings = 2048;
   c.seq_len = 4096;
-  CHECK(compute_frequencies(c).base == Approx(30527.736749).epsilon(1e-10));  // REFERENCES §2.9
+  const auto f = compute_frequencies(c);
+  CHECK(f.base == Approx(30527.736749).epsilon(1e-10));  // REFERENCES §2.9
+  // b' = 1e4·(2·4096/2048 − 1)^(128/126) = 1e4·3^(64/63), so θ_i = b'^(−2i/128) = 10^(−i/16)·3^(−i/63):
+  // θ_1 = 1e4^(−1/64)·3^(−1/63), θ_63 = 10^(−63/16)/3 (by hand, not through the base).
+  CHECK(f.inv_freq[0] == 1.0);
+  CHECK(f.inv_freq[1] == Approx(std::pow(1e4, -1.0 / 64) * std::pow(3.0, -1.0 / 63)).epsilon(1e-13));
+  CHECK(f.inv_freq[1] == Approx(0.8509942913412162).epsilon(1e-13));
+  CHECK(f.inv_freq[63] == Approx(std::pow(10.0, -63.0 / 16) / 3).epsilon(1e-13));
+  CHECK(f.inv_freq[63] == Approx(3.849273282298194e-05).epsilon(1e-13));
   c.seq_len = 2048;
   CHECK(compute_frequencies(c).base == 10000.0);
+  CHECK(compute_frequencies(c).inv_freq[63] == Approx(std::pow(10.0, -63.0 / 16)).epsilon(1e-13));
   c.seq_len = 0;  // at initialisation transformers uses max_position_embeddings
   CHECK(compute_frequencies(c).base == 10000.0);
   c.max_position_embeddings = 0;
@@ -228,6 +238,29 @@ TEST_CASE("proportional zeroes the low-frequency tail over the whole head", "[ro
   CHECK(f.inv_freq[1] == Approx(std::pow(10000.0, -2.0 / 16.0)).epsilon(1e-14));  // exponent over head_dim
   CHECK(f.inv_freq[2] == 0.0);
   CHECK(f.regime[7] == RopeRegime::kZero);
+  // The unscaled frequencies of the removed pairs stay in inv_freq_original: 10000^(−2i/16) = 10^(−i/2).
+  for (std::size_t i = 0; i < 8; ++i)
+    CHECK(f.inv_freq_original[i] == Approx(std::pow(10.0, -static_cast<double>(i) / 2)).epsilon(1e-14));
+  CHECK(std::count(f.regime.begin(), f.regime.end(), RopeRegime::kZero) == 6);
+  CHECK(std::count(f.regime.begin(), f.regime.end(), RopeRegime::kUnchanged) == 2);
+}
+
+TEST_CASE("proportional with factor 2: the rotating pairs are divided, the tail stays 0", "[rope]") {
+  for (const auto p : {RopePrecision::kF64, RopePrecision::kF32}) {
+    auto c = config(16, 10000.0, p);
+    c.scaling = RopeScaling::kProportional;
+    c.partial_rotary_factor = 0.25;  // rope_angles = int(0.25 · 16 // 2) = 2
+    c.factor = 2.0;
+    finalize_rope_config(c);
+    const auto f = compute_frequencies(c);
+    const double tol = p == RopePrecision::kF64 ? 1e-15 : 1e-7;
+    REQUIRE(f.pairs() == 8);
+    CHECK(f.inv_freq[0] == Approx(0.5).epsilon(tol));                  // 1 / 2
+    CHECK(f.inv_freq[1] == Approx(0.15811388300841897).epsilon(tol));  // 10000^(−2/16) / 2 = 10^(−1/2) / 2
+    for (std::size_t i = 2; i < 8; ++i) CHECK(f.inv_freq[i] == 0.0);
+    CHECK(f.regime[0] == RopeRegime::kInterpolated);
+    CHECK(f.regime[2] == RopeRegime::kZero);
+  }
 }
 
 TEST_CASE("missing required settings name the flag", "[rope]") {
@@ -239,4 +272,39 @@ TEST_CASE("missing required settings name the flag", "[rope]") {
   CHECK_THROWS_WITH(compute_frequencies(c), Catch::Contains("--original-max-position-embeddings"));
   c.base = 0.5;
   CHECK_THROWS_AS(compute_frequencies(c), posenc::Error);
+}
+
+TEST_CASE("degenerate original lengths: longrope refuses L = 1, yarn clamps to pair 0", "[rope]") {
+  auto c = config(8, 10000.0);
+  c.scaling = RopeScaling::kLongrope;
+  c.original_max_position_embeddings = 1;  // ln L = 0: √(1 + ln s / ln L) is infinite
+  c.max_position_embeddings = 100;
+  c.short_factor = c.long_factor = {1, 1, 1, 1};
+  CHECK_THROWS_WITH(compute_frequencies(c), Catch::StartsWith("--original-max-position-embeddings = 1 leaves longrope's "
+                                                              "attention factor"));
+  c.convention = RopeConvention::kGgml;
+  CHECK_THROWS_WITH(compute_frequencies(c), Catch::Contains("needs an original length ≥ 2"));
+  // yarn at L = 1: corr_dim(1) = 8·ln(1/2π)/(2 ln 1e4) = −0.798 → ceil is 0 (Python int), not −0.
+  auto y = config(8, 10000.0);
+  y.scaling = RopeScaling::kYarn;
+  y.factor = 4.0;
+  y.original_max_position_embeddings = 1;
+  const auto f = compute_frequencies(y);
+  CHECK(f.yarn->high == 0.0);
+  CHECK_FALSE(std::signbit(f.yarn->high));
+}
+
+TEST_CASE("a scaled base that overflows to inf leaves only pair 0 rotating, with a warning", "[rope]") {
+  // Python: 1e300 · (1e300)^(8/6) = inf; inf ** 0 = 1, inf ** x = inf for x > 0, so θ = 1, 0, 0, 0.
+  auto c = config(8, 1e300);
+  c.scaling = RopeScaling::kNtk;
+  c.factor = 1e300;
+  const auto f = compute_frequencies(c);
+  CHECK(std::isinf(f.base));
+  CHECK(f.inv_freq == std::vector<double>{1, 0, 0, 0});
+  bool warned = false;
+  for (const auto& w : f.warnings)
+    warned = warned || w.starts_with("scaled inv_freq of 3 pairs (1 … 3) underflow to 0 in double with the scaled base inf "
+                                     "(--base 1e+300, --factor 1e+300)");
+  CHECK(warned);
 }

@@ -66,6 +66,33 @@ def main():
     assert run(*diff, "--tol", "1e-2").returncode == 0
     assert run("rope", "diff", "--hf-config", llama31, "--convention-a", "hf", "--convention-b", "meta").returncode == 0
 
+    # ggml: theta_scale = powf(base, -2/d), θ_{i+1} = θ_i·theta_scale in float32 (numpy's float32).
+    j = json.loads(run("rope", "--dim", "128", "--base", "500000", "--convention", "ggml", "--format", "json").stdout)
+    theta_scale = np.power(np.float32(500000.0), np.float32(-2.0) / np.float32(128))
+    theta, expected = np.float32(1.0), []
+    for _ in range(64):
+        expected.append(theta)
+        theta = np.float32(theta * theta_scale)
+    assert np.array_equal(np.array(j["inv_freq"], dtype=np.float64), np.array(expected, dtype=np.float64)), "ggml iteration"
+
+    # rope diff per pair: linear x2 against none in double, relative difference 1/2 for every pair.
+    with tempfile.TemporaryDirectory() as tmp:
+        lin = os.path.join(tmp, "linear.json")
+        with open(lin, "w") as f:
+            f.write('{"head_dim": 16, "rope_scaling": {"rope_type": "linear", "factor": 2.0}}')
+        plain = os.path.join(tmp, "plain.json")
+        with open(plain, "w") as f:
+            f.write('{"head_dim": 16}')
+        r = run("rope", "diff", "--config-a", lin, "--config-b", plain, "--precision", "f64", "--len", "50",
+                "--format", "json")
+        assert r.returncode == 1, r.stderr
+        d = json.loads(r.stdout)
+        np.testing.assert_allclose(d["per_pair"]["inv_freq_rel"], 0.5, rtol=1e-15)
+        inv = 1.0 / 10000.0 ** (np.arange(0, 16, 2) / 16)
+        t = np.arange(50)[:, None]
+        table = np.maximum(np.abs(np.cos(t * inv / 2) - np.cos(t * inv)), np.abs(np.sin(t * inv / 2) - np.sin(t * inv)))
+        np.testing.assert_allclose(d["per_pair"]["table_max_abs"], table.max(axis=0), rtol=1e-12, atol=1e-15)
+
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "report.json")
         with open(out, "w") as f:

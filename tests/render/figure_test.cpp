@@ -113,6 +113,32 @@ TEST_CASE("line plots draw a legend for several series", "[figure]") {
   CHECK(ink(b, 60, 40, b.width(), b.height() - 50) > ink(a, 60, 40, a.width(), a.height() - 50));
 }
 
+TEST_CASE("line figures stack their panels, each with its own y axis and heading", "[figure]") {
+  LineFigure one = sample_lines();
+  LineFigure two = sample_lines();
+  LineFigure below;
+  below.title = "second <plot>";
+  below.y_label = "other axis";
+  below.log_y = true;
+  below.series.push_back({"exp", {}});
+  for (double x : two.x) below.series.back().y.push_back(std::exp(x / 10));
+  two.panels.push_back(below);
+  one.height = two.height = 600;
+  CHECK(to_image(two).height() == 600);
+  const std::string svg = to_svg(two, {});
+  CHECK(posenc::test::xml_problem(svg).empty());
+  CHECK(svg.find(">second &lt;plot&gt;</text>") != std::string::npos);
+  CHECK(svg.find(">other axis</text>") != std::string::npos);
+  CHECK(svg.find(">dot product</text>") != std::string::npos);
+  // The x axis label is drawn under each plot.
+  std::size_t offsets = 0;
+  for (auto at = svg.find(">offset</text>"); at != std::string::npos; at = svg.find(">offset</text>", at + 1)) ++offsets;
+  CHECK(offsets == 2);
+  const std::string single = to_svg(one, {});
+  CHECK(single.find(">other axis</text>") == std::string::npos);
+  CHECK(single.find(">offset</text>") == single.rfind(">offset</text>"));  // one x axis
+}
+
 TEST_CASE("svg figures are well-formed and hold their labels as text", "[figure][svg]") {
   for (const Figure& f : {Figure(sample_heatmap("heat <map>")), Figure(sample_lines()), Figure(sample_scatter(2)),
                           Figure(sample_scatter(3))}) {

@@ -18,7 +18,7 @@ namespace posenc::encodings {
 /// Which dimensions form a rotated pair. interleaved: pair i = (2i, 2i+1) (RoFormer, Meta,
 /// GPT-J, ggml NORMAL); half: pair i = (i, i + d/2) (GPT-NeoX, Hugging Face `rotate_half`).
 enum class RopeLayout { kInterleaved, kHalf };
-/// Context-extension method (Hugging Face `rope_type`; "none" is HF's "default").
+/// Context-extension method (Hugging Face `rope_type`; "none" is HF's "default", accepted as an alias).
 enum class RopeScaling { kNone, kLinear, kNtk, kDynamic, kYarn, kLlama3, kLongrope, kProportional };
 /// Whose arithmetic and defaults to reproduce.
 enum class RopeConvention { kHf, kMeta, kGgml };
@@ -36,6 +36,9 @@ RopeConvention parse_rope_convention(std::string_view s, std::string_view what =
 RopePrecision parse_rope_precision(std::string_view s, std::string_view what = "--precision");
 const std::vector<std::string>& rope_layout_names();
 const std::vector<std::string>& rope_scaling_names();
+/// The names --scaling accepts: rope_scaling_names() and "default", transformers' rope_type for
+/// plain RoPE (an alias of "none").
+const std::vector<std::string>& rope_scaling_choices();
 const std::vector<std::string>& rope_convention_names();
 const std::vector<std::string>& rope_precision_names();
 
@@ -44,6 +47,9 @@ struct RopeSetting {
   std::string name;    ///< posenc name, e.g. "base"
   std::string value;   ///< as text
   std::string source;  ///< "flag --base", "config.json rope_theta", "default", "derived: ..."
+  /// The config.json field(s) it was read from, quoted (`"rope_theta"`, `"hidden_size" /
+  /// "num_attention_heads"`); empty for flags, defaults and values derived from other settings.
+  std::string field;
 };
 
 /// Every setting that decides a RoPE table. Optional fields are "absent" (as in a config.json
@@ -73,16 +79,29 @@ struct RopeConfig {
   RopePrecision precision = RopePrecision::kF32;
   bool apply_attention_factor = true;           ///< multiply cos/sin by it, as HF does
   std::string model_type;                       ///< config.json model_type ("" = none)
+  std::string config_file;                      ///< the config.json read ("" = flags only), for messages
+  std::string config_scope;                     ///< where its model fields are: "" or "text_config."
+  std::string config_scaling = "rope_scaling.";  ///< its scaling dict ("rope_parameters.", ...)
   std::vector<RopeSetting> sources;             ///< resolved values and their origin
   std::vector<std::string> notes;               ///< remarks found while resolving
 
   /// Original (pre-extension) context: original_max_position_embeddings, else
   /// max_position_embeddings, else 0.
   std::int64_t original_length() const;
-  /// The source label of a setting for error messages: "--base" or `config.json: "rope_theta"`.
+  /// How messages name a setting: `PATH: "rope_theta"` when it was read from the config file
+  /// (`PATH: "hidden_size" / "num_attention_heads"` for a derived head dim), else "--base".
   std::string label(std::string_view name) const;
-  /// Records (or replaces) the value and source of a setting.
-  void set_source(std::string name, std::string value, std::string source);
+  /// The quoted config field `key` inside the scaling dict (`in_scaling`) or at the model
+  /// level: `"rope_scaling.factor"`, `"text_config.max_position_embeddings"`.
+  std::string field(std::string_view key, bool in_scaling) const;
+  /// How messages name a required setting that is absent: with a config file
+  /// `PATH: "rope_scaling.original_max_position_embeddings" (or --original-max-position-embeddings)`,
+  /// else `--original-max-position-embeddings`.
+  std::string absent(std::string_view flag, std::string_view key, bool in_scaling) const;
+  /// "rope_type yarn" when the method came from the config file, else "--scaling yarn".
+  std::string method_label() const;
+  /// Records (or replaces) the value and source of a setting (`field`: see RopeSetting).
+  void set_source(std::string name, std::string value, std::string source, std::string field = {});
 };
 
 /// What a method does to one pair.
@@ -134,6 +153,9 @@ struct RopeFrequencies {
   double ggml_internal_mscale = 1;  ///< 1 + 0.1 ln(1/freq_scale) when ext_factor ≠ 0
   std::vector<double> ggml_freq_factors;  ///< per pair, empty = none
   std::vector<std::string> warnings;     ///< where implementations read a setting differently
+  /// Values the method derived rather than read (the factor from the length ratio, the attention
+  /// factor and the rule that gave it, ...), with how: shown with the resolved settings.
+  std::vector<RopeSetting> derived;
 
   std::size_t pairs() const { return inv_freq.size(); }
 };

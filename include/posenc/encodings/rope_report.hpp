@@ -2,6 +2,7 @@
 /// What a RoPE configuration does to each frequency pair (`posenc rope`), and how two
 /// configurations or conventions differ (`posenc rope diff`). Computing only; the CLI formats.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "posenc/encodings/rope.hpp"
@@ -23,8 +24,11 @@ struct RopePairRow {
 struct RopeReport {
   RopeConfig config;
   RopeFrequencies freqs;
-  std::int64_t original_length = 0;  ///< L_orig used for "turns in training" (0 = unknown)
-  std::int64_t target_length = 0;    ///< --seq-len, else max_position_embeddings, else factor × L_orig
+  std::int64_t original_length = 0;  ///< L_orig used for "turns in training" (0 = not set)
+  /// --seq-len, else max_position_embeddings, else factor × L_orig, else L_orig (0 = not set);
+  /// dynamic: max(--seq-len, max_position_embeddings), where its frequencies are evaluated.
+  std::int64_t target_length = 0;
+  std::string original_source, target_source;  ///< where each length came from ("" when not set)
   std::vector<RopePairRow> rows;
   double logit_scale = 1;             ///< attention_factor² (q and k are both scaled)
   std::size_t never_full_turn = 0;    ///< pairs with fewer than one turn within L_orig
@@ -44,6 +48,8 @@ struct RopeDiff {
   std::int64_t table_worst_position = 0;
   std::size_t table_worst_pair = 0;
   bool same_layout = true;  ///< cos/sin are compared pair by pair, whatever the layouts
+  std::vector<double> inv_freq_rel;   ///< per pair: |θa − θb| / max(|θa|, |θb|) (0 when both are 0)
+  std::vector<double> table_max_abs;  ///< per pair: max over positions of |Δcos| and |Δsin|
 
   /// True when inv_freq (relative), attention factor and cos/sin (absolute) are within tol.
   bool within(double tol) const;

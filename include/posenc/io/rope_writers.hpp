@@ -20,7 +20,8 @@ void write_rope_report_text(const encodings::RopeReport& r, std::ostream& out);
 void write_rope_report_csv(const encodings::RopeReport& r, std::ostream& out);
 
 /// JSON object with stable keys: rope_type, convention, precision, layout, head_dim,
-/// rotary_dim, base, factor, original_length, target_length, attention_factor, logit_scale,
+/// rotary_dim, base, factor, original_length (null = not set), original_length_source,
+/// target_length, target_length_source, attention_factor, logit_scale,
 /// inv_freq, inv_freq_original, pairs[], yarn, llama3, longrope_list, never_full_turn,
 /// regimes{}, settings[], warnings[], notes[].
 void write_rope_report_json(const encodings::RopeReport& r, std::ostream& out);
@@ -35,7 +36,7 @@ void write_rope_diff_text(const encodings::RopeDiff& d, const RopeDiffLabels& la
                           std::ostream& out);
 /// JSON: a, b, pairs, len, tol, within, inv_freq_max_abs, inv_freq_max_rel, inv_freq_worst_pair,
 /// attention_factor_a, attention_factor_b, cos_max_abs, sin_max_abs, worst_position, worst_pair,
-/// same_layout.
+/// same_layout, per_pair {inv_freq_rel, table_max_abs} (one value per pair).
 void write_rope_diff_json(const encodings::RopeDiff& d, const RopeDiffLabels& labels, double tol, std::int64_t len,
                           std::ostream& out);
 

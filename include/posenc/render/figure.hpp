@@ -54,6 +54,11 @@ struct LineFigure {
   bool log_x = false, log_y = false;
   std::string cmap;  ///< "" = the Tableau 10 palette
   int width = 800, height = 500;
+  /// More plots stacked below this one (e.g. wavelength above, frequency below). Each uses its
+  /// own `series`, `references`, `y_label`, `log_y` and has its `title` as a heading; the x
+  /// values, x axis, colours and size are this figure's. The height is shared equally and the
+  /// plots' left edges are aligned.
+  std::vector<LineFigure> panels;
 };
 
 /// Points (2 or 3 columns) coloured by their row (position), joined in order by a faint line.
