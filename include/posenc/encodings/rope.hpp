@@ -49,7 +49,7 @@ struct RopeSetting {
   std::string source;  ///< "flag --base", "config.json rope_theta", "default", "derived: ..."
   /// The config.json field(s) it was read from, quoted (`"rope_theta"`, `"hidden_size" /
   /// "num_attention_heads"`); empty for flags, defaults and values derived from other settings.
-  std::string field;
+  std::string field = {};
 };
 
 /// Every setting that decides a RoPE table. Optional fields are "absent" (as in a config.json
