@@ -13,6 +13,7 @@ using namespace detail;
 
 IdentityResult check_unique(const Matrix& pe, double min_distance) {
   IdentityResult r = start("unique", min_distance, "smallest |PE_i - PE_j| / max_t |PE_t| (must exceed the tolerance)");
+  if (fail_on_non_finite(r, pe)) return r;
   const std::size_t n = pe.rows();
   std::vector<double> norm2(n);
   double scale = 0.0;
@@ -59,6 +60,7 @@ IdentityResult check_unique(const Matrix& pe, double min_distance) {
 
 IdentityResult check_bounded(const Matrix& pe, double bound) {
   IdentityResult r = start("bounded", bound, "largest |PE[t, k]| (must not exceed the bound)");
+  if (fail_on_non_finite(r, pe)) return r;
   for (std::size_t t = 0; t < pe.rows(); ++t)
     for (std::size_t c = 0; c < pe.cols(); ++c) record(r, std::abs(pe(t, c)), {{"t", i64(t)}, {"dim", i64(c)}});
   r.note = fmt::format("bound {} over {} x {} values", bound, pe.rows(), pe.cols());
@@ -78,13 +80,25 @@ IdentityResult check_bias_relative(const Table& bias, double tol) {
   }
   const std::size_t m = shape.back(), n = shape[shape.size() - 2];
   const std::size_t heads = bias.rows() / std::max<std::size_t>(n, 1);
-  // Pass 1: the scale (largest finite |value|), so errors are relative.
+  // Pass 1: the scale (largest finite |value|), so errors are relative. −inf is a mask; NaN
+  // and +inf are not a bias softmax can use, so the first one fails the identity.
   std::vector<double> row(m);
   double scale = 0.0;
   for (std::size_t rr = 0; rr < bias.rows(); ++rr) {
     bias.fill(rr, 1, row);
-    for (double v : row)
-      if (std::isfinite(v)) scale = std::max(scale, std::abs(v));
+    for (std::size_t j = 0; j < m; ++j) {
+      const double v = row[j];
+      if (std::isfinite(v)) {
+        scale = std::max(scale, std::abs(v));
+      } else if (!(v < 0)) {
+        r.holds = false;
+        r.max_error = std::numeric_limits<double>::quiet_NaN();
+        r.worst = {{"head", i64(rr / std::max<std::size_t>(n, 1))}, {"i", i64(rr % std::max<std::size_t>(n, 1))}, {"j", i64(j)}};
+        r.note = fmt::format("the bias holds {} at head {}, i = {}, j = {}; only -inf (a mask) may be non-finite",
+                             std::isnan(v) ? "nan" : "inf", r.worst[0].second, r.worst[1].second, j);
+        return r;
+      }
+    }
   }
   if (scale == 0.0) scale = 1.0;
   // Pass 2: the first value seen for each j − i is the reference for that offset.

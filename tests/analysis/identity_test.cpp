@@ -115,3 +115,54 @@ TEST_CASE("bias-relative: alibi (both forms) and t5 hold; other matrices fail", 
   CHECK(worst(mask, "i") == 4);
   CHECK(worst(mask, "j") == 2);
 }
+
+TEST_CASE("every identity fails on a table with NaN or inf and names the first such cell", "[identity][nonfinite]") {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  for (const double bad : {nan, inf, -inf}) {
+    INFO("value " << bad);
+    // A sinusoidal table passes every identity; one bad cell (and a later one) must fail them all.
+    auto pe = test_tables::sinusoidal(60, 8);
+    pe(5, 2) = bad;
+    pe(40, 1) = bad;
+    const auto known = interleaved_sinusoids(test_tables::paper_omega(8), 8);
+    const std::vector<IdentityResult> all = {
+        check_shift_linear(pe, known, 0, kDefaultTolerance),
+        check_shift_linear(pe, std::nullopt, 0, kDefaultTolerance),
+        check_dot_shift_invariant(pe, 0, kDefaultTolerance),
+        check_dot_symmetric(pe, 0, kDefaultTolerance),
+        check_unique(pe, kDefaultMinDistance),
+        check_bounded(pe, 1.0),
+    };
+    for (const auto& r : all) {
+      INFO(r.name);
+      CHECK(r.decided);
+      CHECK_FALSE(r.holds);
+      CHECK(std::isnan(r.max_error));
+      CHECK(worst(r, "t") == 5);
+      CHECK(worst(r, "dim") == 2);
+    }
+  }
+  // Few rows: shift-linear would be undecided for a finite table, but a NaN decides it.
+  Matrix few = test_tables::random(4, 8);
+  few(0, 0) = nan;
+  CHECK(check_shift_linear(few, std::nullopt, 0, kDefaultTolerance).decided);
+}
+
+TEST_CASE("bias-relative: NaN and +inf fail at their first cell, -inf is a mask", "[identity][nonfinite]") {
+  posenc::TableInfo info;
+  info.shape = {4, 4};
+  Matrix b(4, 4);
+  for (std::size_t i = 0; i < 4; ++i)
+    for (std::size_t j = 0; j < 4; ++j) b(i, j) = -std::abs(double(i) - double(j));  // -|i-j|, holds
+  CHECK(check_bias_relative(posenc::MatrixTable(info, b), kDefaultTolerance).holds);
+  for (const double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    Matrix m = b;
+    m(2, 1) = bad;
+    m(3, 0) = bad;
+    const auto r = check_bias_relative(posenc::MatrixTable(info, m), kDefaultTolerance);
+    CHECK_FALSE(r.holds);
+    CHECK(std::isnan(r.max_error));
+    CHECK(worst(r, "i") == 2);
+    CHECK(worst(r, "j") == 1);
+  }
+}

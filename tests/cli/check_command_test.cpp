@@ -1,6 +1,9 @@
 // posenc check: every identity on a case that holds (exit 0) and one that fails (exit 1),
 // identities that do not apply or cannot be decided (exit 2), and the JSON keys.
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -126,4 +129,32 @@ TEST_CASE("check rope: the rope identities hold; dot-symmetric fails for q != k 
   CHECK_THAT(sym.out, Catch::Contains("holds  rope-relative"));
   CHECK(run_cli({"check", "rope", "--dim", "64", "--identity", "dot-symmetric", "--qk", "same"}).code == 0);
   CHECK(run_cli({"check", "rope", "--identity", "unique"}).code == 2);
+}
+
+TEST_CASE("check --input: a NaN or inf fails every identity (exit 1) at the first bad cell", "[cli][check][nonfinite]") {
+  // 12 rows of the 2-D paper table (sin t, cos t): every identity holds until one cell is bad.
+  std::string good, bad;
+  for (int t = 0; t < 12; ++t) {
+    const std::string row = fmt::format("{},{}\n", std::sin(t), std::cos(t));
+    good += row;
+    bad += t == 3 ? fmt::format("{},nan\n", std::sin(t)) : t == 8 ? std::string("inf,0.5\n") : row;
+  }
+  const auto ok = temp_file("finite.csv", good), nan = temp_file("nan.csv", bad);
+  CHECK(run_cli({"check", "--input", ok}).code == 0);
+  for (const char* id : {"shift-linear", "dot-shift-invariant", "dot-symmetric", "unique", "bounded", "bias-relative"}) {
+    const auto r = run_cli({"check", "--input", nan, "--identity", id, "--format", "json"});
+    INFO(id << ": " << r.out << r.err);
+    CHECK(r.code == 1);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["all_hold"] == false);
+    CHECK(j["identities"][0]["max_error"].is_null());
+    const auto& w = j["identities"][0]["worst"];
+    if (std::string(id) == "bias-relative") {
+      CHECK(w["i"] == 3);
+      CHECK(w["j"] == 1);
+    } else {
+      CHECK(w["t"] == 3);
+      CHECK(w["dim"] == 1);
+    }
+  }
 }
