@@ -68,7 +68,7 @@ nlohmann::ordered_json to_json(const analysis::IdentityResult& r, bool with_resu
 
 int run_check(Context& ctx, const CheckOptions& o) {
   const std::string scheme = o.scheme.scheme();
-  const auto table = o.scheme.make_table();
+  const auto table = o.scheme.make_table(/*max_axes=*/3);  // an --input .npy may be H x N x M biases
   const CheckRun run = run_identities(scheme, *table, o.identities, o.settings);
   bool all_hold = true;
   for (const auto& r : run.results) all_hold = all_hold && r.holds;

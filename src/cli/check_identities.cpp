@@ -58,9 +58,13 @@ std::vector<std::string> applicable_identities(const std::string& scheme) {
 CheckRun run_identities(const std::string& scheme, const Table& table, const std::vector<std::string>& requested,
                         const CheckSettings& s) {
   const bool explicit_list = !requested.empty();
+  // An H x N x M --input is a bias per head: only bias-relative applies to it.
+  const bool heads_input = scheme.empty() && table.info().shape.size() == 3;
   std::vector<std::string> names = explicit_list ? requested : default_identities(scheme);
-  const auto applicable = applicable_identities(scheme);
-  const std::string who = scheme.empty() ? "an --input table" : "scheme " + scheme;
+  if (heads_input && !explicit_list) names = {"bias-relative"};
+  const auto applicable = heads_input ? std::vector<std::string>{"bias-relative"} : applicable_identities(scheme);
+  const std::string who = heads_input ? fmt::format("a {}-D --input table (H x N x M biases)", table.info().shape.size())
+                          : scheme.empty() ? "an --input table" : "scheme " + scheme;
   for (const auto& n : names)
     if (!contains(applicable, n))
       throw Error(fmt::format("identity '{}' does not apply to {}; it applies to: {}", n, who, join_choices(applicable)));
@@ -77,9 +81,9 @@ CheckRun run_identities(const std::string& scheme, const Table& table, const std
                                             analysis::parse_qk(s.qk), s.seed);
     for (const auto& n : names) results.push_back(run_rope(n, c, s.tolerance));
   } else {
-    if (table.info().shape.size() != 2 && scheme_kind(scheme) == SchemeKind::kAbsolute)
+    if (table.info().shape.size() != 2 && scheme_kind(scheme) == SchemeKind::kAbsolute && !heads_input)
       throw Error(fmt::format("check needs a 2-D table (rows = positions); got {} axes", table.info().shape.size()));
-    const Matrix pe = scheme_kind(scheme) == SchemeKind::kBias ? Matrix() : table.to_matrix();
+    const Matrix pe = scheme_kind(scheme) == SchemeKind::kBias || heads_input ? Matrix() : table.to_matrix();
     for (const auto& n : names) results.push_back(run_absolute(n, table, pe, s));
   }
   for (auto& r : results) {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 #include "posenc/encodings/registry.hpp"
 #include "posenc/error.hpp"
 #include "posenc/io/readers.hpp"
@@ -91,15 +93,30 @@ ParamMap SchemeOptions::values() const {
   return out;
 }
 
-std::unique_ptr<Table> SchemeOptions::make_table() const {
+std::unique_ptr<Table> SchemeOptions::make_table(std::size_t max_axes) const {
   const std::string s = scheme();
   if (!s.empty()) return encodings::make_table(s, values());
-  Matrix m = io::read_table(input_);
   TableInfo info;
+  Matrix m;
+  std::string ext = input_.size() >= 4 ? input_.substr(input_.size() - 4) : "";
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const bool npy = ext == ".npy";
+  if (max_axes > 2 && npy) {
+    auto a = io::read_npy_array(input_, max_axes);
+    m = std::move(a.values);
+    if (a.shape.size() == 3) {
+      info.shape = a.shape;
+      info.axis_names = {"head", "i", "j"};
+    }
+  } else {
+    m = io::read_table(input_);
+  }
   info.scheme = "input";
   info.params = {{"input", input_}};
-  info.shape = {m.rows(), m.cols()};
-  info.axis_names = {"position", "dim"};
+  if (info.shape.empty()) {
+    info.shape = {m.rows(), m.cols()};
+    info.axis_names = {"position", "dim"};
+  }
   info.title = "table from " + input_;
   return std::make_unique<MatrixTable>(std::move(info), std::move(m));
 }

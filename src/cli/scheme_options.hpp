@@ -27,8 +27,9 @@ class SchemeOptions {
   std::string scheme() const;
   /// The values of the chosen scheme, `given` set for the flags the user typed.
   ParamMap values() const;
-  /// Builds the table: the scheme's, or the user's --input file.
-  std::unique_ptr<Table> make_table() const;
+  /// Builds the table: the scheme's, or the user's --input file. With max_axes 3 an --input
+  /// .npy may also be H×N×M (axes head, i, j: a bias table per head, for `check`).
+  std::unique_ptr<Table> make_table(std::size_t max_axes = 2) const;
   const std::string& input() const { return input_; }
 
  private:

@@ -166,3 +166,51 @@ TEST_CASE("bias-relative: NaN and +inf fail at their first cell, -inf is a mask"
     CHECK(worst(r, "j") == 1);
   }
 }
+
+TEST_CASE("bias-relative: more queries than keys (N > M) holds for every per-row-constant form", "[identity][bias]") {
+  // b[i, j] = f(j - i) + c_i written out here for a 6 x 4 table (the audit's case: rows 4 and 5
+  // have no diagonal, and the old rule subtracted 0 there and failed with 1.67).
+  const double inf = std::numeric_limits<double>::infinity(), m = 0.5;
+  posenc::TableInfo info;
+  info.shape = {6, 4};
+  Matrix causal(6, 4), mj(6, 4), sym(6, 4), t5like(6, 4);
+  for (std::size_t i = 0; i < 6; ++i)
+    for (std::size_t j = 0; j < 4; ++j) {
+      causal(i, j) = j <= i ? m * double(j) : -inf;   // the ALiBi paper's m*j with the causal mask
+      mj(i, j) = m * double(j);                       // m*j, no mask: f(k) = m k, c_i = m i
+      sym(i, j) = -m * std::abs(double(i) - double(j));  // -m|i - j|
+      t5like(i, j) = std::pow(double(j) - double(i), 3) + 7.0 * double(i * i);  // any f, any c_i
+    }
+  for (const Matrix* b : {&causal, &mj, &sym, &t5like}) {
+    const auto r = check_bias_relative(posenc::MatrixTable(info, *b), kDefaultTolerance);
+    CHECK(r.holds);
+    CHECK(r.max_error <= 1e-15);
+  }
+  // One changed entry in a row without a diagonal is caught in that row.
+  Matrix bad = causal;
+  bad(5, 1) += 0.1;
+  const auto r = check_bias_relative(posenc::MatrixTable(info, bad), kDefaultTolerance);
+  CHECK_FALSE(r.holds);
+  CHECK(worst(r, "i") == 5);
+  // The error is the residual of b[5, j] - c_5 against f(j - 5) fixed by rows 0..4: c_5 comes from
+  // b[5, 0] (0), then b[5, 1] differs from f(-4) + c_5 = 0.5 by 0.1, relative to max |b| = 1.5.
+  CHECK(r.max_error == Approx(0.1 / 1.5).epsilon(1e-12));
+  // A 1-column table: every row is its own constant, nothing to contradict.
+  posenc::TableInfo one;
+  one.shape = {5, 1};
+  CHECK(check_bias_relative(posenc::MatrixTable(one, test_tables::random(5, 1)), kDefaultTolerance).holds);
+}
+
+TEST_CASE("bias-relative: H x N x M tables are checked per head, the worst names the head", "[identity][bias]") {
+  posenc::TableInfo info;
+  info.shape = {3, 5, 5};
+  Matrix b(15, 5);
+  for (std::size_t h = 0; h < 3; ++h)
+    for (std::size_t i = 0; i < 5; ++i)
+      for (std::size_t j = 0; j < 5; ++j) b(h * 5 + i, j) = -std::pow(2.0, -double(h + 1)) * std::abs(double(i) - double(j));
+  CHECK(check_bias_relative(posenc::MatrixTable(info, b), kDefaultTolerance).holds);
+  b(2 * 5 + 3, 4) += 0.01;  // head 2, i = 3, j = 4
+  const auto r = check_bias_relative(posenc::MatrixTable(info, b), kDefaultTolerance);
+  CHECK_FALSE(r.holds);
+  CHECK(worst(r, "head") == 2);
+}

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -157,4 +158,55 @@ TEST_CASE("check --input: a NaN or inf fails every identity (exit 1) at the firs
       CHECK(w["dim"] == 1);
     }
   }
+}
+
+TEST_CASE("check bias-relative: a causal m*j bias with more queries than keys holds", "[cli][check][bias]") {
+  // 6 x 4, b[i, j] = 0.5 j for j <= i, -inf above: rows 4 and 5 have no diagonal.
+  std::string text;
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 4; ++j) text += (j <= i ? fmt::format("{}", 0.5 * j) : std::string("-inf")) + (j < 3 ? "," : "\n");
+  const auto ok = temp_file("causal64.csv", text);
+  const auto r = run_cli({"check", "--input", ok, "--identity", "bias-relative"});
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("max error 0 "));
+  text.replace(text.rfind("0.5"), 3, "0.7");  // row 5, j = 1
+  const auto bad = run_cli({"check", "--input", temp_file("causal64_bad.csv", text), "--identity", "bias-relative"});
+  CHECK(bad.code == 1);
+  CHECK_THAT(bad.out, Catch::Contains("i=5"));
+}
+
+TEST_CASE("check --input: posenc's own all-heads ALiBi .npy (H x N x N) is checked per head", "[cli][check][bias]") {
+  const auto dir = std::filesystem::temp_directory_path() / "posenc_check_test";
+  std::filesystem::create_directories(dir);
+  const auto path = (dir / "alibi_heads.npy").string();
+  for (const char* form : {"symmetric", "causal"}) {
+    REQUIRE(run_cli({"generate", "alibi", "--heads", "4", "--len", "7", "--form", form, "--dtype", "float64", "-o", path})
+                .code == 0);
+    const auto r = run_cli({"check", "--input", path});  // bias-relative is the only identity of a 3-D table
+    INFO(r.out << r.err);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("holds  bias-relative"));
+    CHECK_THAT(r.out, Catch::Contains("4 head(s) of 7 x 7"));
+  }
+  // Change head 2, i = 5, j = 3 (float64 little-endian after the header) and it fails there.
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::size_t header = 10 + (static_cast<unsigned char>(bytes[8]) | static_cast<unsigned char>(bytes[9]) << 8);
+  const std::size_t at = header + 8 * ((2 * 7 + 5) * 7 + 3);
+  double v = 0;
+  std::memcpy(&v, bytes.data() + at, 8);
+  v += 0.25;
+  std::memcpy(bytes.data() + at, &v, 8);
+  std::ofstream(path, std::ios::binary) << bytes;
+  const auto bad = run_cli({"check", "--input", path, "--format", "json"});
+  CHECK(bad.code == 1);
+  CHECK(nlohmann::json::parse(bad.out)["identities"][0]["worst"]["head"] == 2);
+  const auto absolute = run_cli({"check", "--input", path, "--identity", "unique"});
+  CHECK(absolute.code == 2);
+  CHECK(one_line(absolute.err));
+  CHECK_THAT(absolute.err, Catch::Contains("applies to: bias-relative"));
 }
