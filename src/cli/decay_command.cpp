@@ -122,10 +122,26 @@ void write_csv(std::ostream& s, const std::vector<std::int64_t>& offsets, const 
   }
 }
 
+// --vary NAME=V1,... or a comma list in one numeric scheme option (--base 100,1000,10000): the same.
+std::string effective_vary(const DecayOptions& o) {
+  if (o.scheme.scheme().empty()) return o.vary;
+  const auto lists = o.scheme.value_lists();
+  if (lists.size() > 1)
+    throw Error(fmt::format("give several values to one option at a time (got --{} '{}' and --{} '{}'); "
+                            "use --compare for other combinations",
+                            lists[0].first, lists[0].second, lists[1].first, lists[1].second));
+  if (lists.empty()) return o.vary;
+  if (!o.vary.empty())
+    throw Error(fmt::format("give either --vary or a list of values in --{}, not both (got --vary '{}' and --{} '{}')",
+                            lists[0].first, o.vary, lists[0].first, lists[0].second));
+  return lists[0].first + "=" + lists[0].second;
+}
+
 int run_decay(Context& ctx, const DecayOptions& o) {
   const io::Format format = o.output.resolve();
   o.output.check_path();
   const std::string scheme = o.scheme.scheme();
+  const std::string vary = effective_vary(o);
   const ParamMap base = scheme.empty() ? ParamMap() : o.scheme.values();
   const bool past_only = !scheme.empty() && is_causal(scheme, base);
   const auto offsets = analysis::decay_offsets(o.max_offset, o.symmetric, past_only);
@@ -147,7 +163,9 @@ int run_decay(Context& ctx, const DecayOptions& o) {
   for (const auto& spec : o.compare) compared.push_back(parse_compare(spec));
   // With --compare, every curve is named after what made it.
   const std::string own = compared.empty() ? "" : scheme.empty() ? o.scheme.input() : scheme;
-  for (const auto& v : make_variants(scheme, base, o.vary))
+  const auto variants = make_variants(scheme, base, vary);
+  const std::string varied = vary.substr(0, vary.find('='));  // its echo is the list of values
+  for (const auto& v : variants)
     add_curves(own.empty() || v.label.empty() ? own + v.label : own + " " + v.label, scheme, v.params, o.scheme);
   for (const auto& c : compared) {
     const std::string sch = c->source.scheme();
@@ -166,10 +184,15 @@ int run_decay(Context& ctx, const DecayOptions& o) {
       for (const auto& n : base.names()) e.emplace_back(n, base.value(n));
       return e;
     }());
+    if (!vary.empty()) {
+      j["params"][varied] = nlohmann::ordered_json::array();
+      for (const auto& v : variants)
+        std::visit([&](const auto& x) { j["params"][varied].push_back(x); }, v.params.value(varied));
+    }
     j["metric"] = o.metric;
     j["from"] = from;
     j["method"] = method;
-    if (!o.vary.empty()) j["vary"] = o.vary;
+    if (!vary.empty()) j["vary"] = vary;
     if (!o.compare.empty()) j["compare"] = o.compare;
     j["offset"] = offsets;
     j["series"] = nlohmann::ordered_json::array();
@@ -186,7 +209,7 @@ int run_decay(Context& ctx, const DecayOptions& o) {
     const std::string metric = o.metric == "dot" ? "dot product" : o.metric == "cosine" ? "cosine similarity" : o.metric;
     fig.y_label = scheme == "alibi" ? "bias" : scheme == "t5" ? "bucket" : kind == SchemeKind::kRope ? "score" : metric;
     fig.title = compared.empty()
-                    ? fmt::format("{} against the offset: {}{}", fig.y_label, who, o.vary.empty() ? "" : " (" + o.vary + ")")
+                    ? fmt::format("{} against the offset: {}{}", fig.y_label, who, vary.empty() ? "" : " (" + vary + ")")
                     : fmt::format("{} against the offset", fig.y_label);
     // Several methods (with --compare) are too long for a subtitle: JSON and the metadata keep them.
     fig.subtitle = methods.size() == 1 ? fmt::format("{}; query position T = {}", method, from)
@@ -195,10 +218,11 @@ int run_decay(Context& ctx, const DecayOptions& o) {
     fig.x.assign(offsets.begin(), offsets.end());
     for (std::size_t i = 0; i < all.size(); ++i) fig.series.push_back({legend[i], all[i].values});
     std::vector<std::pair<std::string, ParamValue>> params;
-    for (const auto& n : base.names()) params.emplace_back(n, base.value(n));
+    for (const auto& n : base.names())
+      if (vary.empty() || n != varied) params.emplace_back(n, base.value(n));
     params.emplace_back("metric", o.metric);
     params.emplace_back("method", method);
-    if (!o.vary.empty()) params.emplace_back("vary", o.vary);
+    if (!vary.empty()) params.emplace_back("vary", vary);
     for (const auto& spec : o.compare) params.emplace_back("compare", spec);
     emit_figure(ctx, o.output, fig, figure_metadata(fig.title, params));
   }
@@ -216,9 +240,10 @@ void add_decay_command(CLI::App& app, Context& ctx, int& exit_code) {
       "rope: RoFormer's bound and the q=k=ones curve; alibi: bias per head; t5: bucket\n"
       "examples:\n"
       "  posenc decay sinusoidal --dim 128 --max-offset 200 -o decay.png\n"
-      "  posenc decay sinusoidal --dim 64 --vary base=100,1000,10000 --format csv\n"
+      "  posenc decay sinusoidal --dim 64 --base 100,1000,10000 --format csv   (one series per value)\n"
       "  posenc decay sinusoidal --dim 128 --compare 'learned --dim 128' --compare 'rope --dim 128' -o decay.png\n"
       "  posenc decay alibi --heads 8 --max-offset 50 --symmetric --format json");
+  opts->scheme.allow_value_lists();
   opts->scheme.bind(*cmd);
   opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kPng});
   opts->output.figure.bind_log_axes(*cmd);
@@ -229,7 +254,8 @@ void add_decay_command(CLI::App& app, Context& ctx, int& exit_code) {
       ->capture_default_str()
       ->check(CLI::IsMember({"dot", "cosine", "distance"}));
   cmd->add_flag("--symmetric", opts->symmetric, "offsets -K..K");
-  cmd->add_option("--vary", opts->vary, "one curve per value of a scheme parameter, e.g. base=100,1000,10000")
+  cmd->add_option("--vary", opts->vary, "one curve per value of a scheme parameter, e.g. base=100,1000,10000 "
+                  "(or a comma list in the option itself: --base 100,1000,10000)")
       ->type_name("NAME=V1,V2,...");
   cmd->add_option("--compare", opts->compare,
                   "another scheme's curves in the same output, written as after 'posenc decay' "

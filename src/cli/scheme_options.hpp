@@ -7,6 +7,8 @@
 #include <list>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "posenc/params.hpp"
 #include "posenc/table.hpp"
@@ -17,8 +19,17 @@ namespace posenc::cli {
 /// fixes the type): choices become CLI::IsMember, numeric limits CLI::Range, lists take commas.
 CLI::Option* add_param(CLI::App& sub, const ParamSpec& spec, ParamValue& storage);
 
+/// The checks add_param attaches to `spec`'s option (choices, finite, range).
+std::vector<CLI::Validator> param_checks(const ParamSpec& spec);
+
 class SchemeOptions {
  public:
+  /// Lets every numeric scheme option take a comma list (`--base 100,1000,10000`), each value
+  /// checked as a single one would be; values() then holds the first value and value_lists()
+  /// the lists. For `decay`, where a list means one series per value. Call before bind().
+  void allow_value_lists() { allow_lists_ = true; }
+  /// The options of the chosen scheme given two or more values: {name, "V1,V2,..."}.
+  std::vector<std::pair<std::string, std::string>> value_lists() const;
   /// Adds the scheme sub-commands and `--input FILE` to `parent`.
   void bind(CLI::App& parent);
 
@@ -38,10 +49,14 @@ class SchemeOptions {
     std::string name;
     CLI::Option* option;
     ParamValue* storage;
+    std::string* text;      // the option's text when it takes a comma list, else null
+    const ParamSpec* spec;  // in the registry, which lives as long as the program
   };
   CLI::App* parent_ = nullptr;
+  bool allow_lists_ = false;
   std::string input_;
   std::list<ParamValue> storage_;  // stable addresses for CLI11 to write into
+  std::list<std::string> texts_;
   std::list<Bound> bound_;
 };
 

@@ -1,0 +1,68 @@
+// posenc decay: value lists in scheme options, --len, metrics, extras and q.k choices,
+// through the command line. Expected values are written out here from their formulas.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli_helpers.hpp"
+
+namespace {
+
+// Σ_k cos(w_k Δ), w_k = base^(-2k/d) (the paper's frequencies), written out here.
+double sinusoid_dot(int d, double delta, double base = 10000.0) {
+  double s = 0;
+  for (int k = 0; k < d / 2; ++k) s += std::cos(std::pow(base, -2.0 * k / d) * delta);
+  return s;
+}
+
+nlohmann::json decay_json(std::vector<std::string> args) {
+  args.insert(args.begin(), "decay");
+  for (const char* a : {"--format", "json", "--dtype", "float64"}) args.push_back(a);
+  const auto r = run_cli(args);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  return nlohmann::json::parse(r.out);
+}
+
+}  // namespace
+
+TEST_CASE("decay sinusoidal --base 100,1000,10000: one series per value, as --vary", "[cli][decay][lists]") {
+  const auto j = decay_json({"sinusoidal", "--dim", "16", "--max-offset", "20", "--base", "100,1000,10000"});
+  REQUIRE(j["series"].size() == 3);
+  const double bases[] = {100.0, 1000.0, 10000.0};
+  for (std::size_t s = 0; s < 3; ++s) {
+    CHECK(j["series"][s]["name"] == "base=" + std::to_string(static_cast<int>(bases[s])) + ": dot");
+    for (int d = 0; d <= 20; ++d)
+      CHECK(j["series"][s]["values"][static_cast<std::size_t>(d)].get<double>() ==
+            Approx(sinusoid_dot(16, d, bases[s])).epsilon(0).margin(1e-12));
+  }
+  CHECK(j["vary"] == "base=100,1000,10000");
+  CHECK(j["params"]["base"] == std::vector<double>{100, 1000, 10000});  // the values used, not one of them
+  // The same output as --vary.
+  const auto a = run_cli({"decay", "sinusoidal", "--dim", "8", "--base", "100,1000", "--format", "csv"});
+  const auto b = run_cli({"decay", "sinusoidal", "--dim", "8", "--vary", "base=100,1000", "--format", "csv"});
+  CHECK(a.code == 0);
+  CHECK(a.out == b.out);
+  // Integer options take lists too.
+  const auto dims = decay_json({"sinusoidal", "--dim", "8,16", "--max-offset", "2"});
+  CHECK(dims["series"][1]["name"] == "dim=16: dot");
+  CHECK(dims["series"][1]["values"][0] == 8.0);
+}
+
+TEST_CASE("decay value lists: two lists, a list with --vary, or a bad element are refused", "[cli][decay][lists]") {
+  const auto two = run_cli({"decay", "sinusoidal", "--dim", "8,16", "--base", "100,1000", "--format", "csv"});
+  CHECK(two.code == 2);
+  CHECK(one_line(two.err));
+  CHECK_THAT(two.err, Catch::Contains("one option at a time"));
+  const auto both = run_cli({"decay", "sinusoidal", "--base", "100,1000", "--vary", "dim=8,16", "--format", "csv"});
+  CHECK(both.code == 2);
+  CHECK_THAT(both.err, Catch::Contains("either --vary or a list of values in --base"));
+  const auto bad = run_cli({"decay", "sinusoidal", "--base", "100,0.5", "--format", "csv"});
+  CHECK(bad.code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("--base: must be a finite number >= 1 (got '0.5')"));
+  CHECK(run_cli({"decay", "sinusoidal", "--dim", "8,x", "--format", "csv"}).code == 2);
+  CHECK(run_cli({"decay", "sinusoidal", "--base", "100,", "--format", "csv"}).code == 2);
+  // Only decay draws series: generate still takes one value.
+  CHECK(run_cli({"generate", "sinusoidal", "--base", "100,1000", "--format", "csv"}).code == 2);
+}
