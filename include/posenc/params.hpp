@@ -22,6 +22,8 @@ struct ParamSpec {
   std::vector<std::string> choices;  ///< accepted strings, empty = any
   double min = -1e300;               ///< accepted range for numbers (inclusive)
   double max = 1e300;
+  /// Each choice is also a flag of its own: `--causal` means `--mode causal` (t5).
+  bool choice_flags = false;
 };
 
 /// Parameter values by name, in declaration order, remembering which were given explicitly.

@@ -34,6 +34,11 @@ void print_json(std::ostream& out) {
     for (const auto& p : s.params) {
       nlohmann::json j = {{"name", p.name}, {"default", to_json(p.default_value)}, {"help", p.help}};
       if (!p.choices.empty()) j["choices"] = p.choices;
+      if (p.choice_flags) {  // --causal = --mode causal
+        nlohmann::json flags = nlohmann::json::array();
+        for (const auto& c : p.choices) flags.push_back("--" + c);
+        j["flags"] = flags;
+      }
       params.push_back(std::move(j));
     }
     all.push_back({{"name", s.name}, {"summary", s.summary}, {"formula", s.formula}, {"params", params}});

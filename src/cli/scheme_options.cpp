@@ -123,10 +123,21 @@ void SchemeOptions::bind(CLI::App& parent) {
       } else {
         bound_.push_back({s.name, p.name, add_param(*sub, p, slot), &slot, nullptr, &p});
       }
+      if (p.choice_flags) add_choice_flags(*sub, p, bound_.back());
     }
   }
   parent.require_subcommand(0, 1);
   parent.allow_extras();  // unknown words are reported by scheme() with a suggestion
+}
+
+void SchemeOptions::add_choice_flags(CLI::App& sub, const ParamSpec& p, Bound& b) {
+  for (const auto& choice : p.choices) {
+    const std::string help = fmt::format("same as --{} {}", p.name, choice);
+    CLI::Option* flag = sub.add_flag("--" + choice, help);
+    for (CLI::Option* other : b.choice_flags) flag->excludes(other);
+    flag->excludes(b.option);
+    b.choice_flags.push_back(flag);
+  }
 }
 
 std::string SchemeOptions::scheme() const {
@@ -160,6 +171,8 @@ ParamMap SchemeOptions::values() const {
     } else {
       out.set(b.name, *b.storage, given);
     }
+    for (std::size_t c = 0; c < b.choice_flags.size(); ++c)  // --causal: --mode causal
+      if (b.choice_flags[c]->count() > 0) out.set(b.name, b.spec->choices[c], true);
   }
   return out;
 }

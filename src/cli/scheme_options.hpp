@@ -51,7 +51,9 @@ class SchemeOptions {
     ParamValue* storage;
     std::string* text;      // the option's text when it takes a comma list, else null
     const ParamSpec* spec;  // in the registry, which lives as long as the program
+    std::vector<CLI::Option*> choice_flags = {};  // --CHOICE flags, one per spec->choices entry
   };
+  void add_choice_flags(CLI::App& sub, const ParamSpec& p, Bound& b);
   CLI::App* parent_ = nullptr;
   bool allow_lists_ = false;
   std::string input_;

@@ -66,3 +66,35 @@ TEST_CASE("decay value lists: two lists, a list with --vary, or a bad element ar
   // Only decay draws series: generate still takes one value.
   CHECK(run_cli({"generate", "sinusoidal", "--base", "100,1000", "--format", "csv"}).code == 2);
 }
+
+TEST_CASE("t5 --causal and --bidirectional are aliases of --mode in every command", "[cli][t5]") {
+  // REFERENCES §2.6, causal 32/128: distances 0..15 exact, bucket 16 from 16, 17 from 19.
+  const auto j = decay_json({"t5", "--causal", "--max-offset", "20"});
+  CHECK(j["params"]["mode"] == "causal");
+  CHECK(j["offset"][0] == -20);
+  const auto& v = j["series"][0]["values"];
+  CHECK(v[20 - 15] == 15.0);  // offset -15
+  CHECK(v[20 - 16] == 16.0);
+  CHECK(v[20 - 18] == 16.0);
+  CHECK(v[20 - 19] == 17.0);
+  CHECK(decay_json({"t5", "--bidirectional", "--max-offset", "8"})["series"][0]["values"][8] == 24.0);  // rp 8 -> 24
+  for (const char* command : {"generate", "check"}) {
+    INFO(command);
+    const auto flag = run_cli({command, "t5", "--len", "30", "--causal", "--format", "json"});
+    const auto mode = run_cli({command, "t5", "--len", "30", "--mode", "causal", "--format", "json"});
+    CHECK(flag.code == 0);
+    CHECK(flag.out == mode.out);
+    CHECK(run_cli({command, "t5", "--len", "30", "--bidirectional", "--format", "json"}).out ==
+          run_cli({command, "t5", "--len", "30", "--format", "json"}).out);
+  }
+  for (const std::vector<std::string>& bad : {std::vector<std::string>{"--causal", "--bidirectional"},
+                                              std::vector<std::string>{"--causal", "--mode", "causal"}}) {
+    std::vector<std::string> args = {"generate", "t5", "--format", "csv"};
+    args.insert(args.end(), bad.begin(), bad.end());
+    const auto r = run_cli(args);
+    CHECK(r.code == 2);
+    CHECK(one_line(r.err));
+    CHECK_THAT(r.err, Catch::Contains("excludes"));
+  }
+  CHECK(run_cli({"decay", "sinusoidal", "--compare", "t5 --causal", "--format", "csv"}).code == 0);
+}
