@@ -98,3 +98,24 @@ TEST_CASE("t5 --causal and --bidirectional are aliases of --mode in every comman
   }
   CHECK(run_cli({"decay", "sinusoidal", "--compare", "t5 --causal", "--format", "csv"}).code == 0);
 }
+
+TEST_CASE("alibi slopes: in the JSON params and in posenc list (text and JSON)", "[cli][alibi]") {
+  // REFERENCES §2.7: n = 6 -> 0.25, 0.0625, 0.015625, 0.00390625, 0.5, 0.125.
+  const auto g = run_cli({"generate", "alibi", "--heads", "6", "--len", "2", "--format", "json"});
+  REQUIRE(g.code == 0);
+  const auto j = nlohmann::json::parse(g.out);
+  CHECK(j["params"]["slopes"] == std::vector<double>{0.25, 0.0625, 0.015625, 0.00390625, 0.5, 0.125});
+  CHECK(j["results"]["slopes"] == j["params"]["slopes"]);  // kept for readers of "results"
+  // posenc list: the default 8 heads' slopes 2^-1 ... 2^-8, one text line and a JSON field.
+  const auto text = run_cli({"list"});
+  CHECK_THAT(text.out, Catch::Contains("slopes of the default --heads 8: 0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, "
+                                       "0.0078125, 0.00390625\n"));
+  const auto list = nlohmann::json::parse(run_cli({"list", "--format", "json"}).out);
+  bool found = false;
+  for (const auto& s : list["schemes"])
+    if (s["name"] == "alibi") {
+      found = true;
+      CHECK(s["slopes"] == std::vector<double>{0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625});
+    }
+  CHECK(found);
+}
