@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <complex>
 #include <numbers>
 #include <random>
 
@@ -102,18 +103,72 @@ RopeCheckCase make_rope_case(std::vector<double> theta, RopeLayout layout, std::
   return c;
 }
 
+RopeCheckCase make_rope_case(const encodings::RopeConfig& config, const encodings::RopeFrequencies& freqs,
+                             std::int64_t len, QkChoice qk, std::uint64_t seed) {
+  RopeCheckCase c = make_rope_case(freqs.inv_freq, config.layout, len, qk, seed);
+  // Position m's cos and sin as the scheme computes them; every form rotates with these.
+  auto values = [config, freqs](double m, RopeLayout layout) {
+    encodings::RopeConfig at = config;
+    at.layout = layout;
+    return encodings::rope_pair_values(at, freqs, static_cast<std::int64_t>(std::llround(m)));
+  };
+  c.apply = [values](std::span<const double> x, double m, RopeLayout l) {
+    const auto v = values(m, l);
+    std::vector<double> y(x.begin(), x.end());
+    for (std::size_t i = 0; i < v.cos.size(); ++i) {
+      const auto [a, b] = rope_pair(l, 2 * v.cos.size(), i);
+      y[a] = x[a] * v.cos[i] - x[b] * v.sin[i];
+      y[b] = x[b] * v.cos[i] + x[a] * v.sin[i];
+    }
+    return y;
+  };
+  c.apply_complex = [values](std::span<const double> x, double m, RopeLayout l) {
+    const auto v = values(m, l);
+    std::vector<double> y(x.begin(), x.end());
+    for (std::size_t i = 0; i < v.cos.size(); ++i) {
+      const auto [a, b] = rope_pair(l, 2 * v.cos.size(), i);
+      const std::complex<double> z = std::complex<double>(x[a], x[b]) * std::complex<double>(v.cos[i], v.sin[i]);
+      y[a] = z.real();
+      y[b] = z.imag();
+    }
+    return y;
+  };
+  c.apply_matrix = [values](std::span<const double> x, double m, RopeLayout l) {
+    const auto v = values(m, l);
+    const std::size_t d = x.size();
+    Matrix r(d, d);
+    for (std::size_t i = 0; i < d; ++i) r(i, i) = 1.0;
+    for (std::size_t i = 0; i < v.cos.size(); ++i) {
+      const auto [a, b] = rope_pair(l, 2 * v.cos.size(), i);
+      r(a, a) = v.cos[i], r(a, b) = -v.sin[i];
+      r(b, a) = v.sin[i], r(b, b) = v.cos[i];
+    }
+    std::vector<double> y(d);
+    for (std::size_t i = 0; i < d; ++i) y[i] = dot(r.row(i), x);
+    return y;
+  };
+  const auto v0 = values(0.0, config.layout);
+  c.scale = v0.cos.empty() ? 1.0 : v0.cos[0];  // cos 0 times the attention factor
+  c.implementation = fmt::format("cos, sin of the rope scheme ({} convention, {} angles)",
+                                 encodings::to_string(config.convention), encodings::to_string(config.precision));
+  return c;
+}
+
 IdentityResult check_rope_relative(const RopeCheckCase& c, double tol) {
-  IdentityResult r = start("rope-relative", tol, "max |<R_m q, R_n k> - <q, R_{n-m} k>|, |.. - Re sum q k* e^{i(m-n)theta}| / (|q||k|)");
+  IdentityResult r = start("rope-relative", tol,
+                           "max |<R_m q, R_n k> - <R_0 q, R_{n-m} k>|, |.. - Re sum q k* e^{i(m-n)theta}| / (|q||k|)");
   const double scale = std::max(norm(c.q) * norm(c.k), 1e-300);
+  const auto r0q = c.apply(c.q, 0.0, c.layout);  // = scale · q
   for (std::int64_t m : c.positions)
     for (std::int64_t n : c.positions) {
       const auto md = static_cast<double>(m), nd = static_cast<double>(n);
       const double lhs = rotated_score(c, md, nd);
-      const double mid = dot(c.q, c.apply(c.k, nd - md, c.layout));
-      const double rhs = rope_complex_score(c.q, c.k, md, nd, c.theta, c.layout);
+      const double mid = dot(r0q, c.apply(c.k, nd - md, c.layout));
+      const double rhs = c.scale * c.scale * rope_complex_score(c.q, c.k, md, nd, c.theta, c.layout);
       record(r, std::max(std::abs(lhs - mid), std::abs(lhs - rhs)) / scale, Pos{{"m", m}, {"n", n}});
     }
-  r.note = vectors_note(c);
+  r.note = vectors_note(c) + "; " + c.implementation +
+           (c.scale != 1.0 ? fmt::format("; R_0 = {} I (attention factor), so both sides carry its square", c.scale) : "");
   finish(r);
   return r;
 }
@@ -125,7 +180,11 @@ IdentityResult check_rope_norm(const RopeCheckCase& c, double tol) {
       const double nx = std::max(norm(*x), 1e-300);
       record(r, std::abs(norm(c.apply(*x, static_cast<double>(m), c.layout)) - nx) / nx, Pos{{"m", m}});
     }
-  r.note = vectors_note(c);
+  r.note = vectors_note(c) + "; " + c.implementation +
+           (c.scale != 1.0 ? fmt::format("; cos and sin carry the attention factor {}, so |R_m x| = {} |x| "
+                                         "(--apply-attention-factor false leaves it out)",
+                                         c.scale, c.scale)
+                           : "");
   finish(r);
   return r;
 }

@@ -37,6 +37,10 @@ struct Variant {
 /// each value is checked like the flag itself (type, range, choices). Throws Error naming --vary.
 std::vector<Variant> make_variants(const std::string& scheme, const ParamMap& base, const std::string& vary);
 
+/// The scheme's values as the analyses use them: rope computes in float64 unless --precision is
+/// given (the analyses study the formula; `--precision f32` emulates the references' float32).
+ParamMap analysis_params(const std::string& scheme, ParamMap params);
+
 /// The scheme's table with --len raised to `rows` when the user did not give --len.
 std::unique_ptr<Table> scheme_table(const std::string& scheme, ParamMap params, std::size_t rows);
 

@@ -9,6 +9,7 @@
 #include "app.hpp"
 #include "validators.hpp"
 #include "check_identities.hpp"
+#include "posenc/encodings/registry.hpp"
 #include "posenc/error.hpp"
 #include "posenc/text.hpp"
 #include "scheme_options.hpp"
@@ -68,8 +69,10 @@ nlohmann::ordered_json to_json(const analysis::IdentityResult& r, bool with_resu
 
 int run_check(Context& ctx, const CheckOptions& o) {
   const std::string scheme = o.scheme.scheme();
-  const auto table = o.scheme.make_table(/*max_axes=*/3);  // an --input .npy may be H x N x M biases
-  const CheckRun run = run_identities(scheme, *table, o.identities, o.settings);
+  const ParamMap params = scheme.empty() ? ParamMap() : analysis_params(scheme, o.scheme.values());
+  const auto table = scheme.empty() ? o.scheme.make_table(/*max_axes=*/3)  // an --input .npy may be H x N x M biases
+                                    : encodings::make_table(scheme, params);
+  const CheckRun run = run_identities(scheme, params, *table, o.identities, o.settings);
   bool all_hold = true;
   for (const auto& r : run.results) all_hold = all_hold && r.holds;
   const std::string title = scheme.empty() ? "--input " + o.scheme.input() : scheme;

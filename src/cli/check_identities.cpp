@@ -6,6 +6,7 @@
 
 #include "analysis_support.hpp"
 #include "posenc/analysis/rope_identity.hpp"
+#include "posenc/encodings/rope_config.hpp"
 #include "posenc/error.hpp"
 #include "posenc/text.hpp"
 
@@ -55,8 +56,8 @@ std::vector<std::string> applicable_identities(const std::string& scheme) {
   return out;
 }
 
-CheckRun run_identities(const std::string& scheme, const Table& table, const std::vector<std::string>& requested,
-                        const CheckSettings& s) {
+CheckRun run_identities(const std::string& scheme, const ParamMap& params, const Table& table,
+                        const std::vector<std::string>& requested, const CheckSettings& s) {
   const bool explicit_list = !requested.empty();
   // An H x N x M --input is a bias per head: only bias-relative applies to it.
   const bool heads_input = scheme.empty() && table.info().shape.size() == 3;
@@ -76,9 +77,10 @@ CheckRun run_identities(const std::string& scheme, const Table& table, const std
   CheckRun run;
   std::vector<IdentityResult> results;
   if (scheme_kind(scheme) == SchemeKind::kRope) {
-    const auto view = rope_view(table.info());
-    const auto c = analysis::make_rope_case(view.theta, view.layout, static_cast<std::int64_t>(table.rows()),
-                                            analysis::parse_qk(s.qk), s.seed);
+    // The scheme's own cos and sin (precision, convention, attention factor) are what is checked.
+    const auto config = encodings::resolve_rope_config(params);
+    const auto c = analysis::make_rope_case(config, encodings::compute_frequencies(config),
+                                            static_cast<std::int64_t>(table.rows()), analysis::parse_qk(s.qk), s.seed);
     for (const auto& n : names) results.push_back(run_rope(n, c, s.tolerance));
   } else {
     if (table.info().shape.size() != 2 && scheme_kind(scheme) == SchemeKind::kAbsolute && !heads_input)

@@ -210,3 +210,72 @@ TEST_CASE("check --input: posenc's own all-heads ALiBi .npy (H x N x N) is check
   CHECK(one_line(absolute.err));
   CHECK_THAT(absolute.err, Catch::Contains("applies to: bias-relative"));
 }
+
+namespace {
+
+nlohmann::json check_json(std::vector<std::string> args, int want_code) {
+  args.insert(args.begin(), "check");
+  args.push_back("--format");
+  args.push_back("json");
+  const auto r = run_cli(args);
+  INFO(r.out << r.err);
+  REQUIRE(r.code == want_code);
+  return nlohmann::json::parse(r.out)["identities"][0];
+}
+
+}  // namespace
+
+TEST_CASE("check rope-relative and dot-shift-invariant: float32 angles drift at long range", "[cli][check][rope]") {
+  // HF computes angle = float32(m) * float32(theta_i): its error grows like m * 2^-24, so at
+  // m ~ 4096 <R_m q, R_n k> misses <q, R_{n-m} k> by ~1e-5 of |q||k|. float64 holds.
+  for (const char* id : {"rope-relative", "dot-shift-invariant"}) {
+    INFO(id);
+    const auto ok = check_json({"rope", "--dim", "64", "--len", "4096", "--identity", id}, 0);
+    CHECK(ok["max_error"].get<double>() < 1e-12);
+    const auto f32 = check_json({"rope", "--dim", "64", "--len", "4096", "--precision", "f32", "--identity", id}, 1);
+    CHECK(f32["max_error"].get<double>() > 1e-6);
+    CHECK(f32["max_error"].get<double>() < 1e-3);
+    // The worst case involves the far end: n = 4095 (rope-relative) or m + delta = 4095.
+    const auto& w = f32["worst"];
+    CHECK((w.contains("n") ? w["n"].get<int>() : w["m"].get<int>() + w["delta"].get<int>()) > 3500);
+    // Short tables keep float32 within the default tolerance.
+    check_json({"rope", "--dim", "64", "--len", "50", "--precision", "f32", "--identity", id}, 0);
+  }
+}
+
+TEST_CASE("check rope-norm: YaRN's attention factor scales q and k", "[cli][check][rope]") {
+  const std::vector<std::string> yarn = {"rope", "--dim", "64", "--scaling", "yarn", "--factor", "4",
+                                         "--original-max-position-embeddings", "2048", "--identity", "rope-norm"};
+  const auto fail = check_json(yarn, 1);
+  CHECK(fail["max_error"].get<double>() == Approx(0.1 * std::log(4.0)).epsilon(1e-12));  // a - 1, a = 0.1 ln s + 1
+  auto without = yarn;
+  for (const char* a : {"--apply-attention-factor", "false"}) without.push_back(a);
+  check_json(without, 0);
+  check_json({"rope", "--dim", "64", "--identity", "rope-norm"}, 0);
+  // float32 cos and sin are not exactly on the unit circle (~1e-8): only a tight tolerance sees it.
+  const auto f32 = check_json({"rope", "--dim", "64", "--precision", "f32", "--tol", "1e-10", "--identity", "rope-norm"}, 1);
+  CHECK(f32["max_error"].get<double>() < 1e-7);
+}
+
+TEST_CASE("check rope-forms-agree and layouts-agree cannot fail from the command line", "[cli][check][rope]") {
+  // posenc's three forms rotate with the same cos and sin, and the layouts differ only by where a
+  // pair sits: the forms agree exactly, the layouts up to the summation order of the scores.
+  const std::vector<std::vector<std::string>> settings = {
+      {},
+      {"--precision", "f32", "--len", "100000"},
+      {"--convention", "ggml", "--precision", "f32", "--len", "100000"},
+      {"--convention", "meta", "--layout", "interleaved"},
+      {"--rotary-dim", "32", "--scaling", "yarn", "--factor", "8", "--original-max-position-embeddings", "4096"},
+  };
+  for (const auto& s : settings) {
+    std::vector<std::string> args = {"rope", "--dim", "64", "--tol", "0", "--identity", "rope-forms-agree"};
+    args.insert(args.end(), s.begin(), s.end());
+    CHECK(check_json(args, 0)["max_error"] == 0.0);
+    args[4] = "1e-15";
+    args[6] = "layouts-agree";
+    CHECK(check_json(args, 0)["max_error"].get<double>() < 1e-15);
+  }
+  // The only failure within reach is rounding, with no tolerance at all.
+  const auto zero = check_json({"rope", "--dim", "64", "--tol", "0", "--identity", "layouts-agree"}, 1);
+  CHECK(zero["max_error"].get<double>() < 1e-15);
+}
