@@ -114,6 +114,12 @@ ParamMap analysis_params(const std::string& scheme, ParamMap params) {
   return params;
 }
 
+std::unique_ptr<Table> analysis_table(const SchemeOptions& source) {
+  const std::string scheme = source.scheme();
+  if (scheme.empty()) return source.make_table();
+  return encodings::make_table(scheme, analysis_params(scheme, source.values()));
+}
+
 std::unique_ptr<Table> scheme_table(const std::string& scheme, ParamMap params, std::size_t rows) {
   if (!params.given("len")) params.set("len", static_cast<std::int64_t>(std::max<std::size_t>(rows, 1)), false);
   return encodings::make_table(scheme, params);

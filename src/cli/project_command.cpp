@@ -27,7 +27,7 @@ int run_project(Context& ctx, const ProjectOptions& o) {
   const std::string scheme = o.scheme.scheme();
   if (scheme_kind(scheme) == SchemeKind::kBias)
     throw Error(fmt::format("project needs position vectors; {} is a bias between positions", scheme));
-  const auto table = o.scheme.make_table();
+  const auto table = analysis_table(o.scheme);  // rope in float64 unless --precision
   if (table->info().shape.size() != 2) throw Error("project needs a 2-D table (rows = positions)");
   const Matrix pe = table->to_matrix();
 

@@ -32,7 +32,7 @@ int run_similarity(Context& ctx, const SimilarityOptions& o) {
     throw Error(fmt::format("similarity needs position vectors; {} is a bias between positions "
                             "(see 'posenc generate {}' or 'posenc decay {}')",
                             scheme, scheme, scheme));
-  const auto table = o.scheme.make_table();
+  const auto table = analysis_table(o.scheme);  // rope in float64 unless --precision
   if (table->info().shape.size() != 2) throw Error("similarity needs a 2-D table (rows = positions)");
   const std::size_t n = table->rows();
   TableInfo info = table->info();

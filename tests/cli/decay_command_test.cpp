@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli_helpers.hpp"
+#include "posenc/analysis/rope_identity.hpp"
 
 namespace {
 
@@ -118,4 +119,121 @@ TEST_CASE("alibi slopes: in the JSON params and in posenc list (text and JSON)",
       CHECK(s["slopes"] == std::vector<double>{0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625});
     }
   CHECK(found);
+}
+
+TEST_CASE("decay --len: defaults to T+K+1 and is echoed; a shorter --len is refused for every scheme", "[cli][decay][len]") {
+  // learned has no closed form: the curve is read from the rows, and the echo says how many.
+  const auto j = decay_json({"learned", "--dim", "4", "--max-offset", "80"});
+  CHECK(j["params"]["len"] == 81);
+  // The values are the dot products of rows 0 and delta of the same table (generated here).
+  const auto g = run_cli({"generate", "learned", "--dim", "4", "--len", "81", "--format", "json", "--dtype", "float64"});
+  const auto rows = nlohmann::json::parse(g.out)["data"];
+  for (int d : {0, 1, 40, 80}) {
+    double dot = 0;
+    for (int c = 0; c < 4; ++c) dot += rows[0][c].get<double>() * rows[d][c].get<double>();
+    CHECK(j["series"][0]["values"][static_cast<std::size_t>(d)].get<double>() == Approx(dot).epsilon(0).margin(1e-12));
+  }
+  CHECK(decay_json({"sinusoidal", "--max-offset", "30", "--from", "5"})["params"]["len"] == 36);
+  CHECK(decay_json({"sinusoidal", "--max-offset", "30", "--symmetric"})["params"]["len"] == 61);
+  CHECK(decay_json({"sinusoidal", "--max-offset", "30", "--len", "500"})["params"]["len"] == 500);  // given: kept
+  for (const char* scheme : {"sinusoidal", "integer", "learned", "rope", "alibi", "t5"}) {
+    INFO(scheme);
+    const auto r = run_cli({"decay", scheme, "--len", "10", "--max-offset", "100", "--format", "csv"});
+    CHECK(r.code == 2);
+    CHECK(one_line(r.err));
+    CHECK_THAT(r.err, Catch::Contains("--len 10 is too short") && Catch::Contains("--len 101"));
+    CHECK(run_cli({"decay", scheme, "--len", "101", "--max-offset", "100", "--format", "csv"}).code == 0);
+  }
+  const auto before = run_cli({"decay", "sinusoidal", "--symmetric", "--from", "3", "--max-offset", "5", "--format", "csv"});
+  CHECK(before.code == 2);
+  CHECK_THAT(before.err, Catch::Contains("--from 3"));
+}
+
+TEST_CASE("decay --metric: refused where no curve uses it; rope's q.k takes dot, cosine, distance", "[cli][decay][metric]") {
+  for (const char* scheme : {"alibi", "t5"}) {
+    const auto r = run_cli({"decay", scheme, "--metric", "cosine", "--format", "csv"});
+    CHECK(r.code == 2);
+    CHECK(one_line(r.err));
+    CHECK_THAT(r.err, Catch::Contains("--metric applies to position vectors"));
+    CHECK(decay_json({scheme})["metric"].is_null());
+  }
+  // q = k = ones, d = 8: score = sum_i 2 cos(delta theta_i), |q| = |k| = sqrt(8).
+  const auto score = [](double delta) {
+    double s = 0;
+    for (int i = 0; i < 4; ++i) s += 2 * std::cos(delta * std::pow(10000.0, -2.0 * i / 8));
+    return s;
+  };
+  const auto cos = decay_json({"rope", "--dim", "8", "--max-offset", "5", "--metric", "cosine", "--no-extras"});
+  REQUIRE(cos["series"].size() == 1);
+  CHECK(cos["series"][0]["name"] == "q=k=ones cosine");
+  CHECK(cos["metric"] == "cosine");
+  const auto dist = decay_json({"rope", "--dim", "8", "--max-offset", "5", "--metric", "distance", "--no-extras"});
+  for (int d = 0; d <= 5; ++d) {
+    const auto at = static_cast<std::size_t>(d);
+    CHECK(cos["series"][0]["values"][at].get<double>() == Approx(score(d) / 8.0).epsilon(0).margin(1e-12));
+    CHECK(dist["series"][0]["values"][at].get<double>() == Approx(std::sqrt(16.0 - 2 * score(d))).epsilon(0).margin(1e-7));
+  }
+}
+
+TEST_CASE("decay rope --qk random: <R_T q, R_T+delta k> for check's random q, k; --no-extras", "[cli][decay][qk]") {
+  const auto j = decay_json({"rope", "--dim", "8", "--max-offset", "4", "--qk", "random", "--seed", "3"});
+  REQUIRE(j["series"].size() == 3);  // bound, the ones curve, then q.k
+  CHECK(j["series"][0]["name"] == "roformer bound");
+  CHECK(j["series"][1]["name"] == "q=k=ones");
+  CHECK(j["series"][2]["name"] == "q, k random (seed 3)");
+  CHECK(j["qk"]["vectors"] == "random");
+  // The same q, k as check --qk random --seed 3 (N(0,1) from seeds 3 and 4), rotated here in the
+  // half layout: pair i is (i, i + 4), R_p multiplies it by e^{i p theta_i}.
+  const auto q = posenc::analysis::normal_vector(8, 3), k = posenc::analysis::normal_vector(8, 4);
+  for (int d = 0; d <= 4; ++d) {
+    double s = 0;
+    for (int i = 0; i < 4; ++i) {
+      const double a = d * std::pow(10000.0, -2.0 * i / 8);  // R_0 q = q; k rotated by delta
+      const double k0 = k[i] * std::cos(a) - k[i + 4] * std::sin(a), k1 = k[i + 4] * std::cos(a) + k[i] * std::sin(a);
+      s += q[i] * k0 + q[i + 4] * k1;
+    }
+    CHECK(j["series"][2]["values"][static_cast<std::size_t>(d)].get<double>() == Approx(s).epsilon(0).margin(1e-12));
+  }
+  CHECK(decay_json({"rope", "--dim", "8", "--qk", "random", "--no-extras"})["series"].size() == 1);
+  CHECK(decay_json({"rope", "--dim", "8", "--no-extras"})["extras"] == false);
+  for (const std::vector<std::string>& bad : {std::vector<std::string>{"sinusoidal", "--qk", "random"},
+                                              std::vector<std::string>{"alibi", "--seed", "2"},
+                                              std::vector<std::string>{"sinusoidal", "--no-extras"}}) {
+    std::vector<std::string> args = {"decay"};
+    args.insert(args.end(), bad.begin(), bad.end());
+    args.push_back("--format");
+    args.push_back("csv");
+    const auto r = run_cli(args);
+    CHECK(r.code == 2);
+    CHECK(one_line(r.err));
+  }
+}
+
+TEST_CASE("decay rope: float64 by default matches REFERENCES 2.10; --precision f32 rounds theta as HF", "[cli][decay][precision]") {
+  const auto j = decay_json({"rope", "--dim", "128", "--max-offset", "1000"});
+  CHECK(j["params"]["precision"] == "f64");
+  const auto& bound = j["series"][0]["values"];
+  const auto& ones = j["series"][1]["values"];
+  // REFERENCES §2.10, d = 128 (six decimals given, so a margin of 5e-7).
+  const std::pair<int, double> bounds[] = {{0, 32.5}, {1, 31.538166}, {10, 17.954137}, {50, 12.629452},
+                                          {100, 10.227330}, {250, 6.548179}, {1000, 4.470761}};
+  for (const auto& [d, v] : bounds) CHECK(bound[static_cast<std::size_t>(d)].get<double>() == Approx(v).epsilon(0).margin(5e-7));
+  const std::pair<int, double> all_ones[] = {{0, 128.0}, {1, 124.187368}, {10, 85.640046}, {50, 69.910022},
+                                            {100, 61.086909}, {250, 39.303642}, {1000, 20.355456}};
+  for (const auto& [d, v] : all_ones) CHECK(ones[static_cast<std::size_t>(d)].get<double>() == Approx(v).epsilon(0).margin(5e-7));
+  // float32: HF's inv_freq = 1 / base^(2i/d) in float32; the bound then misses the float64
+  // reference in the 6th digit (10.227333 at 100), and matches that emulation written out here.
+  const auto f32 = decay_json({"rope", "--dim", "128", "--max-offset", "100", "--precision", "f32"});
+  CHECK(f32["params"]["precision"] == "f32");
+  std::vector<double> theta;
+  for (int i = 0; i < 64; ++i)
+    theta.push_back(1.0f / std::pow(10000.0f, static_cast<float>(2 * i) / 128.0f));
+  double partial_re = 0, partial_im = 0, sum = 0;
+  for (double th : theta) {
+    partial_re += std::cos(100 * th), partial_im += std::sin(100 * th);
+    sum += std::hypot(partial_re, partial_im);
+  }
+  const double got = f32["series"][0]["values"][100].get<double>();
+  CHECK(got == Approx(sum / 64).epsilon(0).margin(1e-9));
+  CHECK(std::abs(got - 10.227330) > 1e-6);
 }
