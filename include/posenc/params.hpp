@@ -12,7 +12,8 @@ namespace posenc {
 
 /// A parameter value. The alternative held by a ParamSpec's default fixes the
 /// type the command line accepts for it.
-using ParamValue = std::variant<bool, std::int64_t, double, std::string, std::vector<double>>;
+/// (std::vector<std::int64_t> is for echoed index lists, e.g. project's "dims": JSON [0, 1, 3].)
+using ParamValue = std::variant<bool, std::int64_t, double, std::string, std::vector<double>, std::vector<std::int64_t>>;
 
 /// Declaration of one parameter: `--name` on the command line, `name` in JSON.
 struct ParamSpec {

@@ -39,9 +39,10 @@ std::string short_number(double v) {
 void print_text(std::ostream& out, const std::string& title, const CheckRun& run) {
   out << fmt::format("posenc check {}\n", title);
   for (const auto& r : run.results)
-    out << fmt::format("  {:<5}  {:<20} {} {} (tolerance {}), worst at {}\n      {}; {}\n", r.holds ? "holds" : "FAILS",
-                       r.name, r.measure.find("must exceed") != std::string::npos ? "smallest" : "max error",
-                       short_number(r.max_error), short_number(r.tolerance), worst_text(r), r.measure, r.note);
+    out << fmt::format("  {:<5}  {:<20} {} {} (tolerance {}){}\n      {}; {}\n", r.holds ? "holds" : "FAILS", r.name,
+                       r.measure.find("must exceed") != std::string::npos ? "smallest" : "max error",
+                       short_number(r.max_error), short_number(r.tolerance),
+                       r.worst.empty() ? "" : ", worst at " + worst_text(r), r.measure, r.note);
   for (const auto& r : run.skipped) out << fmt::format("  skip   {:<20} {}\n", r.name, r.note);
   std::size_t failed = 0;
   for (const auto& r : run.results) failed += r.holds ? 0 : 1;

@@ -55,10 +55,10 @@ int run_project(Context& ctx, const ProjectOptions& o) {
   } else {
     coords = analysis::project_dims(pe, dims);
     std::vector<std::string> names;
-    std::vector<double> listed;
+    std::vector<std::int64_t> listed;  // JSON [0, 1, 3], not floats
     for (std::size_t d : dims) {
       names.push_back(d < table->info().column_names.size() ? table->info().column_names[d] : fmt::format("dim{}", d));
-      listed.push_back(static_cast<double>(d));
+      listed.push_back(static_cast<std::int64_t>(d));
     }
     info.column_names = names;
     info.params.emplace_back("dims", listed);

@@ -43,7 +43,7 @@ CLI::Option* add_param(CLI::App& sub, const ParamSpec& spec, ParamValue& storage
   CLI::Option* opt = std::visit(
       [&](auto& v) -> CLI::Option* {
         using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, std::vector<double>>) {
+        if constexpr (std::is_same_v<T, std::vector<double>> || std::is_same_v<T, std::vector<std::int64_t>>) {
           return sub.add_option(flag, v, spec.help)->delimiter(',')->expected(0, -1);
         } else {
           return sub.add_option(flag, v, spec.help);

@@ -237,3 +237,29 @@ TEST_CASE("decay rope: float64 by default matches REFERENCES 2.10; --precision f
   CHECK(got == Approx(sum / 64).epsilon(0).margin(1e-9));
   CHECK(std::abs(got - 10.227330) > 1e-6);
 }
+
+TEST_CASE("cosmetics: no -0 in alibi decay, shortest float32 in decay JSON, integer dims, check texts", "[cli][cosmetic]") {
+  const auto csv = run_cli({"decay", "alibi", "--heads", "1", "--max-offset", "1", "--symmetric", "--format", "csv"});
+  CHECK(csv.out == "offset,head 0 (m=0.00390625)\n-1,-0.00390625\n0,0\n1,-0.00390625\n");
+  const auto json = run_cli({"decay", "alibi", "--heads", "1", "--max-offset", "1", "--symmetric", "--format", "json"});
+  CHECK(json.out.find("-0.0,") == std::string::npos);
+  CHECK(json.out.find("-0.0\n") == std::string::npos);
+  // float32 output: sum_k cos(w_k) for d = 8 is 3.53525595...; as float32 it prints 3.535256, as in CSV.
+  const auto f32 = run_cli({"decay", "sinusoidal", "--dim", "8", "--max-offset", "1", "--format", "json"});
+  CHECK_THAT(f32.out, Catch::Contains("3.535256\n"));
+  CHECK_THAT(f32.out, !Catch::Contains("3.5352559"));
+  CHECK_THAT(run_cli({"decay", "sinusoidal", "--dim", "8", "--max-offset", "1", "--format", "csv"}).out,
+             Catch::Contains("1,3.535256\n"));
+  const auto p = run_cli({"project", "sine", "--dim", "4", "--dims", "0,1,3", "--len", "3", "--format", "json"});
+  CHECK_THAT(p.out, Catch::Contains("\"dims\":[0,1,3]"));
+  const auto undecided = run_cli({"check", "learned", "--identity", "shift-linear"});
+  CHECK(undecided.code == 2);
+  CHECK_THAT(undecided.err, Catch::Contains("cannot be decided for scheme learned: the 49 rows"));
+  CHECK_THAT(undecided.err, !Catch::Contains("undecided"));
+  const auto single = run_cli({"check", "integer", "--len", "1", "--identity", "unique"});
+  CHECK(single.code == 0);
+  CHECK_THAT(single.out, !Catch::Contains("worst at"));
+  CHECK_THAT(single.out, Catch::Contains("(tolerance 0.001)\n"));
+  // Two positions leave no t with t - 1 >= 0 and t + 1 < 2: dot-symmetric cannot be decided.
+  CHECK(run_cli({"check", "learned", "--len", "2", "--identity", "dot-symmetric"}).code == 2);
+}
