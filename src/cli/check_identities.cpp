@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "analysis_support.hpp"
+#include "posenc/analysis/rope_case.hpp"
 #include "posenc/analysis/rope_identity.hpp"
 #include "posenc/encodings/rope_config.hpp"
 #include "posenc/error.hpp"

@@ -1,3 +1,4 @@
+#include "posenc/analysis/rope_case.hpp"
 #include "posenc/analysis/rope_identity.hpp"
 
 #include <catch2/catch.hpp>

@@ -51,14 +51,6 @@ std::vector<double> normal_vector(std::size_t n, std::uint64_t seed);
 RopeCheckCase make_rope_case(std::vector<double> theta, RopeLayout layout, std::int64_t len, QkChoice qk,
                              std::uint64_t seed);
 
-/// The rope scheme's own rotation as the implementation under test: encodings::rope_pair_values
-/// gives position m's cos and sin (with the configuration's --precision, --convention and
-/// attention factor), and the element-wise, complex and matrix forms all rotate with those
-/// values. θ_i = f.inv_freq; positions and q, k as make_rope_case above. So float32 angles
-/// (`--precision f32`) show up as a drift of <R_m q, R_n k> from the closed form at long range.
-RopeCheckCase make_rope_case(const encodings::RopeConfig& config, const encodings::RopeFrequencies& freqs,
-                             std::int64_t len, QkChoice qk, std::uint64_t seed);
-
 /// rope-relative: <R_m q, R_n k> = <R_0 q, R_{n−m} k> = scale² Re Σ q̃_i conj(k̃_i) e^{i(m−n)θ_i}
 /// (R_0 q = q when scale = 1).
 IdentityResult check_rope_relative(const RopeCheckCase& c, double tol);
