@@ -103,8 +103,9 @@ void add_check_command(CLI::App& app, Context& ctx, int& exit_code) {
   cmd->footer(
       "identities (default: every one that applies to the scheme):" + names +
       "\nabsolute tables (incl. --input): shift-linear dot-shift-invariant dot-symmetric unique bounded"
-      "\nrope: rope-relative rope-norm rope-forms-agree layouts-agree (+ dot-shift-invariant dot-symmetric on request)"
-      "\nalibi, t5: bias-relative"
+      "\nrope: rope-relative rope-norm rope-forms-agree layouts-agree (+ dot-shift-invariant dot-symmetric on request);"
+      "\n  the scheme's own cos/sin are checked, in float64 unless --precision f32 (HF's float32 angles)"
+      "\nalibi, t5, an H x N x M --input .npy: bias-relative"
       "\nexit codes: 0 all hold, 1 one fails, 2 bad input or an identity that does not apply"
       "\nexamples:\n  posenc check sinusoidal --dim 64 --len 200 && echo ok"
       "\n  posenc check sine --dim 2 --len 1000 --identity unique"

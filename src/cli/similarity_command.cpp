@@ -78,8 +78,9 @@ void add_similarity_command(CLI::App& app, Context& ctx, int& exit_code) {
   auto opts = std::make_shared<SimilarityOptions>();
   CLI::App* cmd = app.add_subcommand("similarity", "N x N similarity between all positions");
   cmd->footer(
-      "sinusoidal uses the closed form S[i][j] = g(j - i), O(N*D); other tables a blocked product.\n"
-      "rope: the score <R_i q, R_j k> for fixed q, k (--qk, --seed).\n"
+      "sinusoidal uses the closed form S[i][j] = g(j - i), O(N*D); other tables one symmetric product\n"
+      "(each pair once, on --threads workers).\n"
+      "rope: the score <R_i q, R_j k> for fixed q, k (--qk, --seed), in float64 unless --precision f32.\n"
       "examples:\n"
       "  posenc similarity sinusoidal --len 100 --dim 128 -o sim.png\n"
       "  posenc similarity --input wpe.npy --metric cosine -o wpe_sim.npy");
