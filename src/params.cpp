@@ -69,7 +69,7 @@ std::string to_string(const ParamValue& value) {
           return v ? "true" : "false";
         } else if constexpr (std::is_same_v<T, std::string>) {
           return v;
-        } else if constexpr (std::is_same_v<T, std::vector<double>>) {
+        } else if constexpr (std::is_same_v<T, std::vector<double>> || std::is_same_v<T, std::vector<std::int64_t>>) {
           return fmt::format("{}", fmt::join(v, ","));
         } else {
           return fmt::format("{}", v);

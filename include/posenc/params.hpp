@@ -12,7 +12,8 @@ namespace posenc {
 
 /// A parameter value. The alternative held by a ParamSpec's default fixes the
 /// type the command line accepts for it.
-using ParamValue = std::variant<bool, std::int64_t, double, std::string, std::vector<double>>;
+/// (std::vector<std::int64_t> is for echoed index lists, e.g. project's "dims": JSON [0, 1, 3].)
+using ParamValue = std::variant<bool, std::int64_t, double, std::string, std::vector<double>, std::vector<std::int64_t>>;
 
 /// Declaration of one parameter: `--name` on the command line, `name` in JSON.
 struct ParamSpec {
@@ -22,6 +23,8 @@ struct ParamSpec {
   std::vector<std::string> choices;  ///< accepted strings, empty = any
   double min = -1e300;               ///< accepted range for numbers (inclusive)
   double max = 1e300;
+  /// Each choice is also a flag of its own: `--causal` means `--mode causal` (t5).
+  bool choice_flags = false;
 };
 
 /// Parameter values by name, in declaration order, remembering which were given explicitly.

@@ -103,7 +103,8 @@ std::vector<double> alibi_decay(double slope, const std::vector<std::int64_t>& o
   std::vector<double> out;
   out.reserve(offsets.size());
   for (std::int64_t d : offsets)
-    out.push_back(causal && d > 0 ? -std::numeric_limits<double>::infinity() : -slope * static_cast<double>(d < 0 ? -d : d));
+    out.push_back(causal && d > 0 ? -std::numeric_limits<double>::infinity()
+                                  : 0.0 - slope * static_cast<double>(d < 0 ? -d : d));  // 0 - x: no -0 at delta 0
   return out;
 }
 

@@ -44,7 +44,8 @@ std::int64_t effective_max_offset(std::size_t rows, std::int64_t max_offset) {
 
 IdentityResult check_shift_linear(const Matrix& pe, const std::optional<Sinusoids>& known, std::int64_t max_offset,
                                   double tol) {
-  IdentityResult r = start("shift-linear", tol, "");
+  IdentityResult r = start("shift-linear", tol, "|T_delta PE_t - PE_{t+delta}| relative to the table's scale");
+  if (fail_on_non_finite(r, pe)) return r;
   const std::size_t n = pe.rows();
   if (known && known->dim == pe.cols()) {
     r.measure = "max_t |T_delta PE_t - PE_{t+delta}| / max_t |PE_t|";
@@ -91,7 +92,7 @@ IdentityResult check_shift_linear(const Matrix& pe, const std::optional<Sinusoid
   if (res.rank >= n - 1) {
     r.decided = false;
     r.note = fmt::format(
-        "undecided: the {} rows PE_0..PE_{} are linearly independent (rank {}), so some T fits any table exactly; "
+        "the {} rows PE_0..PE_{} are linearly independent (rank {}), so some T fits any table exactly; "
         "give more positions than dimensions (--len > {})",
         n - 1, n - 2, res.rank, pe.cols() + 1);
     finish(r);
@@ -108,6 +109,7 @@ IdentityResult check_shift_linear(const Matrix& pe, const std::optional<Sinusoid
 
 IdentityResult check_dot_shift_invariant(const Matrix& pe, std::int64_t max_offset, double tol) {
   IdentityResult r = start("dot-shift-invariant", tol, "max |PE_t . PE_{t+delta} - PE_0 . PE_delta| / max_t |PE_t|^2");
+  if (fail_on_non_finite(r, pe)) return r;
   const double scale = max_norm2(pe);
   const std::int64_t k_max = effective_max_offset(pe.rows(), max_offset);
   for (std::int64_t d = 0; d <= k_max; ++d) {
@@ -123,8 +125,10 @@ IdentityResult check_dot_shift_invariant(const Matrix& pe, std::int64_t max_offs
 
 IdentityResult check_dot_symmetric(const Matrix& pe, std::int64_t max_offset, double tol) {
   IdentityResult r = start("dot-symmetric", tol, "max |PE_t . PE_{t+delta} - PE_t . PE_{t-delta}| / max_t |PE_t|^2");
+  if (fail_on_non_finite(r, pe)) return r;
   const double scale = max_norm2(pe);
-  const std::int64_t k_max = std::min(effective_max_offset(pe.rows(), max_offset), i64(pe.rows() / 2));
+  // t − Δ >= 0 and t + Δ < N need N >= 2Δ + 1.
+  const std::int64_t k_max = std::min(effective_max_offset(pe.rows(), max_offset), i64(pe.rows() > 0 ? (pe.rows() - 1) / 2 : 0));
   if (k_max < 1) {
     r.decided = false;
     r.note = "needs at least 3 positions";

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <random>
 
@@ -145,6 +146,14 @@ Eigen top_eigen(const Matrix& a, std::size_t k, std::size_t jacobi_limit) {
 
 ProjectionResidual projection_residual(const Matrix& x_in, const Matrix& y_in, double rank_tol) {
   const std::size_t m = x_in.rows(), n = x_in.cols(), ny = y_in.cols();
+  // NaN compares false and would be skipped by the pivoting: a non-finite input has no residual.
+  const auto finite = [](const Matrix& a) {
+    return std::all_of(a.data().begin(), a.data().end(), [](double v) { return std::isfinite(v); });
+  };
+  if (!finite(x_in) || !finite(y_in)) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    return {nan, 0, std::vector<double>(m, nan)};
+  }
   // Columns stored as contiguous rows (the transposes), so every reflection streams memory.
   Matrix xt(n, m), yt(ny, m);
   for (std::size_t r = 0; r < m; ++r) {
@@ -193,7 +202,8 @@ ProjectionResidual projection_residual(const Matrix& x_in, const Matrix& y_in, d
     for (std::size_t c = 0; c < n; ++c)
       if (!used[c]) {
         reflect(tail(xt, c, j));
-        norm2[c] = std::max(0.0, norm2[c] - xt(c, j) * xt(c, j));
+        const double left = norm2[c] - xt(c, j) * xt(c, j);
+        norm2[c] = left < 0.0 ? 0.0 : left;  // not std::max(0.0, left): that turns NaN into 0
       }
     for (std::size_t c = 0; c < ny; ++c) reflect(tail(yt, c, j));
     reflectors.push_back(std::move(v));

@@ -103,17 +103,20 @@ RopeCheckCase make_rope_case(std::vector<double> theta, RopeLayout layout, std::
 }
 
 IdentityResult check_rope_relative(const RopeCheckCase& c, double tol) {
-  IdentityResult r = start("rope-relative", tol, "max |<R_m q, R_n k> - <q, R_{n-m} k>|, |.. - Re sum q k* e^{i(m-n)theta}| / (|q||k|)");
+  IdentityResult r = start("rope-relative", tol,
+                           "max |<R_m q, R_n k> - <R_0 q, R_{n-m} k>|, |.. - Re sum q k* e^{i(m-n)theta}| / (|q||k|)");
   const double scale = std::max(norm(c.q) * norm(c.k), 1e-300);
+  const auto r0q = c.apply(c.q, 0.0, c.layout);  // = scale · q
   for (std::int64_t m : c.positions)
     for (std::int64_t n : c.positions) {
       const auto md = static_cast<double>(m), nd = static_cast<double>(n);
       const double lhs = rotated_score(c, md, nd);
-      const double mid = dot(c.q, c.apply(c.k, nd - md, c.layout));
-      const double rhs = rope_complex_score(c.q, c.k, md, nd, c.theta, c.layout);
+      const double mid = dot(r0q, c.apply(c.k, nd - md, c.layout));
+      const double rhs = c.scale * c.scale * rope_complex_score(c.q, c.k, md, nd, c.theta, c.layout);
       record(r, std::max(std::abs(lhs - mid), std::abs(lhs - rhs)) / scale, Pos{{"m", m}, {"n", n}});
     }
-  r.note = vectors_note(c);
+  r.note = vectors_note(c) + "; " + c.implementation +
+           (c.scale != 1.0 ? fmt::format("; R_0 = {} I (attention factor), so both sides carry its square", c.scale) : "");
   finish(r);
   return r;
 }
@@ -125,7 +128,11 @@ IdentityResult check_rope_norm(const RopeCheckCase& c, double tol) {
       const double nx = std::max(norm(*x), 1e-300);
       record(r, std::abs(norm(c.apply(*x, static_cast<double>(m), c.layout)) - nx) / nx, Pos{{"m", m}});
     }
-  r.note = vectors_note(c);
+  r.note = vectors_note(c) + "; " + c.implementation +
+           (c.scale != 1.0 ? fmt::format("; cos and sin carry the attention factor {}, so |R_m x| = {} |x| "
+                                         "(--apply-attention-factor false leaves it out)",
+                                         c.scale, c.scale)
+                           : "");
   finish(r);
   return r;
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "posenc/analysis/gram.hpp"
 #include "posenc/analysis/linalg.hpp"
 #include "posenc/memory.hpp"
 
@@ -72,11 +73,7 @@ void similarity_rows(const Matrix& pe, Metric metric, std::size_t first, std::si
       out[r * n + j] = metric_from_dot(metric, gram[r * n + j], norm2[first + r], norm2[j]);
 }
 
-Matrix similarity(const Matrix& pe, Metric metric) {
-  Matrix s(pe.rows(), pe.rows());
-  if (pe.rows() > 0) similarity_rows(pe, metric, 0, pe.rows(), s.data());
-  return s;
-}
+Matrix similarity(const Matrix& pe, Metric metric) { return symmetric_similarity(pe, metric); }
 
 std::unique_ptr<Table> toeplitz_table(TableInfo info, std::vector<double> g) {
   const std::size_t n = (g.size() + 1) / 2;
@@ -101,7 +98,12 @@ std::unique_ptr<Table> sinusoid_similarity_table(TableInfo info, const Sinusoids
 }
 
 std::unique_ptr<Table> similarity_table(TableInfo info, Matrix pe, Metric metric) {
+  const auto n = static_cast<std::uint64_t>(pe.rows());
   info.shape = {pe.rows(), pe.rows()};
+  // The symmetric product computes each pair once, but holds all N² values (plus a packed copy
+  // of the rows); past the memory limit the rows are streamed, each block against all rows.
+  if (n * n + 2 * n * pe.cols() <= memory_limit() / sizeof(double))
+    return std::make_unique<MatrixTable>(std::move(info), symmetric_similarity(pe, metric));
   return std::make_unique<BlockedSimilarityTable>(std::move(info), std::move(pe), metric);
 }
 

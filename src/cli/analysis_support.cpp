@@ -108,6 +108,18 @@ std::vector<Variant> make_variants(const std::string& scheme, const ParamMap& ba
   return out;
 }
 
+ParamMap analysis_params(const std::string& scheme, ParamMap params) {
+  if (scheme == "rope" && params.has("precision") && !params.given("precision"))
+    params.set("precision", std::string("f64"), false);
+  return params;
+}
+
+std::unique_ptr<Table> analysis_table(const SchemeOptions& source) {
+  const std::string scheme = source.scheme();
+  if (scheme.empty()) return source.make_table();
+  return encodings::make_table(scheme, analysis_params(scheme, source.values()));
+}
+
 std::unique_ptr<Table> scheme_table(const std::string& scheme, ParamMap params, std::size_t rows) {
   if (!params.given("len")) params.set("len", static_cast<std::int64_t>(std::max<std::size_t>(rows, 1)), false);
   return encodings::make_table(scheme, params);

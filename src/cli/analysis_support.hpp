@@ -10,6 +10,7 @@
 #include "posenc/analysis/rotary.hpp"
 #include "posenc/params.hpp"
 #include "posenc/table.hpp"
+#include "scheme_options.hpp"
 
 namespace posenc::cli {
 
@@ -36,6 +37,13 @@ struct Variant {
 /// `vary` is "" (one variant, no label) or NAME=V1,V2,... with NAME a parameter of `scheme`;
 /// each value is checked like the flag itself (type, range, choices). Throws Error naming --vary.
 std::vector<Variant> make_variants(const std::string& scheme, const ParamMap& base, const std::string& vary);
+
+/// The scheme's values as the analyses use them: rope computes in float64 unless --precision is
+/// given (the analyses study the formula; `--precision f32` emulates the references' float32).
+ParamMap analysis_params(const std::string& scheme, ParamMap params);
+
+/// The table an analysis reads: the --input file, or the scheme's with analysis_params.
+std::unique_ptr<Table> analysis_table(const SchemeOptions& source);
 
 /// The scheme's table with --len raised to `rows` when the user did not give --len.
 std::unique_ptr<Table> scheme_table(const std::string& scheme, ParamMap params, std::size_t rows);

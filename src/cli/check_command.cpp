@@ -9,6 +9,7 @@
 #include "app.hpp"
 #include "validators.hpp"
 #include "check_identities.hpp"
+#include "posenc/encodings/registry.hpp"
 #include "posenc/error.hpp"
 #include "posenc/text.hpp"
 #include "scheme_options.hpp"
@@ -38,9 +39,10 @@ std::string short_number(double v) {
 void print_text(std::ostream& out, const std::string& title, const CheckRun& run) {
   out << fmt::format("posenc check {}\n", title);
   for (const auto& r : run.results)
-    out << fmt::format("  {:<5}  {:<20} {} {} (tolerance {}), worst at {}\n      {}; {}\n", r.holds ? "holds" : "FAILS",
-                       r.name, r.measure.find("must exceed") != std::string::npos ? "smallest" : "max error",
-                       short_number(r.max_error), short_number(r.tolerance), worst_text(r), r.measure, r.note);
+    out << fmt::format("  {:<5}  {:<20} {} {} (tolerance {}){}\n      {}; {}\n", r.holds ? "holds" : "FAILS", r.name,
+                       r.measure.find("must exceed") != std::string::npos ? "smallest" : "max error",
+                       short_number(r.max_error), short_number(r.tolerance),
+                       r.worst.empty() ? "" : ", worst at " + worst_text(r), r.measure, r.note);
   for (const auto& r : run.skipped) out << fmt::format("  skip   {:<20} {}\n", r.name, r.note);
   std::size_t failed = 0;
   for (const auto& r : run.results) failed += r.holds ? 0 : 1;
@@ -68,8 +70,10 @@ nlohmann::ordered_json to_json(const analysis::IdentityResult& r, bool with_resu
 
 int run_check(Context& ctx, const CheckOptions& o) {
   const std::string scheme = o.scheme.scheme();
-  const auto table = o.scheme.make_table();
-  const CheckRun run = run_identities(scheme, *table, o.identities, o.settings);
+  const ParamMap params = scheme.empty() ? ParamMap() : analysis_params(scheme, o.scheme.values());
+  const auto table = scheme.empty() ? o.scheme.make_table(/*max_axes=*/3)  // an --input .npy may be H x N x M biases
+                                    : encodings::make_table(scheme, params);
+  const CheckRun run = run_identities(scheme, params, *table, o.identities, o.settings);
   bool all_hold = true;
   for (const auto& r : run.results) all_hold = all_hold && r.holds;
   const std::string title = scheme.empty() ? "--input " + o.scheme.input() : scheme;
@@ -99,8 +103,9 @@ void add_check_command(CLI::App& app, Context& ctx, int& exit_code) {
   cmd->footer(
       "identities (default: every one that applies to the scheme):" + names +
       "\nabsolute tables (incl. --input): shift-linear dot-shift-invariant dot-symmetric unique bounded"
-      "\nrope: rope-relative rope-norm rope-forms-agree layouts-agree (+ dot-shift-invariant dot-symmetric on request)"
-      "\nalibi, t5: bias-relative"
+      "\nrope: rope-relative rope-norm rope-forms-agree layouts-agree (+ dot-shift-invariant dot-symmetric on request);"
+      "\n  the scheme's own cos/sin are checked, in float64 unless --precision f32 (HF's float32 angles)"
+      "\nalibi, t5, an H x N x M --input .npy: bias-relative"
       "\nexit codes: 0 all hold, 1 one fails, 2 bad input or an identity that does not apply"
       "\nexamples:\n  posenc check sinusoidal --dim 64 --len 200 && echo ok"
       "\n  posenc check sine --dim 2 --len 1000 --identity unique"

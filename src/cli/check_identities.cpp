@@ -5,7 +5,9 @@
 #include <algorithm>
 
 #include "analysis_support.hpp"
+#include "posenc/analysis/rope_case.hpp"
 #include "posenc/analysis/rope_identity.hpp"
+#include "posenc/encodings/rope_config.hpp"
 #include "posenc/error.hpp"
 #include "posenc/text.hpp"
 
@@ -55,12 +57,16 @@ std::vector<std::string> applicable_identities(const std::string& scheme) {
   return out;
 }
 
-CheckRun run_identities(const std::string& scheme, const Table& table, const std::vector<std::string>& requested,
-                        const CheckSettings& s) {
+CheckRun run_identities(const std::string& scheme, const ParamMap& params, const Table& table,
+                        const std::vector<std::string>& requested, const CheckSettings& s) {
   const bool explicit_list = !requested.empty();
+  // An H x N x M --input is a bias per head: only bias-relative applies to it.
+  const bool heads_input = scheme.empty() && table.info().shape.size() == 3;
   std::vector<std::string> names = explicit_list ? requested : default_identities(scheme);
-  const auto applicable = applicable_identities(scheme);
-  const std::string who = scheme.empty() ? "an --input table" : "scheme " + scheme;
+  if (heads_input && !explicit_list) names = {"bias-relative"};
+  const auto applicable = heads_input ? std::vector<std::string>{"bias-relative"} : applicable_identities(scheme);
+  const std::string who = heads_input ? fmt::format("a {}-D --input table (H x N x M biases)", table.info().shape.size())
+                          : scheme.empty() ? "an --input table" : "scheme " + scheme;
   for (const auto& n : names)
     if (!contains(applicable, n))
       throw Error(fmt::format("identity '{}' does not apply to {}; it applies to: {}", n, who, join_choices(applicable)));
@@ -72,14 +78,15 @@ CheckRun run_identities(const std::string& scheme, const Table& table, const std
   CheckRun run;
   std::vector<IdentityResult> results;
   if (scheme_kind(scheme) == SchemeKind::kRope) {
-    const auto view = rope_view(table.info());
-    const auto c = analysis::make_rope_case(view.theta, view.layout, static_cast<std::int64_t>(table.rows()),
-                                            analysis::parse_qk(s.qk), s.seed);
+    // The scheme's own cos and sin (precision, convention, attention factor) are what is checked.
+    const auto config = encodings::resolve_rope_config(params);
+    const auto c = analysis::make_rope_case(config, encodings::compute_frequencies(config),
+                                            static_cast<std::int64_t>(table.rows()), analysis::parse_qk(s.qk), s.seed);
     for (const auto& n : names) results.push_back(run_rope(n, c, s.tolerance));
   } else {
-    if (table.info().shape.size() != 2 && scheme_kind(scheme) == SchemeKind::kAbsolute)
+    if (table.info().shape.size() != 2 && scheme_kind(scheme) == SchemeKind::kAbsolute && !heads_input)
       throw Error(fmt::format("check needs a 2-D table (rows = positions); got {} axes", table.info().shape.size()));
-    const Matrix pe = scheme_kind(scheme) == SchemeKind::kBias ? Matrix() : table.to_matrix();
+    const Matrix pe = scheme_kind(scheme) == SchemeKind::kBias || heads_input ? Matrix() : table.to_matrix();
     for (const auto& n : names) results.push_back(run_absolute(n, table, pe, s));
   }
   for (auto& r : results) {

@@ -30,7 +30,8 @@ std::vector<std::string> applicable_identities(const std::string& scheme);
 
 /// Runs `requested` (empty: the defaults). Throws Error for an identity that does not apply
 /// to the scheme, or a requested one the table cannot decide (saying why).
-CheckRun run_identities(const std::string& scheme, const Table& table, const std::vector<std::string>& requested,
-                        const CheckSettings& settings);
+/// `params` are the scheme's values (rope's rotation is rebuilt from them); empty for --input.
+CheckRun run_identities(const std::string& scheme, const ParamMap& params, const Table& table,
+                        const std::vector<std::string>& requested, const CheckSettings& settings);
 
 }  // namespace posenc::cli

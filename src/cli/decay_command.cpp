@@ -1,20 +1,21 @@
 // posenc decay SCHEME [scheme options] [--max-offset K] [--from T] [--metric ...] [--symmetric]
+//              [--qk ones|same|random] [--seed S] [--no-extras]
 //              [--vary NAME=V1,V2,...] [--compare "SCHEME [options]"]...
 //              [-o PATH] [--format csv|json|png|svg|ansi]
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <list>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "analysis_support.hpp"
 #include "app.hpp"
+#include "decay_series.hpp"
 #include "output_options.hpp"
-#include "posenc/analysis/decay.hpp"
 #include "posenc/encodings/alibi.hpp"
 #include "posenc/error.hpp"
 #include "scheme_options.hpp"
+#include "validators.hpp"
 
 namespace posenc::cli {
 namespace {
@@ -28,82 +29,24 @@ struct DecayOptions {
   std::int64_t from = -1;  // -1: 0, or max_offset with --symmetric
   std::string metric = "dot";
   bool symmetric = false;
+  bool no_extras = false;
+  std::string qk = "ones";
+  std::uint64_t seed = 0;
   std::string vary;
   std::vector<std::string> compare;  // "SCHEME [options]" per extra scheme in the same plot
+  // Whether the user typed them: options that shape no curve are refused, not ignored.
+  CLI::Option* metric_option = nullptr;
+  CLI::Option* qk_option = nullptr;
+  CLI::Option* seed_option = nullptr;
 };
 
-/// One `--compare "SCHEME [options]"`, parsed the way the words after `posenc decay` are.
-struct Compared {
-  std::string spec;
-  CLI::App app{"", "decay --compare"};
-  SchemeOptions source;
+/// Every curve of a run, with its figure legend, and what the options did.
+struct Collected {
+  std::vector<Series> all;
+  std::vector<std::string> legend;   // just the variant when it has one curve
+  std::vector<std::string> methods;  // how the curves were computed, once each
+  bool uses_metric = false, uses_qk = false, has_extras = false;
 };
-
-std::unique_ptr<Compared> parse_compare(const std::string& spec) {
-  auto c = std::make_unique<Compared>();
-  c->spec = spec;
-  c->source.bind(c->app);
-  std::vector<std::string> words;
-  std::istringstream in(spec);
-  for (std::string w; in >> w;) words.push_back(w);
-  std::reverse(words.begin(), words.end());  // CLI11 takes argv reversed
-  try {
-    c->app.parse(words);
-    c->source.scheme();  // unknown words, neither or both of SCHEME and --input
-  } catch (const CLI::ParseError& e) {
-    std::string what = e.what();
-    std::replace(what.begin(), what.end(), '\n', ' ');
-    throw Error(fmt::format("--compare '{}': {}", spec, what));
-  } catch (const Error& e) {
-    throw Error(fmt::format("--compare '{}': {}", spec, e.what()));
-  }
-  return c;
-}
-
-bool is_causal(const std::string& scheme, const ParamMap& p) {
-  if (scheme == "alibi") return p.text("form") == "causal";
-  if (scheme == "t5") return p.text("mode") == "causal";
-  return false;
-}
-
-// The curves of one parameter setting.
-std::vector<Series> series_for(const std::string& scheme, const ParamMap& p, const SchemeOptions& source,
-                               const std::string& metric_name, const std::vector<std::int64_t>& offsets,
-                               std::int64_t from, std::string& method) {
-  if (scheme == "alibi") {
-    const auto slopes = encodings::alibi_slopes(p.integer("heads"));
-    const std::int64_t only = p.integer("head");
-    std::vector<Series> out;
-    for (std::size_t h = 0; h < slopes.size(); ++h)
-      if (only < 0 || static_cast<std::size_t>(only) == h)
-        out.push_back({fmt::format("head {} (m={})", h, slopes[h]), analysis::alibi_decay(slopes[h], offsets, is_causal(scheme, p))});
-    method = "formula: bias -m*|delta| (causal: later keys masked)";
-    return out;
-  }
-  if (scheme == "t5") {
-    const encodings::T5Options t5{p.integer("buckets"), p.integer("max-distance"), !is_causal(scheme, p)};
-    encodings::check_t5(t5);
-    method = "formula: bucket of rp = delta";
-    return {{"bucket", analysis::t5_decay(t5, offsets)}};
-  }
-  if (scheme == "rope") {
-    const auto view = rope_view(scheme_table(scheme, p, 1)->info());
-    method = "closed form: RoFormer bound and sum_i 2cos(delta theta_i)";
-    return {{"roformer bound", analysis::roformer_bound(view.theta, offsets)},
-            {"q=k=ones", analysis::rope_ones_dot(view.theta, offsets)}};
-  }
-  const analysis::Metric metric = analysis::parse_metric(metric_name);
-  std::int64_t last = from;
-  for (std::int64_t d : offsets) last = std::max(last, from + d);
-  const auto table = scheme.empty() ? source.make_table() : scheme_table(scheme, p, static_cast<std::size_t>(last + 1));
-  if (table->info().shape.size() != 2) throw Error("decay needs a 2-D table (rows = positions)");
-  if (const auto known = analysis::known_sinusoids(table->info())) {
-    method = "closed form: sum_k cos(w_k delta)";
-    return {{analysis::metric_name(metric), analysis::decay_sinusoids(*known, offsets, metric)}};
-  }
-  method = "direct: rows of the table";
-  return {{analysis::metric_name(metric), analysis::decay_direct(table->to_matrix(), from, offsets, metric)}};
-}
 
 void write_csv(std::ostream& s, const std::vector<std::int64_t>& offsets, const std::vector<Series>& series, bool f32) {
   std::string line = "offset";
@@ -122,83 +65,144 @@ void write_csv(std::ostream& s, const std::vector<std::int64_t>& offsets, const 
   }
 }
 
+// A value for JSON: null when not finite; with float32 output the float's shortest text read
+// back as a double, so JSON prints 3.535256 like CSV does, not the widened 3.5352559089660645.
+nlohmann::ordered_json json_number(double v, bool f32) {
+  if (!std::isfinite(v)) return nullptr;
+  if (!f32) return v;
+  return std::strtod(fmt::format("{}", to_f32(v)).c_str(), nullptr);
+}
+
+// --vary NAME=V1,... or a comma list in one numeric scheme option (--base 100,1000,10000): the same.
+std::string effective_vary(const DecayOptions& o) {
+  if (o.scheme.scheme().empty()) return o.vary;
+  const auto lists = o.scheme.value_lists();
+  if (lists.size() > 1)
+    throw Error(fmt::format("give several values to one option at a time (got --{} '{}' and --{} '{}'); "
+                            "use --compare for other combinations",
+                            lists[0].first, lists[0].second, lists[1].first, lists[1].second));
+  if (lists.empty()) return o.vary;
+  if (!o.vary.empty())
+    throw Error(fmt::format("give either --vary or a list of values in --{}, not both (got --vary '{}' and --{} '{}')",
+                            lists[0].first, o.vary, lists[0].first, lists[0].second));
+  return lists[0].first + "=" + lists[0].second;
+}
+
+// Options that shaped no curve are an error that says what they apply to.
+void refuse_unused(const DecayOptions& o, const Collected& c, const std::string& who) {
+  if (o.metric_option->count() > 0 && !c.uses_metric)
+    throw Error(fmt::format("--metric applies to position vectors (absolute tables, --input, rope's q.k); "
+                            "{} decay plots its {} against the offset itself",
+                            who, who == "t5" ? "bucket" : "bias"));
+  if ((o.qk_option->count() > 0 || o.seed_option->count() > 0) && !c.uses_qk)
+    throw Error(fmt::format("--qk and --seed choose rope's q and k; {} has none (decay rope --qk ones|same|random)", who));
+  if (o.no_extras && !c.has_extras)
+    throw Error(fmt::format("--no-extras: {} has no extra series to leave out (only rope adds RoFormer's bound and "
+                            "the q=k=ones curve)",
+                            who));
+}
+
+nlohmann::ordered_json params_json(const std::string& scheme, const ParamMap& base, const std::vector<Variant>& variants,
+                                   const std::string& varied, const std::string& input) {
+  if (scheme.empty()) return {{"input", input}};
+  std::vector<std::pair<std::string, ParamValue>> e;
+  for (const auto& n : base.names()) e.emplace_back(n, base.value(n));
+  auto j = entries_json(e);
+  if (!varied.empty()) {  // the values used, not one of them
+    j[varied] = nlohmann::ordered_json::array();
+    for (const auto& v : variants) std::visit([&](const auto& x) { j[varied].push_back(x); }, v.params.value(varied));
+  }
+  if (scheme == "alibi" && varied != "heads") j["slopes"] = encodings::alibi_slopes(base.integer("heads"));
+  return j;
+}
+
 int run_decay(Context& ctx, const DecayOptions& o) {
   const io::Format format = o.output.resolve();
   o.output.check_path();
   const std::string scheme = o.scheme.scheme();
-  const ParamMap base = scheme.empty() ? ParamMap() : o.scheme.values();
-  const bool past_only = !scheme.empty() && is_causal(scheme, base);
-  const auto offsets = analysis::decay_offsets(o.max_offset, o.symmetric, past_only);
-  const std::int64_t from = o.from >= 0 ? o.from : (o.symmetric || past_only ? o.max_offset : 0);
-  std::vector<Series> all;
-  std::vector<std::string> methods;  // how the curves were computed, once each
-  std::vector<std::string> legend;   // figure legend: just the variant when it has one curve
+  const std::string vary = effective_vary(o);
+  const std::string varied = vary.substr(0, vary.find('='));
+  const ParamMap given = scheme.empty() ? ParamMap() : analysis_params(scheme, o.scheme.values());
+  const bool past_only = !scheme.empty() && is_causal(scheme, given);
+  DecayRequest req;
+  req.offsets = analysis::decay_offsets(o.max_offset, o.symmetric, past_only);
+  req.from = o.from >= 0 ? o.from : (o.symmetric || past_only ? o.max_offset : 0);
+  req.metric = o.metric;
+  req.qk = o.qk;
+  req.seed = o.seed;
+  req.extras = !o.no_extras;
+  const ParamMap base = fit_len(scheme, given, req);  // the --len used, echoed as such
+
+  Collected c;
   const auto add_curves = [&](const std::string& label, const std::string& sch, const ParamMap& p, const SchemeOptions& source) {
-    std::string method;
-    auto curves = series_for(sch, p, source, o.metric, offsets, from, method);
-    if (std::find(methods.begin(), methods.end(), method) == methods.end()) methods.push_back(method);
-    for (auto& s : curves) {
-      legend.push_back(label.empty() || curves.size() > 1 ? (label.empty() ? s.name : label + ": " + s.name) : label);
+    auto curves = decay_curves(sch, fit_len(sch, p, req), source, req);
+    c.uses_metric |= curves.uses_metric, c.uses_qk |= curves.uses_qk, c.has_extras |= curves.has_extras;
+    if (std::find(c.methods.begin(), c.methods.end(), curves.method) == c.methods.end()) c.methods.push_back(curves.method);
+    const std::size_t n = curves.series.size();
+    for (auto& s : curves.series) {
+      c.legend.push_back(label.empty() || n > 1 ? (label.empty() ? s.name : label + ": " + s.name) : label);
       if (!label.empty()) s.name = label + ": " + s.name;
-      all.push_back(std::move(s));
+      c.all.push_back(std::move(s));
     }
   };
   std::vector<std::unique_ptr<Compared>> compared;
   for (const auto& spec : o.compare) compared.push_back(parse_compare(spec));
   // With --compare, every curve is named after what made it.
   const std::string own = compared.empty() ? "" : scheme.empty() ? o.scheme.input() : scheme;
-  for (const auto& v : make_variants(scheme, base, o.vary))
+  const auto variants = make_variants(scheme, base, vary);
+  for (const auto& v : variants)
     add_curves(own.empty() || v.label.empty() ? own + v.label : own + " " + v.label, scheme, v.params, o.scheme);
-  for (const auto& c : compared) {
-    const std::string sch = c->source.scheme();
-    add_curves(c->spec, sch, sch.empty() ? ParamMap() : c->source.values(), c->source);
+  for (const auto& cmp : compared) {
+    const std::string sch = cmp->source.scheme();
+    add_curves(cmp->spec, sch, sch.empty() ? ParamMap() : analysis_params(sch, cmp->source.values()), cmp->source);
   }
-  const std::string method = fmt::format("{}", fmt::join(methods, "; "));
+  refuse_unused(o, c, scheme.empty() ? "an --input table" : scheme);
+
+  const std::string method = fmt::format("{}", fmt::join(c.methods, "; "));
   const bool f32 = o.output.dtype == "float32";
   if (format == io::Format::kCsv) {
-    emit(ctx, o.output, false, [&](std::ostream& s) { write_csv(s, offsets, all, f32); });
+    emit(ctx, o.output, false, [&](std::ostream& s) { write_csv(s, req.offsets, c.all, f32); });
   } else if (format == io::Format::kJson) {
     nlohmann::ordered_json j;
     j["command"] = "decay";
     j["scheme"] = scheme.empty() ? "input" : scheme;
-    j["params"] = scheme.empty() ? nlohmann::ordered_json{{"input", o.scheme.input()}} : entries_json([&] {
-      std::vector<std::pair<std::string, ParamValue>> e;
-      for (const auto& n : base.names()) e.emplace_back(n, base.value(n));
-      return e;
-    }());
-    j["metric"] = o.metric;
-    j["from"] = from;
+    j["params"] = params_json(scheme, base, variants, vary.empty() ? "" : varied, o.scheme.input());
+    j["metric"] = c.uses_metric ? nlohmann::ordered_json(o.metric) : nullptr;
+    if (c.uses_qk) j["qk"] = {{"vectors", o.qk}, {"seed", o.seed}};
+    j["extras"] = c.has_extras && !o.no_extras;
+    j["from"] = req.from;
     j["method"] = method;
-    if (!o.vary.empty()) j["vary"] = o.vary;
+    if (!vary.empty()) j["vary"] = vary;
     if (!o.compare.empty()) j["compare"] = o.compare;
-    j["offset"] = offsets;
+    j["offset"] = req.offsets;
     j["series"] = nlohmann::ordered_json::array();
-    for (const auto& s : all) {
+    for (const auto& s : c.all) {
       nlohmann::ordered_json values = nlohmann::ordered_json::array();
-      for (double v : s.values) values.push_back(std::isfinite(v) ? nlohmann::ordered_json(f32 ? static_cast<float>(v) : v) : nullptr);
+      for (double v : s.values) values.push_back(json_number(v, f32));
       j["series"].push_back({{"name", s.name}, {"values", std::move(values)}});
     }
     emit(ctx, o.output, false, [&](std::ostream& s) { s << j.dump(2) << "\n"; });
   } else {
     render::LineFigure fig;
     const std::string who = scheme.empty() ? o.scheme.input() : scheme;
-    const auto kind = scheme_kind(scheme);
     const std::string metric = o.metric == "dot" ? "dot product" : o.metric == "cosine" ? "cosine similarity" : o.metric;
-    fig.y_label = scheme == "alibi" ? "bias" : scheme == "t5" ? "bucket" : kind == SchemeKind::kRope ? "score" : metric;
+    fig.y_label = scheme == "alibi" ? "bias" : scheme == "t5" ? "bucket" : scheme == "rope" && o.metric == "dot" ? "score" : metric;
     fig.title = compared.empty()
-                    ? fmt::format("{} against the offset: {}{}", fig.y_label, who, o.vary.empty() ? "" : " (" + o.vary + ")")
+                    ? fmt::format("{} against the offset: {}{}", fig.y_label, who, vary.empty() ? "" : " (" + vary + ")")
                     : fmt::format("{} against the offset", fig.y_label);
     // Several methods (with --compare) are too long for a subtitle: JSON and the metadata keep them.
-    fig.subtitle = methods.size() == 1 ? fmt::format("{}; query position T = {}", method, from)
-                                       : fmt::format("query position T = {}", from);
+    fig.subtitle = c.methods.size() == 1 ? fmt::format("{}; query position T = {}", method, req.from)
+                                         : fmt::format("query position T = {}", req.from);
     fig.x_label = "offset Δ = key − query";
-    fig.x.assign(offsets.begin(), offsets.end());
-    for (std::size_t i = 0; i < all.size(); ++i) fig.series.push_back({legend[i], all[i].values});
+    fig.x.assign(req.offsets.begin(), req.offsets.end());
+    for (std::size_t i = 0; i < c.all.size(); ++i) fig.series.push_back({c.legend[i], c.all[i].values});
     std::vector<std::pair<std::string, ParamValue>> params;
-    for (const auto& n : base.names()) params.emplace_back(n, base.value(n));
-    params.emplace_back("metric", o.metric);
+    for (const auto& n : base.names())
+      if (vary.empty() || n != varied) params.emplace_back(n, base.value(n));
+    if (c.uses_metric) params.emplace_back("metric", o.metric);
+    if (c.uses_qk) params.emplace_back("qk", fmt::format("{} (seed {})", o.qk, o.seed));
     params.emplace_back("method", method);
-    if (!o.vary.empty()) params.emplace_back("vary", o.vary);
+    if (!vary.empty()) params.emplace_back("vary", vary);
     for (const auto& spec : o.compare) params.emplace_back("compare", spec);
     emit_figure(ctx, o.output, fig, figure_metadata(fig.title, params));
   }
@@ -213,23 +217,34 @@ void add_decay_command(CLI::App& app, Context& ctx, int& exit_code) {
   cmd->footer(
       "offsets are delta = key - query, 0..K (--symmetric: -K..K; causal alibi/t5: -K..0)\n"
       "series: absolute tables: --metric of PE_T and PE_T+delta (closed form for sinusoidal);\n"
-      "rope: RoFormer's bound and the q=k=ones curve; alibi: bias per head; t5: bucket\n"
+      "rope: --metric of R_T q and R_T+delta k (--qk), plus RoFormer's bound and the q=k=ones curve\n"
+      "(--no-extras leaves them out; rope computes in float64 unless --precision f32); alibi: bias per head;\n"
+      "t5: bucket. --len defaults to T+K+1; a shorter --len is refused\n"
       "examples:\n"
       "  posenc decay sinusoidal --dim 128 --max-offset 200 -o decay.png\n"
-      "  posenc decay sinusoidal --dim 64 --vary base=100,1000,10000 --format csv\n"
+      "  posenc decay sinusoidal --dim 64 --base 100,1000,10000 --format csv   (one series per value)\n"
       "  posenc decay sinusoidal --dim 128 --compare 'learned --dim 128' --compare 'rope --dim 128' -o decay.png\n"
+      "  posenc decay rope --dim 128 --qk random --metric cosine --no-extras --format csv\n"
       "  posenc decay alibi --heads 8 --max-offset 50 --symmetric --format json");
+  opts->scheme.allow_value_lists();
   opts->scheme.bind(*cmd);
   opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kPng});
   opts->output.figure.bind_log_axes(*cmd);
   cmd->add_option("--max-offset", opts->max_offset, "largest offset K")->capture_default_str()->check(CLI::Range(0, 1 << 24));
   cmd->add_option("--from", opts->from, "position T (default 0; K with --symmetric or a causal scheme)")
       ->check(CLI::Range(0, 1 << 30));
-  cmd->add_option("--metric", opts->metric, "dot, cosine or distance (absolute tables)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"dot", "cosine", "distance"}));
+  opts->metric_option = cmd->add_option("--metric", opts->metric, "dot, cosine or distance (absolute tables; rope's q.k)")
+                            ->capture_default_str()
+                            ->check(CLI::IsMember({"dot", "cosine", "distance"}));
   cmd->add_flag("--symmetric", opts->symmetric, "offsets -K..K");
-  cmd->add_option("--vary", opts->vary, "one curve per value of a scheme parameter, e.g. base=100,1000,10000")
+  opts->qk_option = cmd->add_option("--qk", opts->qk, "rope: q and k all ones, random (independent) or same (random, k = q)")
+                        ->capture_default_str()
+                        ->check(CLI::IsMember({"ones", "random", "same"}));
+  opts->seed_option =
+      cmd->add_option("--seed", opts->seed, "rope: seed of the random q, k")->capture_default_str()->check(non_negative_integer());
+  cmd->add_flag("--no-extras", opts->no_extras, "rope: leave out RoFormer's bound and the q=k=ones curve");
+  cmd->add_option("--vary", opts->vary, "one curve per value of a scheme parameter, e.g. base=100,1000,10000 "
+                  "(or a comma list in the option itself: --base 100,1000,10000)")
       ->type_name("NAME=V1,V2,...");
   cmd->add_option("--compare", opts->compare,
                   "another scheme's curves in the same output, written as after 'posenc decay' "

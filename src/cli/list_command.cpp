@@ -14,6 +14,12 @@ nlohmann::json to_json(const ParamValue& v) {
   return std::visit([](const auto& x) { return nlohmann::json(x); }, v);
 }
 
+// "0.5, 0.25, ..." for lists (shortest round-trip numbers), else as the command line writes it.
+std::string value_text(const ParamValue& v) {
+  if (const auto* list = std::get_if<std::vector<double>>(&v)) return fmt::format("{}", fmt::join(*list, ", "));
+  return to_string(v);
+}
+
 void print_text(std::ostream& out) {
   for (const auto& s : encodings::schemes()) {
     out << fmt::format("{:<12} {}\n", s.name, s.summary);
@@ -23,6 +29,7 @@ void print_text(std::ostream& out) {
       out << fmt::format("{:<12}   --{:<34} {}{}\n", "", fmt::format("{} {}", p.name, to_string(p.default_value)),
                          p.help, accepted);
     }
+    for (const auto& d : s.derived) out << fmt::format("{:<12} {}: {}\n", "", d.label, value_text(d.value));
     out << "\n";
   }
 }
@@ -34,9 +41,16 @@ void print_json(std::ostream& out) {
     for (const auto& p : s.params) {
       nlohmann::json j = {{"name", p.name}, {"default", to_json(p.default_value)}, {"help", p.help}};
       if (!p.choices.empty()) j["choices"] = p.choices;
+      if (p.choice_flags) {  // --causal = --mode causal
+        nlohmann::json flags = nlohmann::json::array();
+        for (const auto& c : p.choices) flags.push_back("--" + c);
+        j["flags"] = flags;
+      }
       params.push_back(std::move(j));
     }
-    all.push_back({{"name", s.name}, {"summary", s.summary}, {"formula", s.formula}, {"params", params}});
+    nlohmann::json entry = {{"name", s.name}, {"summary", s.summary}, {"formula", s.formula}, {"params", params}};
+    for (const auto& d : s.derived) entry[d.key] = to_json(d.value);  // alibi: "slopes"
+    all.push_back(std::move(entry));
   }
   out << nlohmann::json{{"schemes", all}}.dump(2) << "\n";
 }

@@ -27,7 +27,7 @@ int run_project(Context& ctx, const ProjectOptions& o) {
   const std::string scheme = o.scheme.scheme();
   if (scheme_kind(scheme) == SchemeKind::kBias)
     throw Error(fmt::format("project needs position vectors; {} is a bias between positions", scheme));
-  const auto table = o.scheme.make_table();
+  const auto table = analysis_table(o.scheme);  // rope in float64 unless --precision
   if (table->info().shape.size() != 2) throw Error("project needs a 2-D table (rows = positions)");
   const Matrix pe = table->to_matrix();
 
@@ -55,10 +55,10 @@ int run_project(Context& ctx, const ProjectOptions& o) {
   } else {
     coords = analysis::project_dims(pe, dims);
     std::vector<std::string> names;
-    std::vector<double> listed;
+    std::vector<std::int64_t> listed;  // JSON [0, 1, 3], not floats
     for (std::size_t d : dims) {
       names.push_back(d < table->info().column_names.size() ? table->info().column_names[d] : fmt::format("dim{}", d));
-      listed.push_back(static_cast<double>(d));
+      listed.push_back(static_cast<std::int64_t>(d));
     }
     info.column_names = names;
     info.params.emplace_back("dims", listed);

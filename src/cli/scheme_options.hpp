@@ -7,6 +7,8 @@
 #include <list>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "posenc/params.hpp"
 #include "posenc/table.hpp"
@@ -17,8 +19,17 @@ namespace posenc::cli {
 /// fixes the type): choices become CLI::IsMember, numeric limits CLI::Range, lists take commas.
 CLI::Option* add_param(CLI::App& sub, const ParamSpec& spec, ParamValue& storage);
 
+/// The checks add_param attaches to `spec`'s option (choices, finite, range).
+std::vector<CLI::Validator> param_checks(const ParamSpec& spec);
+
 class SchemeOptions {
  public:
+  /// Lets every numeric scheme option take a comma list (`--base 100,1000,10000`), each value
+  /// checked as a single one would be; values() then holds the first value and value_lists()
+  /// the lists. For `decay`, where a list means one series per value. Call before bind().
+  void allow_value_lists() { allow_lists_ = true; }
+  /// The options of the chosen scheme given two or more values: {name, "V1,V2,..."}.
+  std::vector<std::pair<std::string, std::string>> value_lists() const;
   /// Adds the scheme sub-commands and `--input FILE` to `parent`.
   void bind(CLI::App& parent);
 
@@ -27,8 +38,9 @@ class SchemeOptions {
   std::string scheme() const;
   /// The values of the chosen scheme, `given` set for the flags the user typed.
   ParamMap values() const;
-  /// Builds the table: the scheme's, or the user's --input file.
-  std::unique_ptr<Table> make_table() const;
+  /// Builds the table: the scheme's, or the user's --input file. With max_axes 3 an --input
+  /// .npy may also be H×N×M (axes head, i, j: a bias table per head, for `check`).
+  std::unique_ptr<Table> make_table(std::size_t max_axes = 2) const;
   const std::string& input() const { return input_; }
 
  private:
@@ -37,10 +49,16 @@ class SchemeOptions {
     std::string name;
     CLI::Option* option;
     ParamValue* storage;
+    std::string* text;      // the option's text when it takes a comma list, else null
+    const ParamSpec* spec;  // in the registry, which lives as long as the program
+    std::vector<CLI::Option*> choice_flags = {};  // --CHOICE flags, one per spec->choices entry
   };
+  void add_choice_flags(CLI::App& sub, const ParamSpec& p, Bound& b);
   CLI::App* parent_ = nullptr;
+  bool allow_lists_ = false;
   std::string input_;
   std::list<ParamValue> storage_;  // stable addresses for CLI11 to write into
+  std::list<std::string> texts_;
   std::list<Bound> bound_;
 };
 

@@ -32,7 +32,7 @@ int run_similarity(Context& ctx, const SimilarityOptions& o) {
     throw Error(fmt::format("similarity needs position vectors; {} is a bias between positions "
                             "(see 'posenc generate {}' or 'posenc decay {}')",
                             scheme, scheme, scheme));
-  const auto table = o.scheme.make_table();
+  const auto table = analysis_table(o.scheme);  // rope in float64 unless --precision
   if (table->info().shape.size() != 2) throw Error("similarity needs a 2-D table (rows = positions)");
   const std::size_t n = table->rows();
   TableInfo info = table->info();
@@ -78,8 +78,9 @@ void add_similarity_command(CLI::App& app, Context& ctx, int& exit_code) {
   auto opts = std::make_shared<SimilarityOptions>();
   CLI::App* cmd = app.add_subcommand("similarity", "N x N similarity between all positions");
   cmd->footer(
-      "sinusoidal uses the closed form S[i][j] = g(j - i), O(N*D); other tables a blocked product.\n"
-      "rope: the score <R_i q, R_j k> for fixed q, k (--qk, --seed).\n"
+      "sinusoidal uses the closed form S[i][j] = g(j - i), O(N*D); other tables one symmetric product\n"
+      "(each pair once, on --threads workers).\n"
+      "rope: the score <R_i q, R_j k> for fixed q, k (--qk, --seed), in float64 unless --precision f32.\n"
       "examples:\n"
       "  posenc similarity sinusoidal --len 100 --dim 128 -o sim.png\n"
       "  posenc similarity --input wpe.npy --metric cosine -o wpe_sim.npy");

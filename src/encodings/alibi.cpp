@@ -44,13 +44,17 @@ Matrix alibi_matrix(std::int64_t len, double slope, AlibiForm form) {
   return m;
 }
 
+namespace {
+constexpr std::int64_t kDefaultHeads = 8;
+}  // namespace
+
 SchemeInfo alibi_scheme() {
   return {"alibi",
           "ALiBi per-head linear attention biases (Press et al. 2021); slopes for any head count",
           "symmetric: b[h,i,j] = -m_h*|i-j|; causal: m_h*j (j<=i), -inf (j>i); "
           "m_h = 2^(-8(h+1)/H) for H a power of two, else slopes(P) ++ every other of slopes(2P), P = 2^floor(log2 H)",
           {len_param(),
-           {"heads", "number of attention heads H", std::int64_t{8}, {}, 1, 65536},
+           {"heads", "number of attention heads H", std::int64_t{kDefaultHeads}, {}, 1, 65536},
            {"head", "one head h (0-based) as an N x N matrix; -1 = all heads, H x N x N", std::int64_t{-1}, {}, -1, 65535},
            {"form", "symmetric: -m|i-j|; causal: the paper's m*j with masked (-inf) future keys",
             std::string("symmetric"), {"symmetric", "causal"}}},
@@ -69,7 +73,8 @@ SchemeInfo alibi_scheme() {
               axes.insert(axes.begin(), "head");
             }
             TableInfo info = make_info("alibi", p, shape, axes);
-            info.results.emplace_back("slopes", slopes);
+            info.params.emplace_back("slopes", slopes);   // the place: JSON "params"
+            info.results.emplace_back("slopes", slopes);  // kept: figures title each head from it
             info.value_name = "bias";
             info.title = head < 0 ? fmt::format("ALiBi {} biases, {} heads", p.text("form"), heads)
                                   : fmt::format("ALiBi {} bias, head {} of {}, slope {}", p.text("form"), head, heads,
@@ -82,7 +87,8 @@ SchemeInfo alibi_scheme() {
                   const auto i = static_cast<std::int64_t>(r % n);
                   for (std::size_t j = 0; j < out.size(); ++j) out[j] = alibi_bias(m, i, static_cast<std::int64_t>(j), form);
                 });
-          }};
+          },
+          {{"slopes", fmt::format("slopes of the default --heads {}", kDefaultHeads), alibi_slopes(kDefaultHeads)}}};
 }
 
 }  // namespace posenc::encodings

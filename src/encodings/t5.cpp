@@ -61,8 +61,9 @@ SchemeInfo t5_scheme() {
            {"buckets", "num_buckets (T5: 32)", std::int64_t{32}, {}, 2, 1 << 20},
            {"max-distance", "max_distance: distances beyond share the last bucket (T5: 128)", std::int64_t{128}, {}, 1,
             static_cast<double>(kMaxLen)},
-           {"mode", "bidirectional (encoder) or causal (decoder: future keys go to bucket 0)",
-            std::string("bidirectional"), {"bidirectional", "causal"}}},
+           {"mode", "bidirectional (encoder) or causal (decoder: future keys go to bucket 0); "
+                    "also --bidirectional or --causal",
+            std::string("bidirectional"), {"bidirectional", "causal"}, -1e300, 1e300, /*choice_flags=*/true}},
           [](const ParamMap& p) -> std::unique_ptr<Table> {
             const T5Options o{p.integer("buckets"), p.integer("max-distance"), p.text("mode") == "bidirectional"};
             check_t5(o);

@@ -175,7 +175,9 @@ std::string shape_text(const std::vector<std::size_t>& shape) {
 
 }  // namespace
 
-Matrix parse_npy(std::string_view bytes, const std::string& name) {
+Matrix parse_npy(std::string_view bytes, const std::string& name) { return parse_npy_array(bytes, name, 2).values; }
+
+NpyArray parse_npy_array(std::string_view bytes, const std::string& name, std::size_t max_axes) {
   if (bytes.size() < 10 || bytes.substr(0, 6) != "\x93NUMPY") fail(name, "not a .npy file (bad magic)");
   const auto u8 = [&](std::size_t i) { return static_cast<std::size_t>(static_cast<unsigned char>(bytes[i])); };
   const std::size_t major = u8(6), minor = u8(7);
@@ -191,11 +193,20 @@ Matrix parse_npy(std::string_view bytes, const std::string& name) {
   const NpyHeader h = HeaderParser(bytes.substr(start, header_len), name).parse();
   const DtypeInfo type = parse_descr(h.descr, name);
   if (h.fortran_order) fail(name, "Fortran-order arrays are not supported: save np.ascontiguousarray(arr)");
-  if (h.shape.empty() || h.shape.size() > 2) {
-    fail(name, fmt::format("{}-D array of shape {}: need a 1-D or 2-D array", h.shape.size(), shape_text(h.shape)));
+  if (h.shape.empty() || h.shape.size() > max_axes) {
+    fail(name, fmt::format("{}-D array of shape {}: need a 1-D{} array", h.shape.size(), shape_text(h.shape),
+                           max_axes > 2 ? fmt::format(" to {}-D", max_axes) : std::string(" or 2-D")));
   }
-  const std::size_t rows = h.shape[0], cols = h.shape.size() == 2 ? h.shape[1] : 1;
-  if (rows == 0 || cols == 0) fail(name, fmt::format("empty array of shape {}", shape_text(h.shape)));
+  for (std::size_t a : h.shape)
+    if (a == 0) fail(name, fmt::format("empty array of shape {}", shape_text(h.shape)));
+  // Every axis but the last becomes rows (a 1-D array is one column).
+  std::size_t rows = h.shape.size() == 1 ? h.shape[0] : 1;
+  for (std::size_t a = 0; a + 1 < h.shape.size(); ++a) {
+    if (rows > std::numeric_limits<std::size_t>::max() / h.shape[a])
+      fail(name, fmt::format("array of shape {} is too large", shape_text(h.shape)));
+    rows *= h.shape[a];
+  }
+  const std::size_t cols = h.shape.size() >= 2 ? h.shape.back() : 1;
   // Check the claimed size against the file before allocating anything.
   const std::size_t avail = bytes.size() - start - header_len;
   const std::size_t max = std::numeric_limits<std::size_t>::max();
@@ -209,7 +220,7 @@ Matrix parse_npy(std::string_view bytes, const std::string& name) {
     v = element(p, type);
     p += type.size;
   }
-  return m;
+  return {h.shape, std::move(m)};
 }
 
 }  // namespace posenc::io

@@ -137,6 +137,10 @@ Matrix read_csv(const std::string& path) { return parse_csv(read_file(path), pat
 
 Matrix read_npy(const std::string& path) { return parse_npy(read_file(path), path); }
 
+NpyArray read_npy_array(const std::string& path, std::size_t max_axes) {
+  return parse_npy_array(read_file(path), path, max_axes);
+}
+
 Matrix read_table(const std::string& path) {
   const std::string ext = lower(std::filesystem::path(path).extension().string());
   if (ext == ".npy") return read_npy(path);

@@ -115,3 +115,102 @@ TEST_CASE("bias-relative: alibi (both forms) and t5 hold; other matrices fail", 
   CHECK(worst(mask, "i") == 4);
   CHECK(worst(mask, "j") == 2);
 }
+
+TEST_CASE("every identity fails on a table with NaN or inf and names the first such cell", "[identity][nonfinite]") {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  for (const double bad : {nan, inf, -inf}) {
+    INFO("value " << bad);
+    // A sinusoidal table passes every identity; one bad cell (and a later one) must fail them all.
+    auto pe = test_tables::sinusoidal(60, 8);
+    pe(5, 2) = bad;
+    pe(40, 1) = bad;
+    const auto known = interleaved_sinusoids(test_tables::paper_omega(8), 8);
+    const std::vector<IdentityResult> all = {
+        check_shift_linear(pe, known, 0, kDefaultTolerance),
+        check_shift_linear(pe, std::nullopt, 0, kDefaultTolerance),
+        check_dot_shift_invariant(pe, 0, kDefaultTolerance),
+        check_dot_symmetric(pe, 0, kDefaultTolerance),
+        check_unique(pe, kDefaultMinDistance),
+        check_bounded(pe, 1.0),
+    };
+    for (const auto& r : all) {
+      INFO(r.name);
+      CHECK(r.decided);
+      CHECK_FALSE(r.holds);
+      CHECK(std::isnan(r.max_error));
+      CHECK(worst(r, "t") == 5);
+      CHECK(worst(r, "dim") == 2);
+    }
+  }
+  // Few rows: shift-linear would be undecided for a finite table, but a NaN decides it.
+  Matrix few = test_tables::random(4, 8);
+  few(0, 0) = nan;
+  CHECK(check_shift_linear(few, std::nullopt, 0, kDefaultTolerance).decided);
+}
+
+TEST_CASE("bias-relative: NaN and +inf fail at their first cell, -inf is a mask", "[identity][nonfinite]") {
+  posenc::TableInfo info;
+  info.shape = {4, 4};
+  Matrix b(4, 4);
+  for (std::size_t i = 0; i < 4; ++i)
+    for (std::size_t j = 0; j < 4; ++j) b(i, j) = -std::abs(double(i) - double(j));  // -|i-j|, holds
+  CHECK(check_bias_relative(posenc::MatrixTable(info, b), kDefaultTolerance).holds);
+  for (const double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    Matrix m = b;
+    m(2, 1) = bad;
+    m(3, 0) = bad;
+    const auto r = check_bias_relative(posenc::MatrixTable(info, m), kDefaultTolerance);
+    CHECK_FALSE(r.holds);
+    CHECK(std::isnan(r.max_error));
+    CHECK(worst(r, "i") == 2);
+    CHECK(worst(r, "j") == 1);
+  }
+}
+
+TEST_CASE("bias-relative: more queries than keys (N > M) holds for every per-row-constant form", "[identity][bias]") {
+  // b[i, j] = f(j - i) + c_i written out here for a 6 x 4 table (the audit's case: rows 4 and 5
+  // have no diagonal, and the old rule subtracted 0 there and failed with 1.67).
+  const double inf = std::numeric_limits<double>::infinity(), m = 0.5;
+  posenc::TableInfo info;
+  info.shape = {6, 4};
+  Matrix causal(6, 4), mj(6, 4), sym(6, 4), t5like(6, 4);
+  for (std::size_t i = 0; i < 6; ++i)
+    for (std::size_t j = 0; j < 4; ++j) {
+      causal(i, j) = j <= i ? m * double(j) : -inf;   // the ALiBi paper's m*j with the causal mask
+      mj(i, j) = m * double(j);                       // m*j, no mask: f(k) = m k, c_i = m i
+      sym(i, j) = -m * std::abs(double(i) - double(j));  // -m|i - j|
+      t5like(i, j) = std::pow(double(j) - double(i), 3) + 7.0 * double(i * i);  // any f, any c_i
+    }
+  for (const Matrix* b : {&causal, &mj, &sym, &t5like}) {
+    const auto r = check_bias_relative(posenc::MatrixTable(info, *b), kDefaultTolerance);
+    CHECK(r.holds);
+    CHECK(r.max_error <= 1e-15);
+  }
+  // One changed entry in a row without a diagonal is caught in that row.
+  Matrix bad = causal;
+  bad(5, 1) += 0.1;
+  const auto r = check_bias_relative(posenc::MatrixTable(info, bad), kDefaultTolerance);
+  CHECK_FALSE(r.holds);
+  CHECK(worst(r, "i") == 5);
+  // The error is the residual of b[5, j] - c_5 against f(j - 5) fixed by rows 0..4: c_5 comes from
+  // b[5, 0] (0), then b[5, 1] differs from f(-4) + c_5 = 0.5 by 0.1, relative to max |b| = 1.5.
+  CHECK(r.max_error == Approx(0.1 / 1.5).epsilon(1e-12));
+  // A 1-column table: every row is its own constant, nothing to contradict.
+  posenc::TableInfo one;
+  one.shape = {5, 1};
+  CHECK(check_bias_relative(posenc::MatrixTable(one, test_tables::random(5, 1)), kDefaultTolerance).holds);
+}
+
+TEST_CASE("bias-relative: H x N x M tables are checked per head, the worst names the head", "[identity][bias]") {
+  posenc::TableInfo info;
+  info.shape = {3, 5, 5};
+  Matrix b(15, 5);
+  for (std::size_t h = 0; h < 3; ++h)
+    for (std::size_t i = 0; i < 5; ++i)
+      for (std::size_t j = 0; j < 5; ++j) b(h * 5 + i, j) = -std::pow(2.0, -double(h + 1)) * std::abs(double(i) - double(j));
+  CHECK(check_bias_relative(posenc::MatrixTable(info, b), kDefaultTolerance).holds);
+  b(2 * 5 + 3, 4) += 0.01;  // head 2, i = 3, j = 4
+  const auto r = check_bias_relative(posenc::MatrixTable(info, b), kDefaultTolerance);
+  CHECK_FALSE(r.holds);
+  CHECK(worst(r, "head") == 2);
+}

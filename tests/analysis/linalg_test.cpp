@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <limits>
 
 #include "test_tables.hpp"
 
@@ -53,4 +54,20 @@ TEST_CASE("projection residual: zero inside the span, the orthogonal part outsid
   Matrix z(4, 3);
   for (std::size_t i = 0; i < 4; ++i) z(i, 0) = z(i, 1) = static_cast<double>(i) + 1, z(i, 2) = 1.0;
   CHECK(projection_residual(z, y).rank == 2);
+}
+
+TEST_CASE("projection_residual: a NaN or inf anywhere gives a NaN residual, not 0", "[linalg][nonfinite]") {
+  // Y = X lies in col(X), residual 0; one NaN must not be skipped by the pivoting.
+  posenc::Matrix x(6, 2);
+  for (std::size_t r = 0; r < 6; ++r) {
+    x(r, 0) = double(r);
+    x(r, 1) = 1.0;
+  }
+  CHECK(posenc::analysis::projection_residual(x, x).relative == Approx(0.0).epsilon(0).margin(1e-14));
+  for (const double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    posenc::Matrix y = x;
+    y(3, 1) = bad;
+    CHECK(std::isnan(posenc::analysis::projection_residual(x, y).relative));
+    CHECK(std::isnan(posenc::analysis::projection_residual(y, x).relative));
+  }
 }

@@ -1,3 +1,4 @@
+#include "posenc/analysis/rope_case.hpp"
 #include "posenc/analysis/rope_identity.hpp"
 
 #include <catch2/catch.hpp>
@@ -87,4 +88,40 @@ TEST_CASE("the rope library's three forms equal the independent ones written her
       }
     }
   }
+}
+
+TEST_CASE("the rope scheme's own rotation: float32 angles, attention factor", "[rope-identity]") {
+  posenc::encodings::RopeConfig c;
+  c.head_dim = c.rotary_dim = 4;
+  c.layout = RopeLayout::kHalf;
+  c.precision = posenc::encodings::RopePrecision::kF32;
+  const auto f = posenc::encodings::compute_frequencies(c);
+  const auto rc = make_rope_case(c, f, 4096, QkChoice::kOnes, 0);
+  CHECK(rc.scale == 1.0);
+  // HF: angle = float32(m) * float32(theta_i) in float32, cos/sin of it rounded to float32.
+  const std::vector<double> x = {0.3, -1.1, 0.7, 2.0};
+  const auto y = rc.apply(x, 4095.0, RopeLayout::kHalf);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const float angle = 4095.0f * static_cast<float>(f.inv_freq[i]);
+    const double cs = static_cast<float>(std::cos(static_cast<double>(angle)));
+    const double sn = static_cast<float>(std::sin(static_cast<double>(angle)));
+    CHECK(y[i] == Approx(x[i] * cs - x[i + 2] * sn).epsilon(0).margin(1e-15));
+    CHECK(y[i + 2] == Approx(x[i + 2] * cs + x[i] * sn).epsilon(0).margin(1e-15));
+  }
+  // So relativity drifts at long range (the angle's float32 error grows with m), while the
+  // float64 rotation keeps it to rounding.
+  CHECK_FALSE(check_rope_relative(rc, 1e-6).holds);
+  c.precision = posenc::encodings::RopePrecision::kF64;
+  CHECK(check_rope_relative(make_rope_case(c, posenc::encodings::compute_frequencies(c), 4096, QkChoice::kRandom, 0), 1e-12)
+            .holds);
+  // YaRN's attention factor multiplies cos and sin: R_0 = a I, norms grow by a = 0.1 ln 4 + 1.
+  c.scaling = posenc::encodings::RopeScaling::kYarn;
+  c.factor = 4.0;
+  c.original_max_position_embeddings = 2048;
+  const auto yarn = make_rope_case(c, posenc::encodings::compute_frequencies(c), 64, QkChoice::kRandom, 0);
+  CHECK(yarn.scale == Approx(0.1 * std::log(4.0) + 1.0).epsilon(1e-12));
+  CHECK(check_rope_relative(yarn, 1e-12).holds);  // both sides carry a^2
+  const auto norm = check_rope_norm(yarn, 1e-6);
+  CHECK_FALSE(norm.holds);
+  CHECK(norm.max_error == Approx(0.1 * std::log(4.0)).epsilon(1e-12));
 }

@@ -1,6 +1,11 @@
 #include "posenc/analysis/similarity.hpp"
 
 #include <catch2/catch.hpp>
+#include <algorithm>
+
+#include "posenc/analysis/gram.hpp"
+#include "posenc/memory.hpp"
+#include "posenc/parallel.hpp"
 #include <cmath>
 
 #include "test_tables.hpp"
@@ -55,4 +60,52 @@ TEST_CASE("cosine with a zero vector is NaN", "[similarity]") {
   const auto s = similarity(test_tables::integer(3, 2), Metric::kCosine);
   CHECK(std::isnan(s(0, 1)));
   CHECK(s(1, 2) == Approx(1.0).epsilon(1e-12));
+}
+
+TEST_CASE("symmetric product: bit for bit the plain loop, whatever the thread count", "[similarity][gram]") {
+  // 37 rows (not a multiple of the 4-row tile), 300 columns (more than one 256-wide k pass).
+  const auto a = test_tables::random(37, 300);
+  const auto plain = [&](posenc::analysis::Metric m, std::size_t i, std::size_t j) {
+    double dot = 0, ni = 0, nj = 0, dist = 0;
+    for (std::size_t k = 0; k < a.cols(); ++k) {  // k in order, one accumulator each
+      dot += a(i, k) * a(j, k);
+      ni += a(i, k) * a(i, k);
+      nj += a(j, k) * a(j, k);
+      dist += (a(i, k) - a(j, k)) * (a(i, k) - a(j, k));
+    }
+    if (m == posenc::analysis::Metric::kDistance) return std::sqrt(dist);
+    if (m == posenc::analysis::Metric::kCosine) return dot / std::sqrt(ni * nj);
+    return dot;
+  };
+  using posenc::analysis::Metric;
+  for (const Metric m : {Metric::kDot, Metric::kCosine, Metric::kDistance}) {
+    std::vector<posenc::Matrix> runs;
+    for (unsigned t : {1u, 3u}) {
+      posenc::set_threads(t);
+      runs.push_back(posenc::analysis::symmetric_similarity(a, m));
+    }
+    posenc::set_threads(0);
+    CHECK(std::equal(runs[0].data().begin(), runs[0].data().end(), runs[1].data().begin()));
+    for (std::size_t i = 0; i < a.rows(); ++i)
+      for (std::size_t j = 0; j < a.rows(); ++j) {
+        INFO(int(m) << " " << i << " " << j);
+        REQUIRE(runs[0](i, j) == plain(m, std::min(i, j), std::max(i, j)));
+      }
+  }
+}
+
+TEST_CASE("similarity_table streams the rows past the memory limit, with the same values", "[similarity][gram]") {
+  const auto pe = test_tables::random(150, 9);
+  const auto in_memory = similarity_table(posenc::TableInfo{}, pe, Metric::kDot)->to_matrix();
+  posenc::set_memory_limit(150000);  // below the 150² + 2·150·9 doubles of the symmetric product
+  const auto streamed_table = similarity_table(posenc::TableInfo{}, pe, Metric::kDot);
+  CHECK(dynamic_cast<const posenc::MatrixTable*>(streamed_table.get()) == nullptr);
+  std::vector<double> row(150);
+  bool same = true;
+  for (std::size_t i = 0; i < 150; ++i) {
+    streamed_table->fill(i, 1, row);
+    for (std::size_t j = 0; j < 150; ++j) same = same && row[j] == in_memory(i, j);
+  }
+  posenc::set_memory_limit(0);
+  CHECK(same);
 }

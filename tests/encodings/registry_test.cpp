@@ -23,7 +23,10 @@ TEST_CASE("every scheme builds with its defaults and gives finite values", "[reg
         CHECK(std::find(p.choices.begin(), p.choices.end(), std::get<std::string>(p.default_value)) != p.choices.end());
     const auto t = posenc::encodings::make_table(s.name, posenc::ParamMap{});
     CHECK(t->info().scheme == s.name);
-    CHECK(t->info().params.size() == s.params.size());
+    // Every declared parameter is echoed, in order; alibi then adds its derived "slopes" (issue 4).
+    const auto& echoed = t->info().params;
+    REQUIRE(echoed.size() == s.params.size() + (s.name == "alibi" ? 1 : 0));
+    for (std::size_t i = 0; i < s.params.size(); ++i) CHECK(echoed[i].first == s.params[i].name);
     REQUIRE(t->rows() > 0);
     if (!t->info().column_names.empty()) CHECK(t->info().column_names.size() == t->cols());
     const auto m = t->to_matrix();

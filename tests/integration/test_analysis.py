@@ -32,6 +32,17 @@ def main():
         (["check", "t5", "--len", "300"], 0),
         (["check", "rope", "--dim", "64", "--identity", "dot-symmetric"], 1),
         (["check", "rope", "--dim", "64", "--identity", "dot-symmetric", "--qk", "same"], 0),
+        # RoPE identities that fail for real: float32 angles at long range, YaRN's attention factor.
+        (["check", "rope", "--dim", "64", "--len", "4096", "--identity", "rope-relative"], 0),
+        (["check", "rope", "--dim", "64", "--len", "4096", "--precision", "f32", "--identity", "rope-relative"], 1),
+        (["check", "rope", "--dim", "64", "--len", "4096", "--identity", "dot-shift-invariant"], 0),
+        (["check", "rope", "--dim", "64", "--len", "4096", "--precision", "f32", "--identity", "dot-shift-invariant"], 1),
+        (["check", "rope", "--dim", "64", "--identity", "rope-norm"], 0),
+        (["check", "rope", "--dim", "64", "--scaling", "yarn", "--factor", "4", "--original-max-position-embeddings",
+          "2048", "--identity", "rope-norm"], 1),
+        (["check", "rope", "--dim", "64", "--precision", "f32", "--len", "100000", "--tol", "0",
+          "--identity", "rope-forms-agree"], 0),
+        (["check", "rope", "--dim", "64", "--tol", "1e-15", "--identity", "layouts-agree"], 0),
         (["check", "alibi", "--identity", "unique"], 2),
         (["check", "learned", "--identity", "shift-linear"], 2),
     ]:
@@ -74,6 +85,39 @@ def main():
         i = np.arange(5)
         m = 2.0 ** -np.arange(1, 9)
         expect(a.shape == (8, 5, 5) and np.array_equal(a, -m[:, None, None] * np.abs(i[:, None] - i[None, :])), "alibi")
+
+        # check --input: a NaN fails every identity (exit 1) at its cell; an H x N x N ALiBi .npy
+        # from numpy is checked per head.
+        table = np.sin(np.arange(40.0)[:, None] * paper_omega(8))
+        table[6, 3] = np.nan
+        path = os.path.join(tmp, "nan.npy")
+        np.save(path, table)
+        r = run("check", "--input", path, "--format", "json")
+        j = json.loads(r.stdout)
+        expect(r.returncode == 1 and all(i["worst"] == {"t": 6, "dim": 3} and i["max_error"] is None
+                                         for i in j["identities"]), f"nan check: {r.returncode} {r.stdout[:300]!r}")
+        i5 = np.arange(5)
+        heads = -(2.0 ** -np.arange(1, 5))[:, None, None] * np.abs(i5[:, None] - i5[None, :])
+        path = os.path.join(tmp, "heads.npy")
+        np.save(path, heads)
+        r = run("check", "--input", path)
+        expect(r.returncode == 0 and "4 head(s) of 5 x 5" in r.stdout, f"3-D check: {r.returncode} {r.stdout!r}")
+        heads[2, 3, 1] += 0.5  # offset -2, which rows 2, 3 and 4 share (offset -4 is in row 4 alone)
+        np.save(path, heads)
+        r = run("check", "--input", path, "--format", "json")
+        expect(r.returncode == 1 and json.loads(r.stdout)["identities"][0]["worst"]["head"] == 2, "3-D check fails")
+
+        # decay --base as a list: one column per value, each sum_k cos(w_k delta).
+        r = run("decay", "sinusoidal", "--dim", "16", "--base", "100,10000", "--max-offset", "50", "--dtype", "float64",
+                "--format", "csv")
+        path = os.path.join(tmp, "bases.csv")
+        with open(path, "w") as f:
+            f.write(r.stdout)
+        df = pd.read_csv(path)
+        expect(list(df.columns) == ["offset", "base=100: dot", "base=10000: dot"], f"base list columns {list(df.columns)}")
+        for b in (100, 10000):
+            want = np.cos(np.outer(df["offset"].to_numpy(), paper_omega(16, b))).sum(axis=1)
+            expect(np.allclose(df[f"base={b}: dot"].to_numpy(), want, atol=1e-12), f"base list values {b}")
 
         # project: sine --dim 3 coordinates are the table's columns.
         path = os.path.join(tmp, "loop.csv")

@@ -21,6 +21,13 @@ def main():
             ["generate", "integer", "--format", "xlsx", "-o", keep],
             ["generate", "--input", os.path.join(tmp, "missing.npy"), "-o", keep],
             ["generate", "integer", "--bogus", "-o", keep],
+            # Analysis options that would otherwise be ignored or contradict each other.
+            ["decay", "alibi", "--metric", "cosine", "-o", keep],
+            ["decay", "sinusoidal", "--qk", "random", "-o", keep],
+            ["decay", "sinusoidal", "--len", "10", "--max-offset", "100", "-o", keep],
+            ["decay", "sinusoidal", "--base", "100,1000", "--dim", "8,16", "-o", keep],
+            ["decay", "sinusoidal", "--base", "100,1000", "--vary", "dim=8,16", "-o", keep],
+            ["generate", "t5", "--causal", "--bidirectional", "-o", keep],
         ]
         for argv in bad_invocations:
             r = run(*argv)

@@ -35,7 +35,8 @@ struct ProjectionResidual {
 };
 
 /// Householder QR of X with column pivoting; columns whose remaining norm falls below
-/// rank_tol × the largest column norm are treated as dependent.
+/// rank_tol × the largest column norm are treated as dependent. A NaN or ±inf in X or Y
+/// gives relative = NaN (every row residual NaN), never a silent 0.
 ProjectionResidual projection_residual(const Matrix& x, const Matrix& y, double rank_tol = 1e-10);
 
 /// C = A·Aᵀ restricted to rows [first, first + count) of A against all rows: out is count × A.rows().

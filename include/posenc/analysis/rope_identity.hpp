@@ -35,6 +35,11 @@ struct RopeCheckCase {
   RopeApply apply;
   RopeApply apply_complex;
   RopeApply apply_matrix;
+  /// R_0 = scale·I: the factor the implementation multiplies into cos and sin (HF's attention
+  /// factor, e.g. YaRN's 0.1 ln s + 1). rope-relative expects scale² on its closed form;
+  /// rope-norm reports it (a scaled rotation does not keep norms).
+  double scale = 1.0;
+  std::string implementation = "exact rotation by m theta_i in double";  ///< for notes
 };
 
 /// N(0, 1) samples from std::mt19937_64(seed) by Box–Muller (the same on every platform,
@@ -46,9 +51,10 @@ std::vector<double> normal_vector(std::size_t n, std::uint64_t seed);
 RopeCheckCase make_rope_case(std::vector<double> theta, RopeLayout layout, std::int64_t len, QkChoice qk,
                              std::uint64_t seed);
 
-/// rope-relative: <R_m q, R_n k> = <q, R_{n−m} k> = Re Σ q̃_i conj(k̃_i) e^{i(m−n)θ_i}.
+/// rope-relative: <R_m q, R_n k> = <R_0 q, R_{n−m} k> = scale² Re Σ q̃_i conj(k̃_i) e^{i(m−n)θ_i}
+/// (R_0 q = q when scale = 1).
 IdentityResult check_rope_relative(const RopeCheckCase& c, double tol);
-/// rope-norm: |R_m q| = |q| and |R_m k| = |k|.
+/// rope-norm: |R_m q| = |q| and |R_m k| = |k| (fails for a scaled rotation, scale ≠ 1).
 IdentityResult check_rope_norm(const RopeCheckCase& c, double tol);
 /// rope-forms-agree: apply_matrix, apply_complex and apply give the same R_m q.
 IdentityResult check_rope_forms_agree(const RopeCheckCase& c, double tol);

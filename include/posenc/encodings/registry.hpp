@@ -20,6 +20,14 @@ struct SchemeInfo {
   std::vector<ParamSpec> params;
   /// Builds the table from parameter values; throws Error for values the user can fix.
   std::function<std::unique_ptr<Table>(const ParamMap&)> make;
+  /// Values that follow from the default parameters, shown by `posenc list` (text: one line
+  /// "label: value"; JSON: "key": value), e.g. alibi's slopes for the default head count.
+  struct Derived {
+    std::string key;
+    std::string label;
+    ParamValue value;
+  };
+  std::vector<Derived> derived = {};
 };
 
 /// Every scheme, in the order `posenc list` shows them.
