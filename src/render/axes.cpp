@@ -26,6 +26,28 @@ double Axis::fraction(double v) const {
   return hi != lo ? (v - lo) / (hi - lo) : 0.5;
 }
 
+Rect text_box(const Label& l) {
+  const FontMetrics fm = font_metrics(l.style.size);
+  double down = 0;  // from the anchor to the baseline, as Canvas::text
+  switch (l.style.v) {
+    case VAlign::kBaseline: down = 0; break;
+    case VAlign::kTop: down = fm.cap_height; break;
+    case VAlign::kMiddle: down = fm.cap_height / 2; break;
+    case VAlign::kBottom: down = -fm.descent; break;
+  }
+  const double w = text_width(l.text, l.style.size);
+  const double shift = l.style.h == HAlign::kLeft ? 0.0 : l.style.h == HAlign::kCenter ? 0.5 : 1.0;
+  if (l.style.vertical) {
+    // Reads upwards: the run starts at the bottom; the capitals face the page's left.
+    const double base = l.at.x + down, start = l.at.y + shift * w;
+    return {base - fm.cap_height, start - w, fm.cap_height + fm.descent, w};
+  }
+  const double base = l.at.y + down, start = l.at.x - shift * w;
+  return {start, base - fm.cap_height, w, fm.cap_height + fm.descent};
+}
+
+void draw_label(Canvas& c, const Label& l) { c.text(l.at, l.text, l.style); }
+
 double x_pixel(const Axis& a, const Rect& plot, double v) { return plot.x + a.fraction(v) * plot.w; }
 
 double y_pixel(const Axis& a, const Rect& plot, double v) {
@@ -70,14 +92,30 @@ double y_axis_width(const Axis& a) {
   return w + th.gap;
 }
 
+std::vector<Label> x_tick_labels(const Rect& plot, const Axis& a) {
+  const Theme& th = theme();
+  std::vector<Label> out;
+  for (const auto& t : a.draw_ticks ? a.ticks : std::vector<Tick>{})
+    out.push_back({t.label, {x_pixel(a, plot, t.value), plot.bottom() + th.tick_length + th.gap},
+                   {th.tick, th.text, HAlign::kCenter, VAlign::kTop}});
+  return out;
+}
+
+std::vector<Label> y_tick_labels(const Rect& plot, const Axis& a) {
+  const Theme& th = theme();
+  std::vector<Label> out;
+  for (const auto& t : a.draw_ticks ? a.ticks : std::vector<Tick>{})
+    out.push_back({t.label, {plot.x - th.tick_length - th.gap, y_pixel(a, plot, t.value)},
+                   {th.tick, th.text, HAlign::kRight, VAlign::kMiddle}});
+  return out;
+}
+
 void draw_x_axis(Canvas& c, const Rect& plot, const Axis& a) {
   const Theme& th = theme();
   const double y = plot.bottom();
-  for (const auto& t : a.draw_ticks ? a.ticks : std::vector<Tick>{}) {
-    const double x = x_pixel(a, plot, t.value);
-    c.rect(x - 0.5, y, 1, th.tick_length, th.axis);
-    c.text({x, y + th.tick_length + th.gap}, t.label, {th.tick, th.text, HAlign::kCenter, VAlign::kTop});
-  }
+  for (const auto& t : a.draw_ticks ? a.ticks : std::vector<Tick>{})
+    c.rect(x_pixel(a, plot, t.value) - 0.5, y, 1, th.tick_length, th.axis);
+  for (const auto& l : x_tick_labels(plot, a)) draw_label(c, l);
   if (!a.label.empty()) {
     const double ly = y + th.tick_length + th.gap + line_height(th.tick) + th.gap;
     c.text({plot.x + plot.w / 2, ly}, fit_text(a.label, th.label, plot.w),
@@ -88,11 +126,9 @@ void draw_x_axis(Canvas& c, const Rect& plot, const Axis& a) {
 void draw_y_axis(Canvas& c, const Rect& plot, const Axis& a) {
   const Theme& th = theme();
   const double x = plot.x;
-  for (const auto& t : a.draw_ticks ? a.ticks : std::vector<Tick>{}) {
-    const double y = y_pixel(a, plot, t.value);
-    c.rect(x - th.tick_length, y - 0.5, th.tick_length, 1, th.axis);
-    c.text({x - th.tick_length - th.gap, y}, t.label, {th.tick, th.text, HAlign::kRight, VAlign::kMiddle});
-  }
+  for (const auto& t : a.draw_ticks ? a.ticks : std::vector<Tick>{})
+    c.rect(x - th.tick_length, y_pixel(a, plot, t.value) - 0.5, th.tick_length, 1, th.axis);
+  for (const auto& l : y_tick_labels(plot, a)) draw_label(c, l);
   if (!a.label.empty()) {
     // The label's top (towards the page's left edge) sits a gap beyond the widest tick label.
     const double lx = x - th.tick_length - 2 * th.gap - widest_tick_label(a) - line_height(th.label) * 0.2;

@@ -10,6 +10,7 @@
 #include "posenc/render/axes.hpp"
 #include "posenc/render/colormap.hpp"
 #include "posenc/render/text.hpp"
+#include "layouts.hpp"
 
 namespace posenc::render {
 namespace {
@@ -71,6 +72,17 @@ std::pair<int, int> figure_size(const Figure& f) {
   return std::visit(Overloaded{[](const HeatmapFigure& h) { return heatmap_size(h); },
                                [](const auto& x) { return std::pair{x.width, x.height}; }},
                     f);
+}
+
+FigureLayout figure_layout(const Figure& f) {
+  return std::visit(Overloaded{[](const HeatmapFigure& h) { return heatmap_layout(h); },
+                               [](const LineFigure& l) { return line_plot_layout(l); },
+                               [](const ScatterFigure& s) { return scatter_layout(s); }},
+                    f);
+}
+
+void add_texts(FigureLayout& out, char part, const std::vector<Label>& labels) {
+  for (const Label& l : labels) out.texts.push_back({part, l.text, text_box(l)});
 }
 
 void draw(Canvas& c, const Figure& f) {

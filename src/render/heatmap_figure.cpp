@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "posenc/render/axes.hpp"
+#include "layouts.hpp"
 #include "posenc/render/text.hpp"
 
 namespace posenc::render {
@@ -111,8 +112,50 @@ std::pair<double, double> heatmap_panel_size(const HeatmapFigure& f) {
   return {l.plots.front().w, l.plots.front().h};
 }
 
-void draw_heatmap(Canvas& c, const HeatmapFigure& f) {
+namespace {
+
+// Tick labels of panel i: x under the bottom panel of each column, y left of the first column.
+std::vector<Label> panel_tick_labels(const Layout& l, std::size_t i, char part) {
+  Axis x = l.x, y = l.y;
+  x.label.clear(), y.label.clear();
+  const Rect& p = l.plots[i];
+  if (part == 'x') return i + l.ncols >= l.plots.size() ? x_tick_labels(p, x) : std::vector<Label>{};
+  return i % l.ncols == 0 ? y_tick_labels(p, y) : std::vector<Label>{};
+}
+
+// The panels' titles, when there are several.
+std::vector<Label> panel_titles(const HeatmapFigure& f, const Layout& l) {
   const Theme& th = theme();
+  std::vector<Label> out;
+  if (l.plots.size() < 2) return out;
+  for (std::size_t i = 0; i < l.plots.size() && i < f.panels.size(); ++i) {
+    const Rect& p = l.plots[i];
+    out.push_back({fit_text(f.panels[i].title, th.tick, p.w + kGapX), {p.x + p.w / 2, p.y - 5},
+                   {th.tick, th.text, HAlign::kCenter, VAlign::kBaseline}});
+  }
+  return out;
+}
+
+}  // namespace
+
+FigureLayout heatmap_layout(const HeatmapFigure& f) {
+  const Layout l = layout(f);
+  FigureLayout out;
+  const bool titled = !f.title.empty() || !f.subtitle.empty();
+  out.title = {0, 0, static_cast<double>(l.width), titled ? title_height(f.title, f.subtitle) : 0.0};
+  out.plots = l.plots;
+  out.colorbar = l.bar;
+  out.cmap = f.cmap;
+  for (std::size_t i = 0; i < l.plots.size(); ++i) {
+    add_texts(out, 'x', panel_tick_labels(l, i, 'x'));
+    add_texts(out, 'y', panel_tick_labels(l, i, 'y'));
+  }
+  add_texts(out, 'c', colorbar_tick_labels(l.bar, l.values));
+  add_texts(out, 'p', panel_titles(f, l));
+  return out;
+}
+
+void draw_heatmap(Canvas& c, const HeatmapFigure& f) {
   const Layout l = layout(f);
   Axis x = l.x, y = l.y;
   x.label.clear(), y.label.clear();
@@ -122,10 +165,8 @@ void draw_heatmap(Canvas& c, const HeatmapFigure& f) {
     draw_frame(c, p);
     if (i + l.ncols >= l.plots.size()) draw_x_axis(c, p, x);  // bottom panel of its column
     if (i % l.ncols == 0) draw_y_axis(c, p, y);
-    if (l.plots.size() > 1 && i < f.panels.size())
-      c.text({p.x + p.w / 2, p.y - 5}, fit_text(f.panels[i].title, th.tick, p.w + kGapX),
-             {th.tick, th.text, HAlign::kCenter, VAlign::kBaseline});
   }
+  for (const Label& t : panel_titles(f, l)) draw_label(c, t);
   // The axis labels once, centred on the whole grid, clear of the first panel's tick labels.
   Axis xl = l.x, yl = l.y;
   xl.draw_ticks = yl.draw_ticks = false;

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "posenc/render/axes.hpp"
+#include "layouts.hpp"
 #include "posenc/render/text.hpp"
 
 namespace posenc::render {
@@ -106,11 +107,21 @@ void draw_reference(Canvas& c, const Rect& plot, const Axis& ya, const Reference
   c.text({b.x + 2, y - 4}, r.label, {px, kReference, HAlign::kLeft, VAlign::kBaseline});
 }
 
-}  // namespace
-
-void draw_line_plot(Canvas& c, const LineFigure& f, bool bare) {
-  const Theme& th = theme();
+// Where everything of a line plot goes on a width × height canvas.
+struct Plan {
+  Rect plot, box;
   Axis xa, ya;
+  std::vector<LegendEntry> legend;
+  bool with_legend = false;
+  std::vector<std::vector<std::vector<Point>>> runs;  ///< per series, its unbroken runs
+  std::vector<Point> curves;                          ///< points along all curves (labels avoid them)
+};
+
+Plan plan(const LineFigure& f, double width, double height, bool bare) {
+  const Theme& th = theme();
+  Plan p;
+  Axis& xa = p.xa;
+  Axis& ya = p.ya;
   xa.label = f.x_label, ya.label = f.y_label;
   xa.log = f.log_x, ya.log = f.log_y;
   std::tie(xa.lo, xa.hi) = data_range(f.x, xa.log, false);
@@ -119,63 +130,81 @@ void draw_line_plot(Canvas& c, const LineFigure& f, bool bare) {
   for (const auto& r : f.references) all.push_back(r.y);
   std::tie(ya.lo, ya.hi) = data_range(all, ya.log, true);
 
-  Rect plot{0, 0, static_cast<double>(c.width()), static_cast<double>(c.height())};
+  Rect& plot = p.plot;
+  plot = {0, 0, width, height};
   if (!bare) {
     const double top = title_height(f.title, f.subtitle);
     plot.y = top;
-    plot.h = std::max(20.0, c.height() - top - x_axis_height(xa) - 1);
+    plot.h = std::max(20.0, height - top - x_axis_height(xa) - 1);
     ya.ticks = fit_ticks(ya.lo, ya.hi, plot.h, false, ya.log);
     plot.x = th.pad + y_axis_width(ya);
-    plot.w = std::max(20.0, c.width() - plot.x - 2.5 * th.pad);  // room for the last x label's overhang
+    plot.w = std::max(20.0, width - plot.x - 2.5 * th.pad);  // room for the last x label's overhang
     // Whole pixels keep grid lines and the frame crisp.
     plot = {std::round(plot.x), std::round(plot.y), std::round(plot.w), std::round(plot.h)};
   }
-  std::vector<LegendEntry> legend;
-  for (std::size_t i = 0; i < f.series.size(); ++i) legend.push_back({f.series[i].name, line_colour(f.cmap, i, f.series.size())});
-  const bool with_legend = !bare && f.series.size() > 1;
+  for (std::size_t i = 0; i < f.series.size(); ++i) p.legend.push_back({f.series[i].name, line_colour(f.cmap, i, f.series.size())});
+  p.with_legend = !bare && f.series.size() > 1;
 
   // The curves in pixels, and the places a legend inside the plot must not cover.
-  std::vector<std::vector<std::vector<Point>>> runs;
-  std::vector<Point> avoid, curves;
+  std::vector<Point> avoid;
   auto place = [&] {
-    runs.clear(), avoid.clear(), curves.clear();
+    p.runs.clear(), avoid.clear(), p.curves.clear();
     for (const auto& s : f.series) {
-      runs.push_back(series_points(f, s, xa, ya, plot));
-      for (const auto& run : runs.back()) add_samples(run, curves);
+      p.runs.push_back(series_points(f, s, xa, ya, plot));
+      for (const auto& run : p.runs.back()) add_samples(run, p.curves);
     }
-    avoid = curves;
+    avoid = p.curves;
     for (const auto& r : f.references)
       if (usable(r.y, ya.log))
         for (double x = plot.x; x <= plot.right(); x += 4) avoid.push_back({x, y_pixel(ya, plot, r.y) - 8});
   };
   place();
-  Rect box;
-  if (with_legend) {
+  if (p.with_legend) {
     std::size_t covered = 0;
-    box = legend_box(plot, legend, avoid, &covered);
+    p.box = legend_box(plot, p.legend, avoid, &covered);
     if (covered > 0) {
       // No free corner: the legend goes beside the plot, which narrows.
-      plot.w = std::max(20.0, std::round(plot.w - legend_width(legend) - 12));
-      box = {plot.right() + 12, plot.y, legend_width(legend), legend_height(legend)};
+      plot.w = std::max(20.0, std::round(plot.w - legend_width(p.legend) - 12));
+      p.box = {plot.right() + 12, plot.y, legend_width(p.legend), legend_height(p.legend)};
       place();
     }
   }
   if (!bare) xa.ticks = fit_ticks(xa.lo, xa.hi, plot.w, true, xa.log);
+  return p;
+}
 
+}  // namespace
+
+FigureLayout line_plot_layout(const LineFigure& f) {
+  const Plan p = plan(f, f.width, f.height, false);
+  FigureLayout out;
+  const bool titled = !f.title.empty() || !f.subtitle.empty();
+  out.title = {0, 0, static_cast<double>(f.width), titled ? title_height(f.title, f.subtitle) : 0.0};
+  out.plots = {p.plot};
+  if (p.with_legend) out.legend = p.box, out.legend_entries = p.legend;
+  add_texts(out, 'x', x_tick_labels(p.plot, p.xa));
+  add_texts(out, 'y', y_tick_labels(p.plot, p.ya));
+  return out;
+}
+
+void draw_line_plot(Canvas& c, const LineFigure& f, bool bare) {
+  const Plan p = plan(f, c.width(), c.height(), bare);
+  const Rect& plot = p.plot;
+  const Axis &xa = p.xa, &ya = p.ya;
   draw_grid(c, plot, xa, ya);
   if (!ya.log && ya.lo < 0 && ya.hi > 0) c.rect(plot.x, y_pixel(ya, plot, 0) - 0.5, plot.w, 1, {170, 170, 170});
-  for (const auto& r : f.references) draw_reference(c, plot, ya, r, false, curves);
-  for (std::size_t i = 0; i < runs.size(); ++i)
-    for (const auto& run : runs[i]) {
-      if (run.size() == 1) c.disc(run[0], bare ? 1.0 : 2.0, legend[i].colour);  // an isolated point stays visible
-      else c.polyline(run, legend[i].colour, bare ? 1.0 : 2.0);
+  for (const auto& r : f.references) draw_reference(c, plot, ya, r, false, p.curves);
+  for (std::size_t i = 0; i < p.runs.size(); ++i)
+    for (const auto& run : p.runs[i]) {
+      if (run.size() == 1) c.disc(run[0], bare ? 1.0 : 2.0, p.legend[i].colour);  // an isolated point stays visible
+      else c.polyline(run, p.legend[i].colour, bare ? 1.0 : 2.0);
     }
   if (bare) return;
-  for (const auto& r : f.references) draw_reference(c, plot, ya, r, true, curves);
+  for (const auto& r : f.references) draw_reference(c, plot, ya, r, true, p.curves);
   draw_frame(c, plot);
   draw_x_axis(c, plot, xa);
   draw_y_axis(c, plot, ya);
-  if (with_legend) draw_legend(c, box, legend);
+  if (p.with_legend) draw_legend(c, p.box, p.legend);
   draw_title(c, f.title, f.subtitle);
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "layouts.hpp"
 #include "posenc/render/text.hpp"
 #include "scatter_parts.hpp"
 
@@ -58,44 +59,50 @@ double scatter_3d_width(const Rect& area) {
   return fit_scale(extent, area, kRoom) * extent.first + 2 * kRoom;
 }
 
-void draw_scatter_3d(Canvas& c, const ScatterFigure& f, const Rect& area, bool bare) {
-  const Theme& th = theme();
-  const View v;
+namespace {
+
+// Everything of the 3-D view but the points: placement, box, ticks and labels.
+struct Box3d {
+  View v;
+  Fit fit;
   std::array<std::pair<double, double>, 3> range;
-  for (std::size_t k = 0; k < 3; ++k) range[k] = column_range(f.points, k);
-  auto unit = [&](std::size_t k, double value) {
+  std::vector<std::pair<Point, Point>> edges, tick_marks;
+  std::vector<std::pair<char, Label>> tick_labels;
+  std::vector<Label> axis_labels;
+  Rect bounds;  ///< of the projected box
+
+  double unit(std::size_t k, double value) const {
     return 2 * (value - range[k].first) / (range[k].second - range[k].first) - 1;
-  };
+  }
+};
+
+Box3d plan_3d(const ScatterFigure& f, const Rect& area, bool bare) {
+  const Theme& th = theme();
+  Box3d b;
+  const View& v = b.v;
+  for (std::size_t k = 0; k < 3; ++k) b.range[k] = column_range(f.points, k);
   // Fit the projected box, leaving room around it for tick and axis labels.
   double lx = 0, ly = 0;
   const auto extent = box_extent(v, lx, ly);
-  const double room = bare ? 1 : kRoom;
-  Fit fit;
+  Fit& fit = b.fit;
   fit.scale = bare ? std::max(1.0, std::min((area.w - 2) / extent.first, (area.h - 2) / extent.second))
-                   : fit_scale(extent, area, room);
+                   : fit_scale(extent, area, kRoom);
   fit.cx = area.x + area.w / 2 - fit.scale * (lx + extent.first / 2);
   fit.cy = area.y + area.h / 2 - fit.scale * (ly + extent.second / 2);
+  b.bounds = {fit.cx + fit.scale * lx, fit.cy + fit.scale * ly, fit.scale * extent.first, fit.scale * extent.second};
   const Point centre = fit(v.flat({0, 0, 0}));
 
   // The twelve edges of the box.
   for (int a = 0; a < 3; ++a)
     for (int s = 0; s < 4; ++s) {
       Vec3 p{}, q{};
-      const int b = (a + 1) % 3, d = (a + 2) % 3;
+      const int c = (a + 1) % 3, d = (a + 2) % 3;
       p[static_cast<std::size_t>(a)] = -1, q[static_cast<std::size_t>(a)] = 1;
-      p[static_cast<std::size_t>(b)] = q[static_cast<std::size_t>(b)] = s & 1 ? 1 : -1;
+      p[static_cast<std::size_t>(c)] = q[static_cast<std::size_t>(c)] = s & 1 ? 1 : -1;
       p[static_cast<std::size_t>(d)] = q[static_cast<std::size_t>(d)] = s & 2 ? 1 : -1;
-      c.polyline({fit(v.flat(p)), fit(v.flat(q))}, kBox, 1.0);
+      b.edges.push_back({fit(v.flat(p)), fit(v.flat(q))});
     }
-
-  std::vector<Point> px(f.points.rows());
-  std::vector<double> depth(px.size());
-  for (std::size_t r = 0; r < px.size(); ++r) {
-    const Vec3 p{unit(0, f.points(r, 0)), unit(1, f.points(r, 1)), unit(2, f.points(r, 2))};
-    px[r] = fit(v.flat(p));
-    depth[r] = dot(p, v.eye);
-  }
-  if (bare) return draw_points(c, f, px, depth, true);
+  if (bare) return b;
 
   // Ticks: x and y on the front bottom edges, z on the leftmost vertical edge.
   const double front_y = v.eye[1] > 0 ? 1 : -1, front_x = v.eye[0] > 0 ? 1 : -1;
@@ -119,20 +126,47 @@ void draw_scatter_3d(Canvas& c, const ScatterFigure& f, const Rect& area, bool b
     const Point e = fit(v.flat(end));
     const double edge_px = 2 * std::hypot(e.x - m.x, e.y - m.y);
     double widest = 0;
-    for (const auto& t : fit_ticks(range[k].first, range[k].second, edge_px, k != 2)) {
+    for (const auto& t : fit_ticks(b.range[k].first, b.range[k].second, edge_px, k != 2)) {
       Vec3 p = mid;
-      p[k] = unit(k, t.value);
+      p[k] = b.unit(k, t.value);
       const Point tp = fit(v.flat(p));
-      c.polyline({tp, {tp.x + 5 * out.x, tp.y + 5 * out.y}}, th.axis, 1.0);
-      c.text({tp.x + 9 * out.x, tp.y + 9 * out.y}, t.label, style);
+      b.tick_marks.push_back({tp, {tp.x + 5 * out.x, tp.y + 5 * out.y}});
+      b.tick_labels.push_back({static_cast<char>('x' + k), {t.label, {tp.x + 9 * out.x, tp.y + 9 * out.y}, style}});
       widest = std::max(widest, text_width(t.label, th.tick));
     }
     if (k < f.axis_labels.size()) {
       const double reach = 16 + (sideways ? widest : th.tick) + 8;
-      c.text({m.x + reach * out.x, m.y + reach * out.y}, f.axis_labels[k],
-             {th.label, th.text, sideways ? style.h : HAlign::kCenter, style.v});
+      b.axis_labels.push_back({f.axis_labels[k], {m.x + reach * out.x, m.y + reach * out.y},
+                               {th.label, th.text, sideways ? style.h : HAlign::kCenter, style.v}});
     }
   }
+  return b;
+}
+
+}  // namespace
+
+void scatter_3d_layout(const ScatterFigure& f, const Rect& area, FigureLayout& out) {
+  const Box3d b = plan_3d(f, area, false);
+  out.plots = {b.bounds};
+  out.edges = b.edges;
+  for (const auto& [part, label] : b.tick_labels) add_texts(out, part, {label});
+}
+
+void draw_scatter_3d(Canvas& c, const ScatterFigure& f, const Rect& area, bool bare) {
+  const Theme& th = theme();
+  const Box3d b = plan_3d(f, area, bare);
+  for (const auto& [p, q] : b.edges) c.polyline({p, q}, kBox, 1.0);
+  std::vector<Point> px(f.points.rows());
+  std::vector<double> depth(px.size());
+  for (std::size_t r = 0; r < px.size(); ++r) {
+    const Vec3 p{b.unit(0, f.points(r, 0)), b.unit(1, f.points(r, 1)), b.unit(2, f.points(r, 2))};
+    px[r] = b.fit(b.v.flat(p));
+    depth[r] = dot(p, b.v.eye);
+  }
+  if (bare) return draw_points(c, f, px, depth, true);
+  for (const auto& [p, q] : b.tick_marks) c.polyline({p, q}, th.axis, 1.0);
+  for (const auto& [part, label] : b.tick_labels) draw_label(c, label);
+  for (const Label& l : b.axis_labels) draw_label(c, l);
   draw_points(c, f, px, depth, false);
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "posenc/matrix.hpp"
+#include "posenc/render/axes.hpp"
 #include "posenc/render/canvas.hpp"
 
 namespace posenc::render {
@@ -70,6 +71,27 @@ struct ScatterFigure {
 };
 
 using Figure = std::variant<HeatmapFigure, LineFigure, ScatterFigure>;
+
+/// Where draw() puts a figure's parts, in pixels: for tests that look for each part's
+/// pixels, and for callers that annotate a figure.
+struct FigureLayout {
+  /// A text's role ('x', 'y', 'z': tick labels of those axes, 'c': of the colorbar, 'p': a
+  /// panel title), the text, and the box its glyphs occupy (text_box).
+  struct Text {
+    char part = 0;
+    std::string text;
+    Rect box;
+  };
+  Rect title;               ///< the band of the title and subtitle (h = 0 without them)
+  std::vector<Rect> plots;  ///< data areas: heatmap panels, the line or 2-D scatter plot, the 3-D box's bounds
+  Rect colorbar;            ///< the gradient, `cmap`'s top colour at the top (w = 0: none)
+  std::string cmap;
+  Rect legend;              ///< the legend's box (w = 0: none)
+  std::vector<LegendEntry> legend_entries;
+  std::vector<Text> texts;
+  std::vector<std::pair<Point, Point>> edges;  ///< the 3-D box's twelve edges
+};
+FigureLayout figure_layout(const Figure& f);
 
 /// Pixel size of the figure.
 std::pair<int, int> figure_size(const Figure& f);

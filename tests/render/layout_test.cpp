@@ -1,0 +1,160 @@
+// Each part of a figure is where figure_layout says, and is really drawn there: ink in the
+// title band and in every tick label's box, the colorbar's gradient from the colormap's last
+// colour (top row) to its first (bottom row), the legend with each series' colour, parts
+// apart from each other.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "posenc/render/colormap.hpp"
+#include "posenc/render/figure.hpp"
+#include "render_samples.hpp"
+
+using namespace posenc::render;
+using posenc::test::sample_heatmap;
+using posenc::test::sample_lines;
+using posenc::test::sample_panels;
+using posenc::test::sample_scatter;
+
+namespace {
+
+// Pixels of text in the box: text is drawn grey (#222222 blended over white, r = g = b), so
+// colour (points, cells) and the light grey of grid lines and the 3-D box do not count.
+int text_ink(const Image& img, const Rect& box) {
+  int n = 0;
+  for (int y = std::max(0, static_cast<int>(std::floor(box.y))); y < std::min(img.height(), static_cast<int>(std::ceil(box.bottom()))); ++y)
+    for (int x = std::max(0, static_cast<int>(std::floor(box.x))); x < std::min(img.width(), static_cast<int>(std::ceil(box.right()))); ++x) {
+      const Rgb c = img.at(x, y);
+      n += c.r == c.g && c.g == c.b && c.r < 160;
+    }
+  return n;
+}
+
+bool has_colour(const Image& img, const Rect& box, Rgb want) {
+  for (int y = std::max(0, static_cast<int>(box.y)); y < std::min(img.height(), static_cast<int>(box.bottom())); ++y)
+    for (int x = std::max(0, static_cast<int>(box.x)); x < std::min(img.width(), static_cast<int>(box.right())); ++x)
+      if (img.at(x, y) == want) return true;
+  return false;
+}
+
+// Index of `c` in the colormap's 256 colours (matplotlib's table), -1 if it is not one of them.
+int lut_index(const std::string& cmap, Rgb c) {
+  for (int k = 0; k < 256; ++k)
+    if (colormap(cmap, (k + 0.5) / 256) == c) return k;
+  return -1;
+}
+
+std::size_t count_part(const FigureLayout& l, char part) {
+  return static_cast<std::size_t>(std::count_if(l.texts.begin(), l.texts.end(), [&](const auto& t) { return t.part == part; }));
+}
+
+// What every figure owes: a title band with ink, ink in every tick label (at least two per
+// axis in `parts`), labels apart from each other.
+void check_texts(const Figure& f, const std::string& parts) {
+  const Image img = to_image(f);
+  const FigureLayout l = figure_layout(f);
+  CHECK(l.title.h > 0);
+  CHECK(text_ink(img, l.title) > 100);
+  for (char part : parts) {
+    INFO("axis " << part);
+    CHECK(count_part(l, part) >= 2);
+  }
+  for (const auto& t : l.texts) {
+    INFO("'" << t.text << "' (" << t.part << ") at " << t.box.x << "," << t.box.y << " " << t.box.w << "×" << t.box.h);
+    CHECK(t.box.x >= 0);
+    CHECK(t.box.y >= 0);
+    CHECK(t.box.right() <= img.width());
+    CHECK(t.box.bottom() <= img.height());
+    CHECK(text_ink(img, t.box) >= 5);
+  }
+  for (std::size_t i = 0; i < l.texts.size(); ++i)
+    for (std::size_t j = i + 1; j < l.texts.size(); ++j) {
+      INFO("'" << l.texts[i].text << "' and '" << l.texts[j].text << "'");
+      CHECK_FALSE(l.texts[i].box.overlaps(l.texts[j].box));
+    }
+}
+
+// The colorbar: right of every plot, its top row the colormap's last colour and its bottom row
+// the first, each row one colour of the map, the index never rising downwards.
+void check_colorbar(const Figure& f) {
+  const Image img = to_image(f);
+  const FigureLayout l = figure_layout(f);
+  REQUIRE(l.colorbar.w > 0);
+  REQUIRE(l.colorbar.h > 50);
+  for (const Rect& p : l.plots) {
+    CHECK_FALSE(l.colorbar.overlaps(p));
+    CHECK(l.colorbar.x >= p.right());
+  }
+  for (const auto& t : l.texts)
+    if (t.part == 'c') CHECK(t.box.x >= l.colorbar.right());
+  const int x0 = static_cast<int>(l.colorbar.x), x1 = static_cast<int>(l.colorbar.right());
+  const int y0 = static_cast<int>(l.colorbar.y), y1 = static_cast<int>(l.colorbar.bottom());
+  CHECK(img.at(x0, y0) == colormap(l.cmap, 1.0));
+  CHECK(img.at(x1 - 1, y1 - 1) == colormap(l.cmap, 0.0));
+  int previous = 256, bad_rows = 0;
+  for (int y = y0; y < y1; ++y) {
+    const int k = lut_index(l.cmap, img.at(x0, y));
+    bool row_ok = k >= 0 && k <= previous;
+    for (int x = x0; x < x1; ++x) row_ok = row_ok && img.at(x, y) == img.at(x0, y);
+    bad_rows += row_ok ? 0 : 1;
+    previous = k;
+  }
+  CHECK(bad_rows == 0);
+}
+
+}  // namespace
+
+TEST_CASE("a heatmap draws its title, tick labels and colorbar where its layout says", "[figure][layout]") {
+  const Figure f = sample_heatmap("sinusoidal");
+  check_texts(f, "xyc");
+  check_colorbar(f);
+  const FigureLayout l = figure_layout(f);
+  REQUIRE(l.plots.size() == 1);
+  CHECK(l.legend.w == 0);
+  // viridis' ends are #fde725 (top) and #440154 (bottom), matplotlib's _viridis_data[255] and [0].
+  const Image img = to_image(f);
+  CHECK(img.at(static_cast<int>(l.colorbar.x), static_cast<int>(l.colorbar.y)) == Rgb{0xfd, 0xe7, 0x25});
+  CHECK(img.at(static_cast<int>(l.colorbar.x), static_cast<int>(l.colorbar.bottom()) - 1) == Rgb{0x44, 0x01, 0x54});
+}
+
+TEST_CASE("a grid of panels labels its outer panels and keeps one colorbar", "[figure][layout]") {
+  const Figure f = sample_panels(8);
+  check_texts(f, "xycp");
+  check_colorbar(f);
+  const FigureLayout l = figure_layout(f);
+  CHECK(l.plots.size() == 8);
+  CHECK(count_part(l, 'p') == 8);
+}
+
+TEST_CASE("a line plot draws its tick labels and a legend with each series' colour", "[figure][layout]") {
+  const LineFigure lines = sample_lines(3);
+  const Figure f = lines;
+  check_texts(f, "xy");
+  const Image img = to_image(f);
+  const FigureLayout l = figure_layout(f);
+  CHECK(l.colorbar.w == 0);
+  REQUIRE(l.legend.w > 0);
+  REQUIRE(l.legend_entries.size() == 3);
+  CHECK(text_ink(img, l.legend) > 100);  // the names
+  for (std::size_t i = 0; i < 3; ++i) {
+    INFO("series " << i);
+    CHECK(l.legend_entries[i].name == lines.series[i].name);
+    CHECK(has_colour(img, l.legend, l.legend_entries[i].colour));
+  }
+  // The colours are the Tableau 10 palette's first three (matplotlib's default cycle).
+  CHECK(l.legend_entries[0].colour == Rgb{31, 119, 180});
+  CHECK(l.legend_entries[1].colour == Rgb{255, 127, 14});
+  CHECK(l.legend_entries[2].colour == Rgb{44, 160, 44});
+  // A single series needs no legend.
+  CHECK(figure_layout(sample_lines(1)).legend.w == 0);
+}
+
+TEST_CASE("scatter plots draw their tick labels and position colorbar", "[figure][layout]") {
+  for (std::size_t dims : {2, 3}) {
+    INFO(dims << " columns");
+    const Figure f = sample_scatter(dims);
+    check_texts(f, dims == 2 ? "xyc" : "xyzc");
+    check_colorbar(f);
+  }
+}
