@@ -94,13 +94,29 @@ std::pair<double, double> finite_range(const Table& t, std::size_t rows, std::si
   return {lo, hi};
 }
 
-std::string panel_title(const TableInfo& info, std::size_t slice) {
+// The slopes as text: "2^-3.5" when every slope is an exact power of two (ALiBi's are,
+// 2^(-8(h+1)/n)), else each value's shortest round-trip form ("0.3").
+std::vector<std::string> slope_texts(const std::vector<double>& slopes) {
+  std::vector<std::string> pow2, plain;
+  for (const double m : slopes) {
+    plain.push_back(fmt::format("{}", m));
+    // Exponents that are multiples of 1/1024 cover every head count up to 2^13.
+    const double e = std::round(std::log2(m) * 1024) / 1024;
+    if (m > 0 && std::exp2(e) == m) pow2.push_back(fmt::format("2^{}", e));
+  }
+  return pow2.size() == slopes.size() ? pow2 : plain;
+}
+
+// Long and short title of panel `slice`: "head 13 (m = 2^-3.5)" and "h13 m=2^-3.5".
+std::pair<std::string, std::string> panel_titles(const TableInfo& info, std::size_t slice) {
   for (const auto& [k, v] : info.results)
     if (k == "slopes" && std::holds_alternative<std::vector<double>>(v)) {
-      const auto& slopes = std::get<std::vector<double>>(v);
-      if (slice < slopes.size()) return fmt::format("head {} (m = {:.4g})", slice, slopes[slice]);
+      const auto slopes = slope_texts(std::get<std::vector<double>>(v));
+      if (slice < slopes.size())
+        return {fmt::format("head {} (m = {})", slice, slopes[slice]), fmt::format("h{} m={}", slice, slopes[slice])};
     }
-  return fmt::format("{} {}", info.axis_names.empty() ? "slice" : info.axis_names.front(), slice);
+  const std::string axis = info.axis_names.empty() ? "slice" : info.axis_names.front();
+  return {fmt::format("{} {}", axis, slice), fmt::format("{}{}", axis.substr(0, 1), slice)};
 }
 
 // "integer, N=50, D=16" for tables that have no title of their own.
@@ -198,7 +214,8 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
   render::HeatmapResult r;
   for (std::size_t s = 0; s < slices; ++s) {
     r = sliced ? render::heatmap(SliceTable(t, s, rows), ho) : render::heatmap(t, ho);
-    fig.panels[s] = {sliced ? panel_title(info, s) : std::string(), std::move(r.image)};
+    const auto [title, short_title] = sliced ? panel_titles(info, s) : std::pair<std::string, std::string>();
+    fig.panels[s] = {title, std::move(r.image), short_title};
   }
   std::vector<std::string> notes;
   if (r.reduced)

@@ -128,10 +128,16 @@ std::vector<Label> panel_titles(const HeatmapFigure& f, const Layout& l) {
   const Theme& th = theme();
   std::vector<Label> out;
   if (l.plots.size() < 2) return out;
-  for (std::size_t i = 0; i < l.plots.size() && i < f.panels.size(); ++i) {
+  // One form for all panels: the titles when each fits over its panel, else the short ones.
+  const double room = l.plots.front().w - 2;
+  const std::size_t n = std::min(l.plots.size(), f.panels.size());
+  bool fits = true;
+  for (std::size_t i = 0; i < n; ++i) fits = fits && text_width(f.panels[i].title, th.tick) <= room;
+  for (std::size_t i = 0; i < n; ++i) {
     const Rect& p = l.plots[i];
-    out.push_back({fit_text(f.panels[i].title, th.tick, p.w + kGapX), {p.x + p.w / 2, p.y - 5},
-                   {th.tick, th.text, HAlign::kCenter, VAlign::kBaseline}});
+    const HeatmapPanel& panel = f.panels[i];
+    const std::string& text = fits || panel.short_title.empty() ? panel.title : panel.short_title;
+    out.push_back({fit_text(text, th.tick, room), {p.x + p.w / 2, p.y - 5}, {th.tick, th.text, HAlign::kCenter, VAlign::kBaseline}});
   }
   return out;
 }

@@ -3,8 +3,11 @@
 
 #include <cstdlib>
 
+#include <regex>
+
 #include "../render/xml_check.hpp"
 #include "cli_helpers.hpp"
+#include "posenc/render/text.hpp"
 
 namespace {
 
@@ -89,7 +92,8 @@ TEST_CASE("masked causal biases are grey and the subtitle says so", "[cli][figur
 TEST_CASE("3-D tables are drawn as one panel per head", "[cli][figure]") {
   const auto r = run_cli({"generate", "alibi", "--len", "8", "--heads", "4", "--format", "svg"});
   REQUIRE(r.code == 0);
-  for (const char* title : {">head 0 (m = 0.25)<", ">head 3 (m = 0.003906)<"}) CHECK(r.out.find(title) != std::string::npos);
+  // 4 heads: m_h = 2^(-8(h+1)/4), so 2^-2 … 2^-8, printed exactly.
+  for (const char* title : {">head 0 (m = 2^-2)<", ">head 3 (m = 2^-8)<"}) CHECK(r.out.find(title) != std::string::npos);
   std::size_t images = 0;
   for (auto p = r.out.find("<image "); p != std::string::npos; p = r.out.find("<image ", p + 1)) ++images;
   CHECK(images == 4 + 1);  // four panels and the colorbar's gradient
@@ -109,4 +113,29 @@ TEST_CASE("large bias and bucket matrices are reduced by max, other tables by ar
   REQUIRE(sin.code == 0);
   CHECK(sin.out.find("by area averaging</text>") != std::string::npos);
   CHECK(run_cli({"generate", "t5", "--len", "8", "--reduce", "median", "--format", "svg"}).code == 2);
+}
+
+TEST_CASE("panel titles fit their panels and give exact slopes", "[cli][figure]") {
+  // 32 heads: 16 panels in a 4×4 grid, too narrow for "head 13 (m = 2^-3.5)": the short form,
+  // m_h = 2^(-8(h+1)/32) = 2^(-(h+1)/4) exactly (head 5: 2^-1.5 = 0.35355…, not "0.3536").
+  const auto r = run_cli({"generate", "alibi", "--len", "64", "--heads", "32", "--format", "svg"});
+  REQUIRE(r.code == 0);
+  for (const char* title : {">h0 m=2^-0.25<", ">h5 m=2^-1.5<", ">h13 m=2^-3.5<", ">h15 m=2^-4<"})
+    CHECK(r.out.find(title) != std::string::npos);
+  // Titles of one row (same baseline) are apart: each centred text's extent from its width.
+  const std::regex text(R"re(<text x="([0-9.]+)" y="([0-9.]+)" font-size="12"[^>]*>(h[0-9]+ [^<]*)</text>)re");
+  std::map<std::string, std::vector<std::pair<double, double>>> rows;
+  for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), text); it != std::sregex_iterator(); ++it) {
+    const double x = std::stod((*it)[1]), w = posenc::render::text_width((*it)[3].str(), 12);
+    rows[(*it)[2]].push_back({x - w / 2, x + w / 2});
+  }
+  REQUIRE(rows.size() == 4);
+  for (auto& [y, spans] : rows) {
+    REQUIRE(spans.size() == 4);
+    std::sort(spans.begin(), spans.end());
+    for (std::size_t i = 1; i < spans.size(); ++i) CHECK(spans[i].first - spans[i - 1].second >= 12);
+  }
+  // 1/64 = 2^-6 exactly, not "0.01562".
+  const auto six = run_cli({"generate", "alibi", "--len", "8", "--heads", "8", "--format", "svg"});
+  CHECK(six.out.find(">head 5 (m = 2^-6)<") != std::string::npos);
 }

@@ -129,7 +129,7 @@ def main():
         "rope": ["rope", "--dim", "128", "--base", "500000", "--scaling", "llama3", "--factor", "8",
                  "--original-max-position-embeddings", "8192"],
     }
-    labels = {"heatmap": ["dimension", "position", "value"], "panels": ["key position j", "head 3 (m = 0.003906)"],
+    labels = {"heatmap": ["dimension", "position", "value"], "panels": ["key position j", "head 3 (m = 2^-8)"],
               "lines": ["offset Δ = key − query", "base=100"], "scatter": ["position", "sin0"],
               "rope": ["pair i", "original context 8192"]}
     luts = colormaps()

@@ -3,6 +3,7 @@
 // colour (top row) to its first (bottom row), the legend with each series' colour, parts
 // apart from each other.
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
@@ -157,4 +158,28 @@ TEST_CASE("scatter plots draw their tick labels and position colorbar", "[figure
     check_texts(f, dims == 2 ? "xyc" : "xyzc");
     check_colorbar(f);
   }
+}
+
+TEST_CASE("panel titles too wide for their panels take the short form", "[figure][layout]") {
+  HeatmapFigure f = sample_panels(16);
+  for (std::size_t h = 0; h < 16; ++h) {
+    f.panels[h].title = fmt::format("head {} (m = 0.08838834764831845)", h);
+    f.panels[h].short_title = fmt::format("h{}", h);
+  }
+  f.width = 500;
+  check_texts(f, "xycp");  // also: no two texts overlap
+  const FigureLayout l = figure_layout(f);
+  std::size_t i = 0;
+  for (const auto& t : l.texts) {
+    if (t.part != 'p') continue;
+    CHECK(t.text == fmt::format("h{}", i));
+    CHECK(t.box.x >= l.plots[i].x);
+    CHECK(t.box.right() <= l.plots[i].right());
+    ++i;
+  }
+  CHECK(i == 16);
+  // Without a short form, the title is cut to the panel.
+  for (auto& p : f.panels) p.short_title.clear();
+  for (const auto& t : figure_layout(f).texts)
+    if (t.part == 'p') CHECK(t.text.find("…") != std::string::npos);
 }

@@ -16,8 +16,11 @@ namespace posenc::render {
 
 /// One matrix of a heatmap figure (one head of a 3-D table).
 struct HeatmapPanel {
-  std::string title;  ///< above the panel when there are several ("head 0")
+  std::string title;  ///< above the panel when there are several ("head 0 (m = 2^-1)")
   Image cells;        ///< the colour image of the cells (already reduced or enlarged)
+  /// Used for every panel when some title is wider than its panel ("h0 m=2^-1"), and cut
+  /// with "…" when even that is too wide.
+  std::string short_title = {};
 };
 
 /// Matrices shown as coloured cells, rows top to bottom, columns left to right: one panel,
