@@ -7,11 +7,13 @@
 #include <limits>
 #include <tuple>
 
+#include "posenc/error.hpp"
 #include "posenc/io/writers.hpp"
 #include "posenc/parallel.hpp"
 #include "posenc/render/ansi.hpp"
 #include "posenc/render/colormap.hpp"
 #include "posenc/render/heatmap.hpp"
+#include "validators.hpp"
 
 namespace posenc::cli {
 namespace {
@@ -94,6 +96,12 @@ std::pair<double, double> finite_range(const Table& t, std::size_t rows, std::si
   return {lo, hi};
 }
 
+// Shortest round-trip form with a typographic minus sign ("−1", "0.5").
+std::string typeset(double v) {
+  std::string s = fmt::format("{}", v);
+  return s[0] == '-' ? "\u2212" + s.substr(1) : s;
+}
+
 // The slopes as text: "2^-3.5" when every slope is an exact power of two (ALiBi's are,
 // 2^(-8(h+1)/n)), else each value's shortest round-trip form ("0.3").
 std::vector<std::string> slope_texts(const std::vector<double>& slopes) {
@@ -145,6 +153,10 @@ void FigureOptions::bind_reduce(CLI::App& app) {
                  "or auto: max for alibi and t5 (biases, bucket ids), else mean")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "mean", "max"}));
+  app.add_option("--vmin", vmin, "value at the bottom of the colour scale (default: the data's minimum)")
+      ->check(finite_number());
+  app.add_option("--vmax", vmax, "value at the top of the colour scale (default: the data's maximum)")
+      ->check(finite_number());
 }
 
 void FigureOptions::bind_log_axes(CLI::App& app) {
@@ -194,10 +206,15 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
   const bool discrete = info.scheme == "alibi" || info.scheme == "t5";
   ho.reduction = o.reduce == "max" || (o.reduce == "auto" && discrete) ? render::Reduction::kMax : render::Reduction::kMean;
   std::size_t masked = 0;
-  std::tie(fig.lo, fig.hi) = finite_range(t, slices * rows, masked);
+  const auto [data_lo, data_hi] = finite_range(t, slices * rows, masked);
+  fig.lo = std::isfinite(o.vmin) ? o.vmin : data_lo;
+  fig.hi = std::isfinite(o.vmax) ? o.vmax : data_hi;
+  if ((std::isfinite(o.vmin) || std::isfinite(o.vmax)) && !(fig.lo < fig.hi))
+    throw Error(fmt::format("--vmin must be less than --vmax (got a colour range from {} to {}{})", fig.lo, fig.hi,
+                            std::isfinite(o.vmin) && std::isfinite(o.vmax) ? "" : ", one end from the data"));
   // Default: diverging only for data of both signs (all-negative biases read better sequential).
   const render::Colormap cmap(o.cmap.empty() ? (fig.lo < 0 && fig.hi > 0 ? "RdBu" : "viridis") : o.cmap);
-  if (cmap.info().diverging && fig.lo < 0) {
+  if (cmap.info().diverging && fig.lo < 0 && !(std::isfinite(o.vmin) && std::isfinite(o.vmax))) {
     fig.hi = std::max(-fig.lo, fig.hi);
     fig.lo = -fig.hi;
   }
@@ -223,6 +240,8 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
                                 fig.panels[0].cells.width(),
                                 ho.reduction == render::Reduction::kMax ? "by max" : "by area averaging"));
   if (sliced && info.shape.front() > slices) notes.push_back(fmt::format("first {} of {}", slices, info.shape.front()));
+  if (data_lo < fig.lo || data_hi > fig.hi)
+    notes.push_back(fmt::format("values outside [{}, {}] in the end colours", typeset(fig.lo), typeset(fig.hi)));
   if (masked > 0) notes.push_back("grey: masked (−inf) or not a number");
   fig.subtitle = fmt::format("{}", fmt::join(notes, "; "));
   return fig;

@@ -139,3 +139,43 @@ TEST_CASE("panel titles fit their panels and give exact slopes", "[cli][figure]"
   const auto six = run_cli({"generate", "alibi", "--len", "8", "--heads", "8", "--format", "svg"});
   CHECK(six.out.find(">head 5 (m = 2^-6)<") != std::string::npos);
 }
+
+TEST_CASE("--vmin and --vmax put heatmaps on one colour scale", "[cli][figure]") {
+  // Cosine similarities of the sinusoidal table lie in [0.45, 1]: by default viridis over that
+  // range; with --vmin -1 --vmax 1 the scale runs from −1 to 1, in RdBu (a signed range).
+  const std::vector<std::string> base = {"similarity", "sinusoidal", "--len", "64", "--dim", "128", "--format", "svg"};
+  auto with = [&](std::vector<std::string> extra) {
+    auto args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_cli(args);
+  };
+  const auto plain = with({});
+  REQUIRE(plain.code == 0);
+  CHECK(plain.out.find(">−1.0</text>") == std::string::npos);
+  const auto ranged = with({"--vmin", "-1", "--vmax", "1"});
+  REQUIRE(ranged.code == 0);
+  CHECK(ranged.out.find(">−1.0</text>") != std::string::npos);
+  CHECK(ranged.out.find(">1.0</text>") != std::string::npos);
+  CHECK(ranged.out == with({"--vmin", "-1", "--vmax", "1", "--cmap", "RdBu"}).out);
+  CHECK(ranged.out != with({"--vmin", "-1", "--vmax", "1", "--cmap", "viridis"}).out);
+  CHECK(ranged.out.find("values outside") == std::string::npos);
+  // A narrower range than the data's: the subtitle says values are clipped.
+  const auto narrow = with({"--vmin", "0.6", "--vmax", "0.9"});
+  REQUIRE(narrow.code == 0);
+  CHECK(narrow.out.find("values outside [0.6, 0.9] in the end colours") != std::string::npos);
+  // One end given, a diverging map: still centred on 0 (learned cosines reach below 0).
+  const auto learned = run_cli({"similarity", "learned", "--len", "64", "--dim", "128", "--vmax", "2", "--format", "svg"});
+  REQUIRE(learned.code == 0);
+  CHECK(learned.out.find(">−2.0</text>") != std::string::npos);
+  for (const std::vector<std::string>& bad : {std::vector<std::string>{"--vmin", "1", "--vmax", "-1"},
+                                               std::vector<std::string>{"--vmin", "2"},
+                                               std::vector<std::string>{"--vmin", "nan"},
+                                               std::vector<std::string>{"--vmax", "inf"}}) {
+    const auto r = with(bad);
+    INFO(bad[0] << " " << bad[1]);
+    CHECK(r.code == 2);
+    CHECK(one_line(r.err));
+    CHECK(r.err.find(bad[0]) != std::string::npos);
+    CHECK(r.out.empty());
+  }
+}
