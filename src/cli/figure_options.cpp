@@ -154,9 +154,11 @@ void FigureOptions::bind_reduce(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "mean", "max"}));
   app.add_option("--vmin", vmin, "value at the bottom of the colour scale (default: the data's minimum)")
-      ->check(finite_number());
+      ->check(finite_number())
+      ->default_str("");
   app.add_option("--vmax", vmax, "value at the top of the colour scale (default: the data's maximum)")
-      ->check(finite_number());
+      ->check(finite_number())
+      ->default_str("");
 }
 
 void FigureOptions::bind_log_axes(CLI::App& app) {
