@@ -127,11 +127,15 @@ std::pair<std::string, std::string> panel_titles(const TableInfo& info, std::siz
   return {fmt::format("{} {}", axis, slice), fmt::format("{}{}", axis.substr(0, 1), slice)};
 }
 
-// "integer, N=50, D=16" for tables that have no title of their own.
+// "integer, N=50, D=16" for tables that have no title of their own: the usual letters for
+// the usual axes (N positions, D dimensions, H heads), else the axis name.
 std::string default_title(const TableInfo& info) {
   std::vector<std::string> dims;
-  for (std::size_t i = 0; i < info.shape.size(); ++i)
-    dims.push_back(fmt::format("{}={}", i < info.axis_names.size() ? info.axis_names[i] : "n", info.shape[i]));
+  for (std::size_t i = 0; i < info.shape.size(); ++i) {
+    const std::string axis = i < info.axis_names.size() ? info.axis_names[i] : "n";
+    const std::string letter = axis == "position" ? "N" : axis == "dim" ? "D" : axis == "head" ? "H" : axis;
+    dims.push_back(fmt::format("{}={}", letter, info.shape[i]));
+  }
   return fmt::format("{}, {}", info.scheme.empty() ? "table" : info.scheme, fmt::join(dims, ", "));
 }
 

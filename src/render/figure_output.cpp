@@ -99,15 +99,29 @@ Image to_image(const Figure& f) {
   return canvas.image();
 }
 
+// The metadata with "Title" holding the title drawn (the default or --title), first after
+// "Software" when the caller gave none.
+Metadata with_title(const Figure& f, Metadata m) {
+  const std::string title = title_of(f);
+  const auto it = std::find_if(m.begin(), m.end(), [](const auto& kv) { return kv.first == "Title"; });
+  if (it != m.end()) {
+    it->second = title;
+  } else if (!title.empty()) {
+    const auto software = std::find_if(m.begin(), m.end(), [](const auto& kv) { return kv.first == "Software"; });
+    m.insert(software == m.end() ? m.begin() : software + 1, {"Title", title});
+  }
+  return m;
+}
+
 std::vector<std::uint8_t> to_png(const Figure& f, const Metadata& metadata) {
-  return encode_png(to_image(f), metadata);
+  return encode_png(to_image(f), with_title(f, metadata));
 }
 
 std::string to_svg(const Figure& f, const Metadata& metadata) {
   const auto [w, h] = figure_size(f);
   SvgCanvas canvas(w, h, theme().background);
   draw(canvas, f);
-  return canvas.finish(title_of(f), metadata);
+  return canvas.finish(title_of(f), with_title(f, metadata));
 }
 
 std::string to_ansi(const Figure& f, int columns) {

@@ -20,6 +20,15 @@ std::pair<int, int> png_size(const std::string& png) {
   return {be32(16), be32(20)};
 }
 
+// Type and data of a PNG tEXt chunk: keyword, NUL, text.
+std::string text_chunk(const std::string& key, const std::string& text) {
+  std::string out = "tEXt";
+  out.append(key);
+  out.push_back('\0');
+  out.append(text);
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("generate draws svg with the labels as text", "[cli][figure]") {
@@ -178,4 +187,20 @@ TEST_CASE("--vmin and --vmax put heatmaps on one colour scale", "[cli][figure]")
     CHECK(r.err.find(bad[0]) != std::string::npos);
     CHECK(r.out.empty());
   }
+}
+
+TEST_CASE("tables without a title of their own get 'scheme, N=.., D=..', in the figure and its metadata", "[cli][figure]") {
+  const auto svg = run_cli({"generate", "integer", "--len", "50", "--dim", "16", "--format", "svg"});
+  REQUIRE(svg.code == 0);
+  CHECK(svg.out.find("<title>integer, N=50, D=16</title>") != std::string::npos);
+  CHECK(svg.out.find(">integer, N=50, D=16</text>") != std::string::npos);
+  CHECK(svg.out.find("Title=integer, N=50, D=16\n") != std::string::npos);
+  // The PNG's tEXt chunk "Title" NUL "integer, N=50, D=16" (PNG spec 11.3.4.3).
+  const auto png = run_cli({"generate", "normalized", "--len", "50", "--dim", "16", "--format", "png"});
+  REQUIRE(png.code == 0);
+  CHECK(png.out.find(text_chunk("Title", "normalized, N=50, D=16")) != std::string::npos);
+  // --title replaces it everywhere.
+  const auto titled = run_cli({"generate", "integer", "--len", "5", "--format", "png", "--title", "mine"});
+  CHECK(titled.out.find(text_chunk("Title", "mine")) != std::string::npos);
+  CHECK(titled.out.find("integer, N=") == std::string::npos);
 }

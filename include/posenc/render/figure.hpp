@@ -116,9 +116,11 @@ using Metadata = std::vector<std::pair<std::string, std::string>>;
 
 /// The rendered image.
 Image to_image(const Figure& f);
-/// PNG bytes; `metadata` (software, title, parameters) goes into tEXt chunks.
+/// PNG bytes; `metadata` (software, title, parameters) goes into tEXt chunks, its "Title"
+/// replaced by (or, when missing, given) the figure's title.
 std::vector<std::uint8_t> to_png(const Figure& f, const Metadata& metadata);
-/// An SVG document with text as <text>; `metadata` goes into <desc>.
+/// An SVG document with text as <text>; the title in <title>, `metadata` (with "Title" as
+/// to_png) in <desc>.
 std::string to_svg(const Figure& f, const Metadata& metadata);
 /// A terminal preview `columns` characters wide: the title, the picture in 24-bit
 /// colour half blocks, and a line naming the colours (value range or legend).
