@@ -30,7 +30,7 @@ mkdir -p "$out"
 entries=(
   "integer|integer --len 50 --dim 16"
   "normalized|normalized --len 50 --dim 16"
-  "binary|binary --len 64 --dim 8|The binary table (seed 1.3): column i is bit i of the position, so it flips every 2^i rows; the values are discrete and the bits do not say how far apart two positions are."
+  "binary|binary --len 64 --dim 8|The binary table (seed 1.3), most significant bit first (the default `--bit-order msb`): column k of D = 8 is bit D−1−k of the position (worth 2^(D−1−k)) and flips every 2^(D−1−k) rows: the last column every row, column 2 at 32, and columns 0 and 1 (128 and 64) stay 0 over these 64 positions; the values are discrete and the bits do not say how far apart two positions are."
   "sine|sine --len 50 --dim 16 --frequencies pow2"
   "sine-paper|sine --len 50 --dim 128 --frequencies paper"
   "sinusoidal|sinusoidal --len 50 --dim 128|The seeds' 50×128 sinusoidal table: sin/cos pairs interleaved, the frequency falls from 1 (left) to 1/10000 (right), so only the first dimensions change quickly with the position."
