@@ -50,6 +50,36 @@ double fit_scale(const std::pair<double, double>& extent, const Rect& area, doub
   return std::max(1.0, std::min((area.w - 2 * room) / extent.first, (area.h - 2 * room + 20) / extent.second));
 }
 
+constexpr double kEdgeGap = 3;   // between a label and the box's edges
+constexpr double kLabelGap = 8;  // between two labels
+
+// True when segment pq passes through r (Liang–Barsky clipping of the segment to r).
+bool crosses(Point p, Point q, const Rect& r) {
+  const double dx = q.x - p.x, dy = q.y - p.y;
+  double t0 = 0, t1 = 1;
+  const std::array<std::pair<double, double>, 4> sides = {
+      std::pair{-dx, p.x - r.x}, std::pair{dx, r.right() - p.x}, std::pair{-dy, p.y - r.y}, std::pair{dy, r.bottom() - p.y}};
+  for (const auto& [a, c] : sides) {
+    if (a == 0) {
+      if (c < 0) return false;
+      continue;
+    }
+    const double t = c / a;
+    if (a < 0) t0 = std::max(t0, t);
+    else t1 = std::min(t1, t);
+  }
+  return t0 < t1;
+}
+
+// A tick label waiting to be placed: its axis, how far its tick is from the edge's middle
+// (0 … 1), the tick's point and the label.
+struct Candidate {
+  std::size_t axis;
+  double from_middle;
+  Point tick;
+  Label label;
+};
+
 }  // namespace
 
 double scatter_3d_width(const Rect& area) {
@@ -104,13 +134,21 @@ Box3d plan_3d(const ScatterFigure& f, const Rect& area, bool bare) {
     }
   if (bare) return b;
 
-  // Ticks: x and y on the front bottom edges, z on the leftmost vertical edge.
+  // Ticks: x and y on the front bottom edges, z on the leftmost vertical edge. Each label
+  // sits beyond its tick, pushed further out until it clears the box's edges.
   const double front_y = v.eye[1] > 0 ? 1 : -1, front_x = v.eye[0] > 0 ? 1 : -1;
   double left_x = 1, left_y = 1, best = INFINITY;
   for (double sx : {-1.0, 1.0})
     for (double sy : {-1.0, 1.0})
       if (const double sx_px = v.flat({sx, sy, 0}).x; sx_px < best) best = sx_px, left_x = sx, left_y = sy;
   const std::array<Vec3, 3> edge_base = {Vec3{0, front_y, -1}, Vec3{front_x, 0, -1}, Vec3{left_x, left_y, 0}};
+  const auto clears_box = [&](const Label& l) {
+    const Rect r = text_box(l).inflated(kEdgeGap);
+    return std::none_of(b.edges.begin(), b.edges.end(), [&](const auto& e) { return crosses(e.first, e.second, r); });
+  };
+  std::vector<Candidate> candidates;
+  std::array<Point, 3> mids{}, outs{};
+  std::array<TextStyle, 3> styles{};
   for (std::size_t k = 0; k < 3; ++k) {
     const Vec3& mid = edge_base[k];
     const Point m = fit(v.flat(mid));
@@ -119,26 +157,58 @@ Box3d plan_3d(const ScatterFigure& f, const Rect& area, bool bare) {
     const double len = std::hypot(out.x, out.y);
     out = {out.x / len, out.y / len};
     const bool sideways = std::abs(out.x) > std::abs(out.y);
-    const TextStyle style{th.tick, th.text, sideways ? (out.x < 0 ? HAlign::kRight : HAlign::kLeft) : HAlign::kCenter,
-                          sideways ? VAlign::kMiddle : (out.y > 0 ? VAlign::kTop : VAlign::kBottom)};
+    styles[k] = {th.tick, th.text, sideways ? (out.x < 0 ? HAlign::kRight : HAlign::kLeft) : HAlign::kCenter,
+                 sideways ? VAlign::kMiddle : (out.y > 0 ? VAlign::kTop : VAlign::kBottom)};
+    mids[k] = m, outs[k] = out;
     Vec3 end = mid;
     end[k] = 1;
     const Point e = fit(v.flat(end));
     const double edge_px = 2 * std::hypot(e.x - m.x, e.y - m.y);
-    double widest = 0;
     for (const auto& t : fit_ticks(b.range[k].first, b.range[k].second, edge_px, k != 2)) {
       Vec3 p = mid;
       p[k] = b.unit(k, t.value);
       const Point tp = fit(v.flat(p));
-      b.tick_marks.push_back({tp, {tp.x + 5 * out.x, tp.y + 5 * out.y}});
-      b.tick_labels.push_back({static_cast<char>('x' + k), {t.label, {tp.x + 9 * out.x, tp.y + 9 * out.y}, style}});
-      widest = std::max(widest, text_width(t.label, th.tick));
+      Label l{t.label, {}, styles[k]};
+      for (double d = 9; d < 40; d += 1) {
+        l.at = {tp.x + d * out.x, tp.y + d * out.y};
+        if (clears_box(l)) break;
+      }
+      candidates.push_back({k, std::abs(p[k]), tp, l});
     }
-    if (k < f.axis_labels.size()) {
-      const double reach = 16 + (sideways ? widest : th.tick) + 8;
-      b.axis_labels.push_back({f.axis_labels[k], {m.x + reach * out.x, m.y + reach * out.y},
-                               {th.label, th.text, sideways ? style.h : HAlign::kCenter, style.v}});
+  }
+  // Labels near the middle of their edge first, then towards the corners, where the axes
+  // meet: a label is kept only when it stays kLabelGap away from those kept ("2" of one axis
+  // and "−2" of the next would read as one).
+  std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) { return x.from_middle < y.from_middle; });
+  std::vector<Rect> kept;
+  std::array<double, 3> reach{};
+  for (const Candidate& c : candidates) {
+    const Rect r = text_box(c.label);
+    if (!clears_box(c.label) ||
+        std::any_of(kept.begin(), kept.end(), [&](const Rect& k) { return k.inflated(kLabelGap / 2).overlaps(r.inflated(kLabelGap / 2)); }))
+      continue;
+    kept.push_back(r);
+    const Point out = outs[c.axis];
+    b.tick_marks.push_back({c.tick, {c.tick.x + 5 * out.x, c.tick.y + 5 * out.y}});
+    b.tick_labels.push_back({static_cast<char>('x' + c.axis), c.label});
+    // How far the label reaches out from the edge: the axis name goes beyond.
+    const double far = std::max({(r.x - c.tick.x) * out.x, (r.right() - c.tick.x) * out.x, 0.0}) +
+                       std::max({(r.y - c.tick.y) * out.y, (r.bottom() - c.tick.y) * out.y, 0.0});
+    reach[c.axis] = std::max(reach[c.axis], far);
+  }
+  std::sort(b.tick_labels.begin(), b.tick_labels.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  for (std::size_t k = 0; k < 3 && k < f.axis_labels.size(); ++k) {
+    const Point m = mids[k], out = outs[k];
+    const bool sideways = styles[k].v == VAlign::kMiddle;
+    Label l{f.axis_labels[k], {}, {th.label, th.text, sideways ? styles[k].h : HAlign::kCenter, styles[k].v}};
+    for (double d = std::max(reach[k], 9.0) + 8; d < 200; d += 2) {
+      l.at = {m.x + d * out.x, m.y + d * out.y};
+      const Rect r = text_box(l).inflated(kLabelGap / 2);
+      if (clears_box(l) && std::none_of(kept.begin(), kept.end(), [&](const Rect& k2) { return k2.inflated(kLabelGap / 2).overlaps(r); }))
+        break;
     }
+    kept.push_back(text_box(l));
+    b.axis_labels.push_back(l);
   }
   return b;
 }
@@ -150,6 +220,7 @@ void scatter_3d_layout(const ScatterFigure& f, const Rect& area, FigureLayout& o
   out.plots = {b.bounds};
   out.edges = b.edges;
   for (const auto& [part, label] : b.tick_labels) add_texts(out, part, {label});
+  add_texts(out, 'a', b.axis_labels);
 }
 
 void draw_scatter_3d(Canvas& c, const ScatterFigure& f, const Rect& area, bool bare) {

@@ -183,3 +183,71 @@ TEST_CASE("panel titles too wide for their panels take the short form", "[figure
   for (const auto& t : figure_layout(f).texts)
     if (t.part == 'p') CHECK(t.text.find("…") != std::string::npos);
 }
+
+namespace {
+
+// True when segment pq passes through the rectangle (Liang–Barsky clipping).
+bool crosses(const std::pair<Point, Point>& s, const Rect& r) {
+  const double dx = s.second.x - s.first.x, dy = s.second.y - s.first.y;
+  double t0 = 0, t1 = 1;
+  for (const auto& [p, q] : {std::pair{-dx, s.first.x - r.x}, std::pair{dx, r.right() - s.first.x},
+                             std::pair{-dy, s.first.y - r.y}, std::pair{dy, r.bottom() - s.first.y}}) {
+    if (p == 0) {
+      if (q < 0) return false;
+      continue;
+    }
+    const double t = q / p;
+    if (p < 0) t0 = std::max(t0, t);
+    else t1 = std::min(t1, t);
+  }
+  return t0 < t1;
+}
+
+// The 3-D views of the gallery: sine-loop (sin t, sin t/2, sin t/4, ticks at ±0.5) and a PCA
+// of the sinusoidal table (each axis about ±2).
+ScatterFigure scatter_like(const std::string& kind) {
+  ScatterFigure f;
+  f.width = 600, f.height = 480;
+  if (kind == "sine") {
+    f.title = "columns 0,1,2 of sine (pow2 frequencies), N=300, D=3";
+    f.axis_labels = {"sin0", "sin1", "sin2"};
+    f.points = posenc::Matrix(300, 3);
+    for (std::size_t t = 0; t < 300; ++t)
+      for (std::size_t d = 0; d < 3; ++d) f.points(t, d) = std::sin(static_cast<double>(t) / std::pow(2.0, static_cast<double>(d)));
+  } else {
+    f.title = "PCA of sinusoidal (paper, interleaved), base 10000, N=200, D=64";
+    f.axis_labels = {"pc1", "pc2", "pc3"};
+    f.points = posenc::Matrix(200, 3);
+    for (std::size_t t = 0; t < 200; ++t) {
+      const double a = static_cast<double>(t) / 199 * 3.0;
+      f.points(t, 0) = 2.3 * std::cos(a), f.points(t, 1) = 2.2 * std::sin(a), f.points(t, 2) = 1.5 * std::cos(2 * a);
+    }
+  }
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("tick labels of a 3-D view keep apart from each other and from the box", "[figure][layout]") {
+  for (const std::string kind : {"sine", "pca"}) {
+    INFO(kind);
+    const ScatterFigure f = scatter_like(kind);
+    check_texts(f, "xyzc");  // ink in each, no two overlap
+    const FigureLayout l = figure_layout(f);
+    REQUIRE(l.edges.size() == 12);
+    for (const auto& t : l.texts) {
+      if (t.part == 'c') continue;
+      INFO("'" << t.text << "' (" << t.part << ") at " << t.box.x << "," << t.box.y);
+      for (const auto& e : l.edges) {
+        INFO("'" << t.text << "' (" << t.part << ") and the edge " << e.first.x << "," << e.first.y << " → " << e.second.x << "," << e.second.y);
+        CHECK_FALSE(crosses(e, t.box.inflated(2)));
+      }
+      // Labels of different axes meeting at a corner must not read as one ("2 −2"): 8 px apart.
+      for (const auto& u : l.texts)
+        if (&u != &t && u.part != 'c') {
+          INFO("'" << t.text << "' (" << t.part << ") and '" << u.text << "' (" << u.part << ")");
+          CHECK_FALSE(t.box.inflated(4).overlaps(u.box.inflated(4)));
+        }
+    }
+  }
+}
