@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "posenc/render/axes.hpp"
 #include "layouts.hpp"
@@ -26,6 +27,17 @@ struct Layout {
   std::vector<Rect> plots;  ///< one per panel
   Axis x, y, values;
 };
+
+// Labels the first cell (row or column) when the nice ticks start later (fairseq's rows start
+// at position 2, its first tick would be 10); nice ticks closer to it than `apart` pixels (from
+// centre to centre) give way.
+void label_first(std::vector<Tick>& ticks, double first, double px_per_cell,
+                 const std::function<double(const Tick&, const Tick&)>& apart) {
+  if (ticks.empty() || ticks.front().value == first) return;
+  const Tick head{first, tick_label(first, 1.0)};
+  std::erase_if(ticks, [&](const Tick& t) { return (t.value - first) * px_per_cell < apart(head, t); });
+  ticks.insert(ticks.begin(), head);
+}
 
 double panel_title_height(std::size_t panels) { return panels > 1 ? 1.3 * theme().tick + 4 : 0.0; }
 
@@ -57,6 +69,7 @@ Layout layout(const HeatmapFigure& f) {
   const double grid_h = f.height > 0 ? std::max(20.0, f.height - top - bottom) : nr * ch * zoom + (nr - 1) * gap_y;
   const double panel_h = std::max(8.0, (grid_h - (nr - 1) * gap_y) / nr);
   l.y.ticks = fit_ticks(f.first_row, f.first_row + rows - 1, panel_h, false, false, 1.0);
+  label_first(l.y.ticks, f.first_row, panel_h / rows, [&](const Tick&, const Tick&) { return 1.6 * th.tick; });
   l.values.ticks = fit_ticks(f.lo, f.hi, grid_h, false);
   double left = th.pad + y_axis_width(l.y);
   const double right = colorbar_width(l.values);
@@ -81,6 +94,9 @@ Layout layout(const HeatmapFigure& f) {
     l.plots.push_back({std::round(px), std::round(py), std::round(panel_w), std::round(panel_h)});
   }
   l.x.ticks = fit_ticks(f.first_col, f.first_col + cols - 1, std::round(panel_w), true, false, 1.0);
+  label_first(l.x.ticks, f.first_col, std::round(panel_w) / cols, [&](const Tick& a, const Tick& b) {
+    return (text_width(a.label, th.tick) + text_width(b.label, th.tick)) / 2 + 8;
+  });
   if (l.ncols > 1) {
     // Side by side, a label at a panel's edge would run into the next panel's first label:
     // keep only labels that end within half the gap of their own panel.

@@ -251,3 +251,26 @@ TEST_CASE("tick labels of a 3-D view keep apart from each other and from the box
     }
   }
 }
+
+TEST_CASE("the first row is labelled when the ticks would start later", "[figure][layout]") {
+  // fairseq's rows are positions 2..51: nice ticks are 10, 20, …, so 2 is added at the top row.
+  HeatmapFigure f = sample_heatmap("fairseq");
+  f.first_row = 2;
+  check_texts(f, "xyc");
+  FigureLayout l = figure_layout(f);
+  std::vector<std::string> ys;
+  for (const auto& t : l.texts)
+    if (t.part == 'y') ys.push_back(t.text);
+  CHECK(ys == std::vector<std::string>{"2", "10", "20", "30", "40", "50"});
+  // The label "2" is centred on the first row (cells of plot.h / 50 pixels).
+  const auto first = std::find_if(l.texts.begin(), l.texts.end(), [](const auto& t) { return t.part == 'y'; });
+  const double row_px = l.plots[0].h / 50;
+  CHECK(first->box.y + first->box.h / 2 == Approx(l.plots[0].y + row_px / 2).epsilon(0).margin(1.5));
+  // Starting at 7, the tick 10 (3 rows = 12 px away) gives way to it.
+  f.first_row = 7;
+  check_texts(f, "xyc");
+  ys.clear();
+  for (const auto& t : figure_layout(f).texts)
+    if (t.part == 'y') ys.push_back(t.text);
+  CHECK(ys == std::vector<std::string>{"7", "20", "30", "40", "50"});
+}
