@@ -10,7 +10,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 import zlib
 
-from harness import expect, finish, run
+from harness import POSENC, expect, finish, run
 
 SVG = "{http://www.w3.org/2000/svg}"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -120,6 +120,55 @@ def check_parts(name, svg, png, luts):
                 expect(want in colours, f"{name}: legend lacks the colour {c}")
 
 
+def check_gallery(tmp):
+    """scripts/gallery.sh draws every entry into index.html: figures a caption puts side by side
+    ("+ ") share a row, captions are HTML (no "+ " marker, `code` as <code>, < escaped)."""
+    import html.parser
+    import subprocess
+    out = os.path.join(tmp, "gallery")
+    r = subprocess.run(["bash", os.path.join(HERE, "..", "..", "scripts", "gallery.sh"), out],
+                       env=dict(os.environ, POSENC=POSENC), capture_output=True, text=True)
+    expect(r.returncode == 0, f"gallery.sh: exit {r.returncode} {r.stderr[-300:]!r}")
+    page = open(os.path.join(out, "index.html"), encoding="utf-8").read()
+
+    class Rows(html.parser.HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.stack, self.rows, self.paragraphs, self.text = [], [], [], None
+
+        def handle_starttag(self, tag, attrs):
+            if tag in ("img", "meta", "br"):
+                if tag == "img" and "div" in self.stack:
+                    self.rows[-1].append(dict(attrs)["alt"])
+                return
+            self.stack.append(tag)
+            if tag == "div":
+                self.rows.append([])
+            if tag == "p":
+                self.text = ""
+
+        def handle_endtag(self, tag):
+            expect(self.stack and self.stack[-1] == tag, f"index.html: </{tag}> closes {self.stack[-1:]}")
+            self.stack.pop()
+            if tag == "p":
+                self.paragraphs.append(self.text)
+                self.text = None
+
+        def handle_data(self, data):
+            if self.text is not None:
+                self.text += data
+
+    p = Rows()
+    p.feed(page)
+    expect(not p.stack, f"index.html: unclosed {p.stack}")
+    expect(["similarity-sinusoidal", "similarity-learned"] in p.rows, f"index.html: the similarity pair is not one row: {p.rows}")
+    expect(all(len(row) == 1 for row in p.rows if "similarity-learned" not in row), "index.html: other figures are alone")
+    expect(not any(t.startswith("+ ") for t in p.paragraphs), "index.html: a caption keeps the '+ ' marker")
+    expect(not any("`" in t for t in p.paragraphs), "index.html: raw backticks in a caption")
+    expect("<code>--vmin -1 --vmax 1</code>" in page, "index.html: `code` is not <code>")
+    expect("Σ_{k&lt;j}" in page, "index.html: '<' in a caption is not escaped")
+
+
 def main():
     figures = {
         "heatmap": ["generate", "sinusoidal", "--len", "50", "--dim", "128"],
@@ -173,6 +222,7 @@ def main():
         expect(len(lines) == 16, f"ansi: {len(lines)} lines")
         expect(all(l.count("\u2580") == 72 for l in lines[1:15]), "ansi: 72 half blocks per line")
         expect("\x1b[38;2;" in r.stdout.decode() and "\x1b[48;2;" in r.stdout.decode(), "ansi: 24-bit colour codes")
+        check_gallery(tmp)
     finish()
 
 
