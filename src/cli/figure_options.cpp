@@ -211,6 +211,7 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
   render::HeatmapOptions ho;
   const bool discrete = info.scheme == "alibi" || info.scheme == "t5";
   ho.reduction = o.reduce == "max" || (o.reduce == "auto" && discrete) ? render::Reduction::kMax : render::Reduction::kMean;
+  fig.reduce_by_max = ho.reduction == render::Reduction::kMax;
   std::size_t masked = 0;
   const auto [data_lo, data_hi] = finite_range(t, slices * rows, masked);
   fig.lo = std::isfinite(o.vmin) ? o.vmin : data_lo;
@@ -261,7 +262,7 @@ render::Metadata figure_metadata(const std::string& title, const std::vector<std
 
 std::string figure_bytes(const render::Figure& fig, io::Format f, const render::Metadata& metadata) {
   if (f == io::Format::kSvg) return render::to_svg(fig, metadata);
-  if (f == io::Format::kAnsi) return render::to_ansi(fig, render::terminal_columns());
+  if (f == io::Format::kAnsi) return render::to_ansi(fig, render::terminal_columns(), render::terminal_lines());
   const auto png = render::to_png(fig, metadata);
   return std::string(png.begin(), png.end());
 }

@@ -8,6 +8,9 @@ FigureLayout heatmap_layout(const HeatmapFigure& f);
 FigureLayout line_plot_layout(const LineFigure& f);
 FigureLayout scatter_layout(const ScatterFigure& f);
 
+/// The figure's title.
+std::string title_of(const Figure& f);
+
 /// `labels` as layout texts of role `part`.
 void add_texts(FigureLayout& out, char part, const std::vector<Label>& labels);
 

@@ -61,13 +61,30 @@ TEST_CASE("the same command writes the same bytes", "[cli][figure]") {
 
 TEST_CASE("ansi previews are as wide as COLUMNS says", "[cli][figure]") {
   setenv("COLUMNS", "60", 1);
+  setenv("LINES", "40", 1);  // tall enough: the width decides
   const auto r = run_cli({"generate", "sinusoidal", "--len", "50", "--dim", "128", "--format", "ansi"});
   unsetenv("COLUMNS");
+  unsetenv("LINES");
   REQUIRE(r.code == 0);
   // Title, round(60·250/640) = 23 pixel rows in 12 lines, the colour scale.
   CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1 + 12 + 1);
   CHECK(r.out.find("\x1b[38;2;") != std::string::npos);
   CHECK(r.out.find("\x1b[48;2;") != std::string::npos);
+}
+
+TEST_CASE("ansi previews are no taller than LINES says", "[cli][figure]") {
+  // 64 positions × 8 bits at 60 columns would take 100 pixel rows (50 lines): with 24 lines,
+  // the title, 21 lines of picture (narrower, same aspect) and the colour scale.
+  setenv("COLUMNS", "60", 1);
+  setenv("LINES", "24", 1);
+  const auto r = run_cli({"generate", "binary", "--len", "64", "--dim", "8", "--format", "ansi"});
+  setenv("LINES", "1000", 1);
+  const auto tall = run_cli({"generate", "binary", "--len", "64", "--dim", "8", "--format", "ansi"});
+  unsetenv("COLUMNS");
+  unsetenv("LINES");
+  REQUIRE(r.code == 0);
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1 + 21 + 1);
+  CHECK(std::count(tall.out.begin(), tall.out.end(), '\n') == 1 + 50 + 1);
 }
 
 TEST_CASE("the colormap option is checked against the colormaps", "[cli][figure]") {

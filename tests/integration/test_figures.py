@@ -215,7 +215,7 @@ def main():
             expect(data == open(b, "rb").read(), f"{name}: two runs differ")
             expect(data[:8] == b"\x89PNG\r\n\x1a\n", f"{name}: PNG signature")
             expect(struct.unpack(">II", data[16:24]) == (700, 420), f"{name}: PNG size {struct.unpack('>II', data[16:24])}")
-        env = dict(os.environ, COLUMNS="72")
+        env = dict(os.environ, COLUMNS="72", LINES="40")
         r = run("generate", "sinusoidal", "--len", "50", "--dim", "128", "--format", "ansi", env=env)
         lines = r.stdout.decode().splitlines()
         # Title, round(72·250/640) = 28 pixel rows in 14 lines, the colour scale.

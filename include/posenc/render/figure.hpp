@@ -36,6 +36,7 @@ struct HeatmapFigure {
   double lo = 0, hi = 1;   ///< values at the ends of the colorbar
   std::string cmap = "viridis";
   int width = 0, height = 0;  ///< 0: fitted around the cell images
+  bool reduce_by_max = false; ///< terminal previews shrink cells by max (bias, bucket tables), not the mean
 };
 
 struct LineSeries {
@@ -122,8 +123,11 @@ std::vector<std::uint8_t> to_png(const Figure& f, const Metadata& metadata);
 /// An SVG document with text as <text>; the title in <title>, `metadata` (with "Title" as
 /// to_png) in <desc>.
 std::string to_svg(const Figure& f, const Metadata& metadata);
-/// A terminal preview `columns` characters wide: the title, the picture in 24-bit
-/// colour half blocks, and a line naming the colours (value range or legend).
-std::string to_ansi(const Figure& f, int columns);
+/// A terminal preview at most `columns` characters wide and `lines` lines tall (the title,
+/// the picture in 24-bit colour half blocks, a line naming the colours, or the legend, and a
+/// line left for the prompt). Heatmap panels keep the figure's aspect: as wide as the
+/// terminal unless that would be too tall, then narrower; their cells are shrunk by value
+/// (resample_cells). Line and scatter plots are drawn at that size without text.
+std::string to_ansi(const Figure& f, int columns, int lines = 24);
 
 }  // namespace posenc::render
