@@ -120,6 +120,25 @@ def check_parts(name, svg, png, luts):
                 expect(want in colours, f"{name}: legend lacks the colour {c}")
 
 
+def check_svg_rasters(argv):
+    """Heatmap cells in the SVG are embedded at their size on the page (shown 1:1, so no viewer
+    smooths them) and hold the same pixels as the PNG of the same command."""
+    import base64
+    svg, png = run(*argv, "--format", "svg").stdout, run(*argv, "--format", "png").stdout
+    _, _, rows = decode_png(png)
+    root = ET.fromstring(svg)
+    images = list(root.iter(SVG + "image"))
+    expect(len(images) >= 2, f"{argv}: {len(images)} images")
+    for img in images:
+        x, y, w, h = (img.get(k) for k in ("x", "y", "width", "height"))
+        expect(all(v.isdigit() for v in (x, y, w, h)), f"{argv}: image at non-integer {x},{y} {w}x{h}")
+        data = base64.b64decode(img.get("{http://www.w3.org/1999/xlink}href").split(",", 1)[1])
+        iw, ih, cells = decode_png(data)
+        expect((iw, ih) == (int(w), int(h)), f"{argv}: {iw}x{ih} image shown at {w}x{h}")
+        same = all(rows[int(y) + j][int(x) + i] == cells[j][i] for j in range(ih) for i in range(iw))
+        expect(same, f"{argv}: the svg's cells at {x},{y} differ from the png's")
+
+
 def check_gallery(tmp):
     """scripts/gallery.sh draws every entry into index.html: figures a caption puts side by side
     ("+ ") share a row, captions are HTML (no "+ " marker, `code` as <code>, < escaped)."""
@@ -222,6 +241,9 @@ def main():
         expect(len(lines) == 16, f"ansi: {len(lines)} lines")
         expect(all(l.count("\u2580") == 72 for l in lines[1:15]), "ansi: 72 half blocks per line")
         expect("\x1b[38;2;" in r.stdout.decode() and "\x1b[48;2;" in r.stdout.decode(), "ansi: 24-bit colour codes")
+        # 64×64 cells stretched to a 363×382 plot: 5.7 and 6.0 pixels per cell.
+        check_svg_rasters(["similarity", "sinusoidal", "--len", "64", "--dim", "128", "--width", "520", "--height", "480"])
+        check_svg_rasters(["generate", "alibi", "--len", "10", "--heads", "3", "--width", "500", "--height", "300"])
         check_gallery(tmp)
     finish()
 

@@ -92,7 +92,8 @@ class PngCanvas final : public Canvas {
 };
 
 /// Vector backend: SVG 1.1, one element per call, numbers rounded to 1/100 pixel.
-/// Rasters are embedded as PNG data URIs with pixelated rendering.
+/// Rasters are embedded as PNG data URIs, scaled beforehand to their whole pixels on the page
+/// (as PngCanvas draws them) and shown 1:1.
 class SvgCanvas final : public Canvas {
  public:
   SvgCanvas(int width, int height, Rgb background = {255, 255, 255});
