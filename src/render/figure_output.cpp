@@ -37,7 +37,8 @@ FigureLayout figure_layout(const Figure& f) {
 }
 
 void add_texts(FigureLayout& out, char part, const std::vector<Label>& labels) {
-  for (const Label& l : labels) out.texts.push_back({part, l.text, text_box(l)});
+  for (const Label& l : labels)
+    if (!l.text.empty()) out.texts.push_back({part, l.text, text_box(l)});
 }
 
 void draw(Canvas& c, const Figure& f) {

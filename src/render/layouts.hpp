@@ -11,7 +11,7 @@ FigureLayout scatter_layout(const ScatterFigure& f);
 /// The figure's title.
 std::string title_of(const Figure& f);
 
-/// `labels` as layout texts of role `part`.
+/// `labels` as layout texts of role `part` (empty ones left out).
 void add_texts(FigureLayout& out, char part, const std::vector<Label>& labels);
 
 }  // namespace posenc::render

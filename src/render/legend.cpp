@@ -51,12 +51,15 @@ void draw_colorbar(Canvas& c, const Rect& bar, const std::string& cmap, const Ax
   a.downward = false;
   for (const auto& t : a.ticks) c.rect(bar.right(), y_pixel(a, bar, t.value) - 0.5, th.tick_length, 1, th.axis);
   for (const auto& l : colorbar_tick_labels(bar, values)) draw_label(c, l);
-  if (!values.label.empty()) {
-    // Reads upwards; its top faces the bar, past the widest tick label.
-    const double x = bar.right() + th.tick_length + 2 * th.gap + widest_tick_label(a) + th.label;
-    c.text({x, bar.y + bar.h / 2}, fit_text(values.label, th.label, bar.h),
-           {th.label, th.text, HAlign::kCenter, VAlign::kBaseline, true});
-  }
+  if (!values.label.empty()) draw_label(c, colorbar_label(bar, values));
+}
+
+Label colorbar_label(const Rect& bar, const Axis& values) {
+  const Theme& th = theme();
+  // Reads upwards; its top faces the bar, past the widest tick label.
+  const double x = bar.right() + th.tick_length + 2 * th.gap + widest_tick_label(values) + th.label;
+  return {fit_text(values.label, th.label, bar.h), {x, bar.y + bar.h / 2},
+          {th.label, th.text, HAlign::kCenter, VAlign::kBaseline, true}};
 }
 
 double legend_width(const std::vector<LegendEntry>& entries) {

@@ -137,6 +137,7 @@ Plan plan(const LineFigure& f, double width, double height, bool bare) {
     plot.y = top;
     plot.h = std::max(20.0, height - top - x_axis_height(xa) - 1);
     ya.ticks = fit_ticks(ya.lo, ya.hi, plot.h, false, ya.log);
+    thin_ticks(ya, plot.h, false);
     plot.x = th.pad + y_axis_width(ya);
     plot.w = std::max(20.0, width - plot.x - 2.5 * th.pad);  // room for the last x label's overhang
     // Whole pixels keep grid lines and the frame crisp.
@@ -169,7 +170,10 @@ Plan plan(const LineFigure& f, double width, double height, bool bare) {
       place();
     }
   }
-  if (!bare) xa.ticks = fit_ticks(xa.lo, xa.hi, plot.w, true, xa.log);
+  if (!bare) {
+    xa.ticks = fit_ticks(xa.lo, xa.hi, plot.w, true, xa.log);
+    thin_ticks(xa, plot.w, true);
+  }
   return p;
 }
 
@@ -184,6 +188,7 @@ FigureLayout line_plot_layout(const LineFigure& f) {
   if (p.with_legend) out.legend = p.box, out.legend_entries = p.legend;
   add_texts(out, 'x', x_tick_labels(p.plot, p.xa));
   add_texts(out, 'y', y_tick_labels(p.plot, p.ya));
+  add_texts(out, 'a', {x_axis_label(p.plot, p.xa), y_axis_label(p.plot, p.ya)});
   return out;
 }
 

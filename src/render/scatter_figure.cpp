@@ -91,9 +91,11 @@ Plot2d plan_2d(const ScatterFigure& f, const Rect& area, bool bare) {
   if (!bare) {
     plot.h = std::max(20.0, area.h - x_axis_height(xa));
     ya.ticks = fit_ticks(ya.lo, ya.hi, plot.h, false);
+    thin_ticks(ya, plot.h, false);
     plot.x = area.x + y_axis_width(ya);
     plot.w = std::max(20.0, area.right() - plot.x);
     xa.ticks = fit_ticks(xa.lo, xa.hi, plot.w, true);
+    thin_ticks(xa, plot.w, true);
     plot = {std::round(plot.x), std::round(plot.y), std::round(plot.w), std::round(plot.h)};
   }
   return p;
@@ -129,6 +131,7 @@ Plan plan(const ScatterFigure& f, double width, double height) {
   colours.hi = f.first_position + static_cast<double>(std::max<std::size_t>(f.points.rows(), 1) - 1);
   const double bar_h = std::max(20.0, height - top - 3 * th.pad - 30);
   colours.ticks = fit_ticks(colours.lo, colours.hi, bar_h, false, false, 1.0);
+  thin_ticks(colours, bar_h, false);
   const double bar_w = colorbar_width(colours);
   Rect& area = p.area;
   area = {th.pad, top, std::max(20.0, width - th.pad - bar_w), std::max(20.0, height - top - th.pad)};
@@ -156,12 +159,14 @@ FigureLayout scatter_layout(const ScatterFigure& f) {
   out.colorbar = p.bar;
   out.cmap = f.cmap;
   add_texts(out, 'c', colorbar_tick_labels(p.bar, p.colours));
+  add_texts(out, 'a', {colorbar_label(p.bar, p.colours)});
   if (f.points.cols() >= 3) {
     scatter_3d_layout(f, p.area, out);
   } else {
     out.plots = {p.two_d.plot};
     add_texts(out, 'x', x_tick_labels(p.two_d.plot, p.two_d.xa));
     add_texts(out, 'y', y_tick_labels(p.two_d.plot, p.two_d.ya));
+    add_texts(out, 'a', {x_axis_label(p.two_d.plot, p.two_d.xa), y_axis_label(p.two_d.plot, p.two_d.ya)});
   }
   return out;
 }

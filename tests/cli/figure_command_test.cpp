@@ -310,3 +310,23 @@ TEST_CASE("the 3-D views of the gallery keep their labels apart and off the box"
     }
   }
 }
+
+TEST_CASE("one of --width and --height keeps square matrices square; both have a floor", "[cli][figure]") {
+  // T5's 64×64 buckets with only --height 300: a square plot (it was 2:1 before).
+  const auto r = run_cli({"generate", "t5", "--len", "64", "--height", "300", "--format", "svg"});
+  REQUIRE(r.code == 0);
+  std::smatch m;
+  REQUIRE(std::regex_search(r.out, m, std::regex(R"re(<image x="\d+" y="\d+" width="(\d+)" height="(\d+)")re")));
+  CHECK(m[1] == m[2]);
+  CHECK(r.out.find("height=\"300\" viewBox") != std::string::npos);
+  // Below 320 × 240 labels no longer fit: refused.
+  for (const std::vector<std::string>& small : {std::vector<std::string>{"--width", "319"}, std::vector<std::string>{"--height", "239"}}) {
+    auto argv = std::vector<std::string>{"generate", "t5", "--len", "8", "--format", "svg"};
+    argv.insert(argv.end(), small.begin(), small.end());
+    const auto bad = run_cli(argv);
+    CHECK(bad.code == 2);
+    CHECK(one_line(bad.err));
+    CHECK(bad.err.find(small[0]) != std::string::npos);
+  }
+  CHECK(run_cli({"generate", "t5", "--len", "8", "--format", "svg", "--width", "320", "--height", "240"}).code == 0);
+}

@@ -80,7 +80,8 @@ using Figure = std::variant<HeatmapFigure, LineFigure, ScatterFigure>;
 /// pixels, and for callers that annotate a figure.
 struct FigureLayout {
   /// A text's role ('x', 'y', 'z': tick labels of those axes, 'c': of the colorbar, 'p': a
-  /// panel title), the text, and the box its glyphs occupy (text_box).
+  /// panel title, 'a': an axis or colorbar label), the text, and the box its glyphs occupy
+  /// (text_box).
   struct Text {
     char part = 0;
     std::string text;
