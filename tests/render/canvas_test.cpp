@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "xml_check.hpp"
+#include "rgb_string.hpp"
 
 using namespace posenc::render;
 

@@ -7,6 +7,7 @@
 
 #include "posenc/render/colormap.hpp"
 #include "posenc/render/figure.hpp"
+#include "rgb_string.hpp"
 
 namespace posenc::test {
 
@@ -66,12 +67,3 @@ inline render::ScatterFigure sample_scatter(std::size_t dims) {
 }
 
 }  // namespace posenc::test
-
-namespace Catch {
-template <>
-struct StringMaker<posenc::render::Rgb> {
-  static std::string convert(const posenc::render::Rgb& c) {
-    return "rgb(" + std::to_string(c.r) + ", " + std::to_string(c.g) + ", " + std::to_string(c.b) + ")";
-  }
-};
-}  // namespace Catch
