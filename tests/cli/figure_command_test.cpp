@@ -138,7 +138,7 @@ TEST_CASE("large bias and bucket matrices are reduced by max, other tables by ar
   CHECK(run_cli({"generate", "t5", "--len", "8", "--reduce", "median", "--format", "svg"}).code == 2);
 }
 
-TEST_CASE("--vmin and --vmax put heatmaps on one colour scale", "[cli][figure]") {
+TEST_CASE("the options vmin and vmax put heatmaps on one colour scale", "[cli][figure]") {
   // Cosine similarities of the sinusoidal table lie in [0.45, 1]: by default viridis over that
   // range; with --vmin -1 --vmax 1 the scale runs from −1 to 1, in RdBu (a signed range).
   const std::vector<std::string> base = {"similarity", "sinusoidal", "--len", "64", "--dim", "128", "--format", "svg"};
