@@ -7,11 +7,14 @@
 #include <limits>
 #include <tuple>
 
+#include "posenc/error.hpp"
 #include "posenc/io/writers.hpp"
 #include "posenc/parallel.hpp"
 #include "posenc/render/ansi.hpp"
 #include "posenc/render/colormap.hpp"
 #include "posenc/render/heatmap.hpp"
+#include "figure_titles.hpp"
+#include "validators.hpp"
 
 namespace posenc::cli {
 namespace {
@@ -36,16 +39,6 @@ class SliceTable : public Table {
   std::size_t offset_;
 };
 
-// What an axis of a table is called on a figure.
-std::string axis_label(const TableInfo& info, std::size_t axis, const std::string& fallback) {
-  if (axis >= info.axis_names.size()) return fallback;
-  const std::string& name = info.axis_names[axis];
-  const bool bias = info.scheme == "alibi" || info.scheme == "t5";
-  if (name == "dim") return "dimension";
-  if (name == "i") return bias ? "query position i" : "position i";
-  if (name == "j") return bias ? "key position j" : "position j";
-  return name;
-}
 
 // The finite range of the first `rows` flattened rows; `masked` counts the other values.
 // Blocks are read on the worker threads; tables of more than 2^20 cells are drawn reduced,
@@ -94,30 +87,13 @@ std::pair<double, double> finite_range(const Table& t, std::size_t rows, std::si
   return {lo, hi};
 }
 
-std::string panel_title(const TableInfo& info, std::size_t slice) {
-  for (const auto& [k, v] : info.results)
-    if (k == "slopes" && std::holds_alternative<std::vector<double>>(v)) {
-      const auto& slopes = std::get<std::vector<double>>(v);
-      if (slice < slopes.size()) return fmt::format("head {} (m = {:.4g})", slice, slopes[slice]);
-    }
-  return fmt::format("{} {}", info.axis_names.empty() ? "slice" : info.axis_names.front(), slice);
-}
-
-// "integer, N=50, D=16" for tables that have no title of their own.
-std::string default_title(const TableInfo& info) {
-  std::vector<std::string> dims;
-  for (std::size_t i = 0; i < info.shape.size(); ++i)
-    dims.push_back(fmt::format("{}={}", i < info.axis_names.size() ? info.axis_names[i] : "n", info.shape[i]));
-  return fmt::format("{}, {}", info.scheme.empty() ? "table" : info.scheme, fmt::join(dims, ", "));
-}
-
 }  // namespace
 
 void FigureOptions::bind(CLI::App& app) {
   std::vector<std::string> names;
   for (const auto& c : render::colormaps()) names.push_back(c.name);
-  app.add_option("--width", width, "figure width in pixels (default: fitted to the data)")->check(CLI::Range(160, 8000));
-  app.add_option("--height", height, "figure height in pixels (default: fitted to the data)")->check(CLI::Range(120, 8000));
+  app.add_option("--width", width, "figure width in pixels (default: fitted to the data)")->check(CLI::Range(320, 8000));
+  app.add_option("--height", height, "figure height in pixels (default: fitted to the data)")->check(CLI::Range(240, 8000));
   app.add_option("--title", title, "figure title (default: the table's title)");
   app.add_option("--cmap", cmap, "colormap (default: viridis, or RdBu centred on 0 for signed data)")
       ->check(CLI::IsMember(names, CLI::ignore_case));
@@ -129,6 +105,12 @@ void FigureOptions::bind_reduce(CLI::App& app) {
                  "or auto: max for alibi and t5 (biases, bucket ids), else mean")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "mean", "max"}));
+  app.add_option("--vmin", vmin, "value at the bottom of the colour scale (default: the data's minimum)")
+      ->check(finite_number())
+      ->default_str("");
+  app.add_option("--vmax", vmax, "value at the top of the colour scale (default: the data's maximum)")
+      ->check(finite_number())
+      ->default_str("");
 }
 
 void FigureOptions::bind_log_axes(CLI::App& app) {
@@ -177,11 +159,17 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
   render::HeatmapOptions ho;
   const bool discrete = info.scheme == "alibi" || info.scheme == "t5";
   ho.reduction = o.reduce == "max" || (o.reduce == "auto" && discrete) ? render::Reduction::kMax : render::Reduction::kMean;
+  fig.reduce_by_max = ho.reduction == render::Reduction::kMax;
   std::size_t masked = 0;
-  std::tie(fig.lo, fig.hi) = finite_range(t, slices * rows, masked);
+  const auto [data_lo, data_hi] = finite_range(t, slices * rows, masked);
+  fig.lo = std::isfinite(o.vmin) ? o.vmin : data_lo;
+  fig.hi = std::isfinite(o.vmax) ? o.vmax : data_hi;
+  if ((std::isfinite(o.vmin) || std::isfinite(o.vmax)) && !(fig.lo < fig.hi))
+    throw Error(fmt::format("--vmin must be less than --vmax (got a colour range from {} to {}{})", fig.lo, fig.hi,
+                            std::isfinite(o.vmin) && std::isfinite(o.vmax) ? "" : ", one end from the data"));
   // Default: diverging only for data of both signs (all-negative biases read better sequential).
   const render::Colormap cmap(o.cmap.empty() ? (fig.lo < 0 && fig.hi > 0 ? "RdBu" : "viridis") : o.cmap);
-  if (cmap.info().diverging && fig.lo < 0) {
+  if (cmap.info().diverging && fig.lo < 0 && !(std::isfinite(o.vmin) && std::isfinite(o.vmax))) {
     fig.hi = std::max(-fig.lo, fig.hi);
     fig.lo = -fig.hi;
   }
@@ -198,7 +186,8 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
   render::HeatmapResult r;
   for (std::size_t s = 0; s < slices; ++s) {
     r = sliced ? render::heatmap(SliceTable(t, s, rows), ho) : render::heatmap(t, ho);
-    fig.panels[s] = {sliced ? panel_title(info, s) : std::string(), std::move(r.image)};
+    const auto [title, short_title] = sliced ? panel_titles(info, s) : std::pair<std::string, std::string>();
+    fig.panels[s] = {title, std::move(r.image), short_title};
   }
   std::vector<std::string> notes;
   if (r.reduced)
@@ -206,6 +195,8 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
                                 fig.panels[0].cells.width(),
                                 ho.reduction == render::Reduction::kMax ? "by max" : "by area averaging"));
   if (sliced && info.shape.front() > slices) notes.push_back(fmt::format("first {} of {}", slices, info.shape.front()));
+  if (data_lo < fig.lo || data_hi > fig.hi)
+    notes.push_back(fmt::format("values outside [{}, {}] in the end colours", typeset(fig.lo), typeset(fig.hi)));
   if (masked > 0) notes.push_back("grey: masked (−inf) or not a number");
   fig.subtitle = fmt::format("{}", fmt::join(notes, "; "));
   return fig;
@@ -219,7 +210,7 @@ render::Metadata figure_metadata(const std::string& title, const std::vector<std
 
 std::string figure_bytes(const render::Figure& fig, io::Format f, const render::Metadata& metadata) {
   if (f == io::Format::kSvg) return render::to_svg(fig, metadata);
-  if (f == io::Format::kAnsi) return render::to_ansi(fig, render::terminal_columns());
+  if (f == io::Format::kAnsi) return render::to_ansi(fig, render::terminal_columns(), render::terminal_lines());
   const auto png = render::to_png(fig, metadata);
   return std::string(png.begin(), png.end());
 }

@@ -26,6 +26,28 @@ double Axis::fraction(double v) const {
   return hi != lo ? (v - lo) / (hi - lo) : 0.5;
 }
 
+Rect text_box(const Label& l) {
+  const FontMetrics fm = font_metrics(l.style.size);
+  double down = 0;  // from the anchor to the baseline, as Canvas::text
+  switch (l.style.v) {
+    case VAlign::kBaseline: down = 0; break;
+    case VAlign::kTop: down = fm.cap_height; break;
+    case VAlign::kMiddle: down = fm.cap_height / 2; break;
+    case VAlign::kBottom: down = -fm.descent; break;
+  }
+  const double w = text_width(l.text, l.style.size);
+  const double shift = l.style.h == HAlign::kLeft ? 0.0 : l.style.h == HAlign::kCenter ? 0.5 : 1.0;
+  if (l.style.vertical) {
+    // Reads upwards: the run starts at the bottom; the capitals face the page's left.
+    const double base = l.at.x + down, start = l.at.y + shift * w;
+    return {base - fm.cap_height, start - w, fm.cap_height + fm.descent, w};
+  }
+  const double base = l.at.y + down, start = l.at.x - shift * w;
+  return {start, base - fm.cap_height, w, fm.cap_height + fm.descent};
+}
+
+void draw_label(Canvas& c, const Label& l) { c.text(l.at, l.text, l.style); }
+
 double x_pixel(const Axis& a, const Rect& plot, double v) { return plot.x + a.fraction(v) * plot.w; }
 
 double y_pixel(const Axis& a, const Rect& plot, double v) {
@@ -50,6 +72,20 @@ std::vector<Tick> fit_ticks(double lo, double hi, double length, bool horizontal
   return log ? log_ticks(lo, hi, 2) : linear_ticks(std::min(lo, hi), std::max(lo, hi), 2, min_step);
 }
 
+void thin_ticks(Axis& a, double length, bool horizontal, double gap) {
+  const Theme& th = theme();
+  const double half_height = font_metrics(th.tick).cap_height / 2;
+  double last_end = -INFINITY;
+  std::erase_if(a.ticks, [&](const Tick& t) {
+    // Ticks come in increasing value, so in increasing distance from the axis's start.
+    const double at = a.fraction(t.value) * length;
+    const double half = horizontal ? text_width(t.label, th.tick) / 2 : half_height;
+    if (at - half < last_end + gap) return true;
+    last_end = at + half;
+    return false;
+  });
+}
+
 double widest_tick_label(const Axis& a) {
   double w = 0;
   for (const auto& t : a.ticks) w = std::max(w, text_width(t.label, theme().tick));
@@ -70,35 +106,54 @@ double y_axis_width(const Axis& a) {
   return w + th.gap;
 }
 
+std::vector<Label> x_tick_labels(const Rect& plot, const Axis& a) {
+  const Theme& th = theme();
+  std::vector<Label> out;
+  for (const auto& t : a.draw_ticks ? a.ticks : std::vector<Tick>{})
+    out.push_back({t.label, {x_pixel(a, plot, t.value), plot.bottom() + th.tick_length + th.gap},
+                   {th.tick, th.text, HAlign::kCenter, VAlign::kTop}});
+  return out;
+}
+
+std::vector<Label> y_tick_labels(const Rect& plot, const Axis& a) {
+  const Theme& th = theme();
+  std::vector<Label> out;
+  for (const auto& t : a.draw_ticks ? a.ticks : std::vector<Tick>{})
+    out.push_back({t.label, {plot.x - th.tick_length - th.gap, y_pixel(a, plot, t.value)},
+                   {th.tick, th.text, HAlign::kRight, VAlign::kMiddle}});
+  return out;
+}
+
+Label x_axis_label(const Rect& plot, const Axis& a) {
+  const Theme& th = theme();
+  const double ly = plot.bottom() + th.tick_length + th.gap + line_height(th.tick) + th.gap;
+  return {fit_text(a.label, th.label, plot.w), {plot.x + plot.w / 2, ly}, {th.label, th.text, HAlign::kCenter, VAlign::kTop}};
+}
+
+Label y_axis_label(const Rect& plot, const Axis& a) {
+  const Theme& th = theme();
+  // The label's top (towards the page's left edge) sits a gap beyond the widest tick label.
+  const double lx = plot.x - th.tick_length - 2 * th.gap - widest_tick_label(a) - line_height(th.label) * 0.2;
+  return {fit_text(a.label, th.label, plot.h), {lx, plot.y + plot.h / 2},
+          {th.label, th.text, HAlign::kCenter, VAlign::kBaseline, true}};
+}
+
 void draw_x_axis(Canvas& c, const Rect& plot, const Axis& a) {
   const Theme& th = theme();
   const double y = plot.bottom();
-  for (const auto& t : a.draw_ticks ? a.ticks : std::vector<Tick>{}) {
-    const double x = x_pixel(a, plot, t.value);
-    c.rect(x - 0.5, y, 1, th.tick_length, th.axis);
-    c.text({x, y + th.tick_length + th.gap}, t.label, {th.tick, th.text, HAlign::kCenter, VAlign::kTop});
-  }
-  if (!a.label.empty()) {
-    const double ly = y + th.tick_length + th.gap + line_height(th.tick) + th.gap;
-    c.text({plot.x + plot.w / 2, ly}, fit_text(a.label, th.label, plot.w),
-           {th.label, th.text, HAlign::kCenter, VAlign::kTop});
-  }
+  for (const auto& t : a.draw_ticks ? a.ticks : std::vector<Tick>{})
+    c.rect(x_pixel(a, plot, t.value) - 0.5, y, 1, th.tick_length, th.axis);
+  for (const auto& l : x_tick_labels(plot, a)) draw_label(c, l);
+  if (!a.label.empty()) draw_label(c, x_axis_label(plot, a));
 }
 
 void draw_y_axis(Canvas& c, const Rect& plot, const Axis& a) {
   const Theme& th = theme();
   const double x = plot.x;
-  for (const auto& t : a.draw_ticks ? a.ticks : std::vector<Tick>{}) {
-    const double y = y_pixel(a, plot, t.value);
-    c.rect(x - th.tick_length, y - 0.5, th.tick_length, 1, th.axis);
-    c.text({x - th.tick_length - th.gap, y}, t.label, {th.tick, th.text, HAlign::kRight, VAlign::kMiddle});
-  }
-  if (!a.label.empty()) {
-    // The label's top (towards the page's left edge) sits a gap beyond the widest tick label.
-    const double lx = x - th.tick_length - 2 * th.gap - widest_tick_label(a) - line_height(th.label) * 0.2;
-    c.text({lx, plot.y + plot.h / 2}, fit_text(a.label, th.label, plot.h),
-           {th.label, th.text, HAlign::kCenter, VAlign::kBaseline, true});
-  }
+  for (const auto& t : a.draw_ticks ? a.ticks : std::vector<Tick>{})
+    c.rect(x - th.tick_length, y_pixel(a, plot, t.value) - 0.5, th.tick_length, 1, th.axis);
+  for (const auto& l : y_tick_labels(plot, a)) draw_label(c, l);
+  if (!a.label.empty()) draw_label(c, y_axis_label(plot, a));
 }
 
 void draw_grid(Canvas& c, const Rect& plot, const Axis& x, const Axis& y) {

@@ -94,13 +94,9 @@ void PngCanvas::disc(Point c, double radius, Rgb fill) {
 void PngCanvas::raster(double x, double y, double w, double h, const Image& src) {
   const int x0 = snap(x), y0 = snap(y), x1 = snap(x + w), y1 = snap(y + h);
   if (x1 <= x0 || y1 <= y0 || src.width() == 0 || src.height() == 0) return;
-  for (int j = y0; j < y1; ++j) {
-    const int sy = std::min(src.height() - 1, (j - y0) * src.height() / (y1 - y0));
-    for (int i = x0; i < x1; ++i) {
-      const int sx = std::min(src.width() - 1, (i - x0) * src.width() / (x1 - x0));
-      img_.set(i, j, src.at(sx, sy));
-    }
-  }
+  const Image scaled = scale_nearest(src, x1 - x0, y1 - y0);
+  for (int j = 0; j < scaled.height(); ++j)
+    for (int i = 0; i < scaled.width(); ++i) img_.set(x0 + i, y0 + j, scaled.at(i, j));
 }
 
 void PngCanvas::text_run(Point at, std::string_view s, double size, Rgb colour, HAlign h, bool vertical) {

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "posenc/render/axes.hpp"
+#include "layouts.hpp"
 #include "posenc/render/text.hpp"
 
 namespace posenc::render {
@@ -25,6 +27,26 @@ struct Layout {
   std::vector<Rect> plots;  ///< one per panel
   Axis x, y, values;
 };
+
+// Labels the first cell (row or column) when the nice ticks start later (fairseq's rows start
+// at position 2, its first tick would be 10); nice ticks closer to it than `apart` pixels (from
+// centre to centre) give way.
+void label_first(std::vector<Tick>& ticks, double first, double px_per_cell,
+                 const std::function<double(const Tick&, const Tick&)>& apart) {
+  if (ticks.empty() || ticks.front().value == first) return;
+  const Tick head{first, tick_label(first, 1.0)};
+  std::erase_if(ticks, [&](const Tick& t) { return (t.value - first) * px_per_cell < apart(head, t); });
+  ticks.insert(ticks.begin(), head);
+}
+
+// Width / height of a panel for the table's shape as the automatic figure shows it: tables
+// are reduced to 512 cells a side (a square matrix stays square), and a tall narrow table is
+// drawn at least 0.6 as wide as tall.
+double panel_aspect(const HeatmapFigure& f) {
+  const double rows = static_cast<double>(std::clamp<std::size_t>(f.rows, 1, 512));
+  const double cols = static_cast<double>(std::clamp<std::size_t>(f.cols, 1, 512));
+  return std::max(kMinAspect, f.rows == f.cols ? 1.0 : cols / rows);
+}
 
 double panel_title_height(std::size_t panels) { return panels > 1 ? 1.3 * theme().tick + 4 : 0.0; }
 
@@ -46,24 +68,57 @@ Layout layout(const HeatmapFigure& f) {
   const double bottom = x_axis_height(l.x) + th.pad;
   const double gap_y = n > 1 ? panel_title_height(n) + 8 : 0.0;
   const auto nc = static_cast<double>(l.ncols), nr = static_cast<double>(l.nrows);
-  // Panel size: from --width/--height, else the cell image enlarged by a whole factor (cells
-  // stay equal) until the grid is tall enough for the axis labels and colorbar ticks.
+  // Panel size: from --width and --height; from one of them and the table's shape; else the
+  // cell image enlarged by a whole factor (cells stay equal) until the grid is tall enough
+  // for the axis labels and colorbar ticks.
   const Image* first = f.panels.empty() ? nullptr : &f.panels.front().cells;
   const int cw = first ? std::max(first->width(), 1) : 1, ch = first ? std::max(first->height(), 1) : 1;
   const int want_h = static_cast<int>(std::ceil(kMinGridHeight / nr));
   const int zoom = std::clamp(want_h / ch + (want_h % ch != 0), 1,
                               std::max(1, static_cast<int>(kMaxAutoWidth / nc) / cw));
-  const double grid_h = f.height > 0 ? std::max(20.0, f.height - top - bottom) : nr * ch * zoom + (nr - 1) * gap_y;
-  const double panel_h = std::max(8.0, (grid_h - (nr - 1) * gap_y) / nr);
-  l.y.ticks = fit_ticks(f.first_row, f.first_row + rows - 1, panel_h, false, false, 1.0);
-  l.values.ticks = fit_ticks(f.lo, f.hi, grid_h, false);
+  // The colorbar's labels depend on the grid's height, which (with --width) depends on their
+  // width: a second pass settles it.
+  l.values.ticks = fit_ticks(f.lo, f.hi, f.height > 0 ? f.height - top - bottom : nr * want_h, false);
+  double panel_w = 0, panel_h = 0, grid_w = 0, grid_h = 0, right = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    right = colorbar_width(l.values);
+    const auto y_ticks = [&](double h) {
+      l.y.ticks = fit_ticks(f.first_row, f.first_row + rows - 1, h, false, false, 1.0);
+      label_first(l.y.ticks, f.first_row, h / rows, [&](const Tick&, const Tick&) { return 1.6 * th.tick; });
+      thin_ticks(l.y, h, false);
+    };
+    if (f.width > 0 && f.height > 0) {
+      panel_h = std::max(8.0, (f.height - top - bottom - (nr - 1) * gap_y) / nr);
+      y_ticks(panel_h);
+      panel_w = std::max(8.0, (f.width - th.pad - y_axis_width(l.y) - right - (nc - 1) * kGapX) / nc);
+    } else if (f.width > 0 || f.height > 0) {
+      // One side given: the other keeps the table's shape as the automatic figure shows it
+      // (square matrices square), within the same limits.
+      const double aspect = panel_aspect(f);
+      if (f.height > 0) {
+        panel_h = std::max(8.0, (f.height - top - bottom - (nr - 1) * gap_y) / nr);
+        panel_w = std::min(std::round(panel_h * aspect), std::floor(kMaxAutoWidth / nc));
+        y_ticks(panel_h);
+      } else {
+        y_ticks(want_h);  // for the width of its labels
+        panel_w = std::max(8.0, (f.width - th.pad - y_axis_width(l.y) - right - (nc - 1) * kGapX) / nc);
+        panel_h = std::round(panel_w / aspect);
+        y_ticks(panel_h);
+      }
+    } else {
+      panel_h = ch * zoom;
+      y_ticks(panel_h);
+      // A tall, narrow table (8 bits of 64 positions) gets wider cells: panels at least 0.6 as
+      // wide as they are tall.
+      panel_w = std::max<double>(cw * zoom, std::round(kMinAspect * panel_h));
+    }
+    grid_h = nr * panel_h + (nr - 1) * gap_y, grid_w = nc * panel_w + (nc - 1) * kGapX;
+    if (pass == 0) {  // pass 1 fits the grid to them
+      l.values.ticks = fit_ticks(f.lo, f.hi, grid_h, false);
+      thin_ticks(l.values, grid_h, false);
+    }
+  }
   double left = th.pad + y_axis_width(l.y);
-  const double right = colorbar_width(l.values);
-  // A tall, narrow table (8 bits of 64 positions) gets wider cells: panels at least 0.6 as
-  // wide as they are tall.
-  const double auto_w = std::max<double>(cw * zoom, std::round(kMinAspect * panel_h));
-  const double grid_w = f.width > 0 ? std::max(20.0, f.width - left - right) : nc * auto_w + (nc - 1) * kGapX;
-  const double panel_w = std::max(8.0, (grid_w - (nc - 1) * kGapX) / nc);
   l.width = f.width > 0 ? f.width : static_cast<int>(std::ceil(left + grid_w + right));
   if (f.width <= 0) {
     // Wide enough for the title (within reason); the plot is centred in any extra room.
@@ -80,6 +135,10 @@ Layout layout(const HeatmapFigure& f) {
     l.plots.push_back({std::round(px), std::round(py), std::round(panel_w), std::round(panel_h)});
   }
   l.x.ticks = fit_ticks(f.first_col, f.first_col + cols - 1, std::round(panel_w), true, false, 1.0);
+  label_first(l.x.ticks, f.first_col, std::round(panel_w) / cols, [&](const Tick& a, const Tick& b) {
+    return (text_width(a.label, th.tick) + text_width(b.label, th.tick)) / 2 + 8;
+  });
+  thin_ticks(l.x, std::round(panel_w), true);
   if (l.ncols > 1) {
     // Side by side, a label at a panel's edge would run into the next panel's first label:
     // keep only labels that end within half the gap of their own panel.
@@ -111,8 +170,57 @@ std::pair<double, double> heatmap_panel_size(const HeatmapFigure& f) {
   return {l.plots.front().w, l.plots.front().h};
 }
 
-void draw_heatmap(Canvas& c, const HeatmapFigure& f) {
+namespace {
+
+// Tick labels of panel i: x under the bottom panel of each column, y left of the first column.
+std::vector<Label> panel_tick_labels(const Layout& l, std::size_t i, char part) {
+  Axis x = l.x, y = l.y;
+  x.label.clear(), y.label.clear();
+  const Rect& p = l.plots[i];
+  if (part == 'x') return i + l.ncols >= l.plots.size() ? x_tick_labels(p, x) : std::vector<Label>{};
+  return i % l.ncols == 0 ? y_tick_labels(p, y) : std::vector<Label>{};
+}
+
+// The panels' titles, when there are several.
+std::vector<Label> panel_titles(const HeatmapFigure& f, const Layout& l) {
   const Theme& th = theme();
+  std::vector<Label> out;
+  if (l.plots.size() < 2) return out;
+  // One form for all panels: the titles when each fits over its panel, else the short ones.
+  const double room = l.plots.front().w - 2;
+  const std::size_t n = std::min(l.plots.size(), f.panels.size());
+  bool fits = true;
+  for (std::size_t i = 0; i < n; ++i) fits = fits && text_width(f.panels[i].title, th.tick) <= room;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Rect& p = l.plots[i];
+    const HeatmapPanel& panel = f.panels[i];
+    const std::string& text = fits || panel.short_title.empty() ? panel.title : panel.short_title;
+    out.push_back({fit_text(text, th.tick, room), {p.x + p.w / 2, p.y - 5}, {th.tick, th.text, HAlign::kCenter, VAlign::kBaseline}});
+  }
+  return out;
+}
+
+}  // namespace
+
+FigureLayout heatmap_layout(const HeatmapFigure& f) {
+  const Layout l = layout(f);
+  FigureLayout out;
+  const bool titled = !f.title.empty() || !f.subtitle.empty();
+  out.title = {0, 0, static_cast<double>(l.width), titled ? title_height(f.title, f.subtitle) : 0.0};
+  out.plots = l.plots;
+  out.colorbar = l.bar;
+  out.cmap = f.cmap;
+  for (std::size_t i = 0; i < l.plots.size(); ++i) {
+    add_texts(out, 'x', panel_tick_labels(l, i, 'x'));
+    add_texts(out, 'y', panel_tick_labels(l, i, 'y'));
+  }
+  add_texts(out, 'c', colorbar_tick_labels(l.bar, l.values));
+  add_texts(out, 'p', panel_titles(f, l));
+  add_texts(out, 'a', {x_axis_label(l.grid, l.x), y_axis_label(l.grid, l.y), colorbar_label(l.bar, l.values)});
+  return out;
+}
+
+void draw_heatmap(Canvas& c, const HeatmapFigure& f) {
   const Layout l = layout(f);
   Axis x = l.x, y = l.y;
   x.label.clear(), y.label.clear();
@@ -122,10 +230,8 @@ void draw_heatmap(Canvas& c, const HeatmapFigure& f) {
     draw_frame(c, p);
     if (i + l.ncols >= l.plots.size()) draw_x_axis(c, p, x);  // bottom panel of its column
     if (i % l.ncols == 0) draw_y_axis(c, p, y);
-    if (l.plots.size() > 1 && i < f.panels.size())
-      c.text({p.x + p.w / 2, p.y - 5}, fit_text(f.panels[i].title, th.tick, p.w + kGapX),
-             {th.tick, th.text, HAlign::kCenter, VAlign::kBaseline});
   }
+  for (const Label& t : panel_titles(f, l)) draw_label(c, t);
   // The axis labels once, centred on the whole grid, clear of the first panel's tick labels.
   Axis xl = l.x, yl = l.y;
   xl.draw_ticks = yl.draw_ticks = false;

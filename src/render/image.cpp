@@ -43,6 +43,19 @@ void Image::fill_rect(int x, int y, int w, int h, Rgb c) {
   }
 }
 
+Image scale_nearest(const Image& src, int w, int h) {
+  Image out(w, h);
+  if (src.width() == 0 || src.height() == 0) return out;
+  for (int j = 0; j < out.height(); ++j) {
+    const int sy = std::min(src.height() - 1, static_cast<int>(static_cast<long long>(j) * src.height() / out.height()));
+    for (int i = 0; i < out.width(); ++i) {
+      const int sx = std::min(src.width() - 1, static_cast<int>(static_cast<long long>(i) * src.width() / out.width()));
+      out.set(i, j, src.at(sx, sy));
+    }
+  }
+  return out;
+}
+
 // PNG is written here from its chunks rather than with stb_image_write: Debian's libstb ships
 // stb_image_write precompiled, so its slow, weak built-in deflate cannot be swapped for a
 // better one (STBIW_ZLIB_COMPRESS is a compile-time hook). libdeflate compresses several times

@@ -26,27 +26,40 @@ double colorbar_width(const Axis& values) {
   return w + th.pad;
 }
 
+std::vector<Label> colorbar_tick_labels(const Rect& bar, const Axis& values) {
+  const Theme& th = theme();
+  Axis a = values;
+  a.downward = false;
+  std::vector<Label> out;
+  for (const auto& t : a.ticks)
+    out.push_back({t.label, {bar.right() + th.tick_length + th.gap, y_pixel(a, bar, t.value)},
+                   {th.tick, th.text, HAlign::kLeft, VAlign::kMiddle}});
+  return out;
+}
+
 void draw_colorbar(Canvas& c, const Rect& bar, const std::string& cmap, const Axis& values) {
   const Theme& th = theme();
-  // The gradient: one pixel per step, the top row is hi.
-  constexpr int kSteps = 256;
-  Image strip(1, kSteps);
-  for (int i = 0; i < kSteps; ++i) strip.set(0, i, colormap(cmap, 1.0 - (i + 0.5) / kSteps));
+  // The gradient, one colour per pixel row: the top row is exactly the map's last colour
+  // (hi), the bottom row its first (lo), evenly spaced values in between.
+  const int rows = std::max(2, static_cast<int>(std::lround(bar.h)));
+  const Colormap map(cmap);
+  Image strip(1, rows);
+  for (int i = 0; i < rows; ++i) strip.set(0, i, map(1.0 - static_cast<double>(i) / (rows - 1)));
   c.raster(bar.x, bar.y, bar.w, bar.h, strip);
   draw_frame(c, bar);
   Axis a = values;
   a.downward = false;
-  for (const auto& t : a.ticks) {
-    const double y = y_pixel(a, bar, t.value);
-    c.rect(bar.right(), y - 0.5, th.tick_length, 1, th.axis);
-    c.text({bar.right() + th.tick_length + th.gap, y}, t.label, {th.tick, th.text, HAlign::kLeft, VAlign::kMiddle});
-  }
-  if (!values.label.empty()) {
-    // Reads upwards; its top faces the bar, past the widest tick label.
-    const double x = bar.right() + th.tick_length + 2 * th.gap + widest_tick_label(a) + th.label;
-    c.text({x, bar.y + bar.h / 2}, fit_text(values.label, th.label, bar.h),
-           {th.label, th.text, HAlign::kCenter, VAlign::kBaseline, true});
-  }
+  for (const auto& t : a.ticks) c.rect(bar.right(), y_pixel(a, bar, t.value) - 0.5, th.tick_length, 1, th.axis);
+  for (const auto& l : colorbar_tick_labels(bar, values)) draw_label(c, l);
+  if (!values.label.empty()) draw_label(c, colorbar_label(bar, values));
+}
+
+Label colorbar_label(const Rect& bar, const Axis& values) {
+  const Theme& th = theme();
+  // Reads upwards; its top faces the bar, past the widest tick label.
+  const double x = bar.right() + th.tick_length + 2 * th.gap + widest_tick_label(values) + th.label;
+  return {fit_text(values.label, th.label, bar.h), {x, bar.y + bar.h / 2},
+          {th.label, th.text, HAlign::kCenter, VAlign::kBaseline, true}};
 }
 
 double legend_width(const std::vector<LegendEntry>& entries) {

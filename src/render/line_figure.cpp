@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "posenc/render/axes.hpp"
+#include "layouts.hpp"
 #include "posenc/render/text.hpp"
 
 namespace posenc::render {
@@ -106,18 +107,23 @@ void draw_reference(Canvas& c, const Rect& plot, const Axis& ya, const Reference
   c.text({b.x + 2, y - 4}, r.label, {px, kReference, HAlign::kLeft, VAlign::kBaseline});
 }
 
-// One plot of a line figure: `f` gives the x values, x axis and colours, `p` the curves and the
-// y axis (p is f itself for the first plot). `area` is the plot's share of the canvas.
-struct Panel {
+// One plot of a line figure: `f` gives the x values, x axis and colours, `p` its curves and
+// its y axis (p is f itself for the first plot; the others are f.panels, stacked below).
+struct Plan {
   const LineFigure* p = nullptr;
+  Rect plot, box;
   Axis xa, ya;
-  Rect plot;
-  std::string heading;  // a stacked plot's title, drawn above it
+  std::string heading;  ///< a stacked plot's title, drawn above it
+  std::vector<LegendEntry> legend;
+  bool with_legend = false;
+  std::vector<std::vector<std::vector<Point>>> runs;  ///< per series, its unbroken runs
+  std::vector<Point> curves;                          ///< points along all curves (labels avoid them)
 };
 
-Panel layout_panel(const LineFigure& f, const LineFigure& p, const Rect& area, bool bare, bool stacked) {
+// The plot's rectangle within `area` and its y axis.
+Plan frame_panel(const LineFigure& f, const LineFigure& p, const Rect& area, bool bare, bool stacked) {
   const Theme& th = theme();
-  Panel l;
+  Plan l;
   l.p = &p;
   l.xa.label = f.x_label, l.ya.label = p.y_label;
   l.xa.log = f.log_x, l.ya.log = p.log_y;
@@ -126,6 +132,8 @@ Panel layout_panel(const LineFigure& f, const LineFigure& p, const Rect& area, b
   for (const auto& s : p.series) all.insert(all.end(), s.y.begin(), s.y.end());
   for (const auto& r : p.references) all.push_back(r.y);
   std::tie(l.ya.lo, l.ya.hi) = data_range(all, l.ya.log, true);
+  for (std::size_t i = 0; i < p.series.size(); ++i) l.legend.push_back({p.series[i].name, line_colour(f.cmap, i, p.series.size())});
+  l.with_legend = !bare && p.series.size() > 1;
   l.plot = area;
   if (bare) return l;
   if (stacked) l.heading = p.title;
@@ -133,6 +141,7 @@ Panel layout_panel(const LineFigure& f, const LineFigure& p, const Rect& area, b
   l.plot.y = area.y + top;
   l.plot.h = std::max(20.0, area.h - top - x_axis_height(l.xa) - 1);
   l.ya.ticks = fit_ticks(l.ya.lo, l.ya.hi, l.plot.h, false, l.ya.log);
+  thin_ticks(l.ya, l.plot.h, false);
   l.plot.x = area.x + th.pad + y_axis_width(l.ya);
   l.plot.w = std::max(20.0, area.right() - l.plot.x - 2.5 * th.pad);  // room for the last x label's overhang
   // Whole pixels keep grid lines and the frame crisp.
@@ -140,78 +149,104 @@ Panel layout_panel(const LineFigure& f, const LineFigure& p, const Rect& area, b
   return l;
 }
 
-void draw_panel(Canvas& c, const LineFigure& f, Panel& l, bool bare) {
-  const Theme& th = theme();
+// The curves in pixels, the legend (in a free corner, else beside the plot, which narrows)
+// and the x ticks, once the plot's rectangle is final.
+void fill_panel(const LineFigure& f, Plan& l, bool bare) {
   const LineFigure& p = *l.p;
   Rect& plot = l.plot;
-  std::vector<LegendEntry> legend;
-  for (std::size_t i = 0; i < p.series.size(); ++i) legend.push_back({p.series[i].name, line_colour(f.cmap, i, p.series.size())});
-  const bool with_legend = !bare && p.series.size() > 1;
-
-  // The curves in pixels, and the places a legend inside the plot must not cover.
-  std::vector<std::vector<std::vector<Point>>> runs;
-  std::vector<Point> avoid, curves;
+  std::vector<Point> avoid;  // places a legend inside the plot must not cover
   auto place = [&] {
-    runs.clear(), avoid.clear(), curves.clear();
+    l.runs.clear(), avoid.clear(), l.curves.clear();
     for (const auto& s : p.series) {
-      runs.push_back(series_points(f, s, l.xa, l.ya, plot));
-      for (const auto& run : runs.back()) add_samples(run, curves);
+      l.runs.push_back(series_points(f, s, l.xa, l.ya, plot));
+      for (const auto& run : l.runs.back()) add_samples(run, l.curves);
     }
-    avoid = curves;
+    avoid = l.curves;
     for (const auto& r : p.references)
       if (usable(r.y, l.ya.log))
         for (double x = plot.x; x <= plot.right(); x += 4) avoid.push_back({x, y_pixel(l.ya, plot, r.y) - 8});
   };
   place();
-  Rect box;
-  if (with_legend) {
+  if (l.with_legend) {
     std::size_t covered = 0;
-    box = legend_box(plot, legend, avoid, &covered);
+    l.box = legend_box(plot, l.legend, avoid, &covered);
     if (covered > 0) {
-      // No free corner: the legend goes beside the plot, which narrows.
-      plot.w = std::max(20.0, std::round(plot.w - legend_width(legend) - 12));
-      box = {plot.right() + 12, plot.y, legend_width(legend), legend_height(legend)};
+      plot.w = std::max(20.0, std::round(plot.w - legend_width(l.legend) - 12));
+      l.box = {plot.right() + 12, plot.y, legend_width(l.legend), legend_height(l.legend)};
       place();
     }
   }
-  if (!bare) l.xa.ticks = fit_ticks(l.xa.lo, l.xa.hi, plot.w, true, l.xa.log);
-
-  draw_grid(c, plot, l.xa, l.ya);
-  if (!l.ya.log && l.ya.lo < 0 && l.ya.hi > 0) c.rect(plot.x, y_pixel(l.ya, plot, 0) - 0.5, plot.w, 1, {170, 170, 170});
-  for (const auto& r : p.references) draw_reference(c, plot, l.ya, r, false, curves);
-  for (std::size_t i = 0; i < runs.size(); ++i)
-    for (const auto& run : runs[i]) {
-      if (run.size() == 1) c.disc(run[0], bare ? 1.0 : 2.0, legend[i].colour);  // an isolated point stays visible
-      else c.polyline(run, legend[i].colour, bare ? 1.0 : 2.0);
-    }
-  if (bare) return;
-  for (const auto& r : p.references) draw_reference(c, plot, l.ya, r, true, curves);
-  draw_frame(c, plot);
-  draw_x_axis(c, plot, l.xa);
-  draw_y_axis(c, plot, l.ya);
-  if (with_legend) draw_legend(c, box, legend);
-  if (!l.heading.empty())
-    c.text({plot.x, plot.y - th.gap}, fit_text(l.heading, th.label, plot.w), {th.label, th.text, HAlign::kLeft, VAlign::kBottom});
+  if (!bare) {
+    l.xa.ticks = fit_ticks(l.xa.lo, l.xa.hi, plot.w, true, l.xa.log);
+    thin_ticks(l.xa, plot.w, true);
+  }
 }
 
-}  // namespace
-
-void draw_line_plot(Canvas& c, const LineFigure& f, bool bare) {
+// Every plot of the figure on a width × height canvas: the title on top, the plots sharing
+// the rest of the height equally, their left edges aligned so that the pairs line up.
+std::vector<Plan> plan(const LineFigure& f, double width, double height, bool bare) {
   std::vector<const LineFigure*> plots = {&f};
   for (const auto& p : f.panels) plots.push_back(&p);
   const double top = bare ? 0.0 : title_height(f.title, f.subtitle);
-  const double each = (c.height() - top) / static_cast<double>(plots.size());
-  std::vector<Panel> panels;
+  const double each = (height - top) / static_cast<double>(plots.size());
+  std::vector<Plan> panels;
   for (std::size_t k = 0; k < plots.size(); ++k) {
-    const Rect area{0, std::round(top + static_cast<double>(k) * each), static_cast<double>(c.width()), std::floor(each)};
-    panels.push_back(layout_panel(f, *plots[k], area, bare, k > 0));
+    const Rect area{0, std::round(top + static_cast<double>(k) * each), width, std::floor(each)};
+    panels.push_back(frame_panel(f, *plots[k], area, bare, k > 0));
   }
-  if (!bare && panels.size() > 1) {  // one left edge for all, so the pairs line up
+  if (!bare && panels.size() > 1) {
     double left = 0;
     for (const auto& l : panels) left = std::max(left, l.plot.x);
     for (auto& l : panels) l.plot.w = std::max(20.0, l.plot.w - (left - l.plot.x)), l.plot.x = left;
   }
-  for (auto& l : panels) draw_panel(c, f, l, bare);
+  for (auto& l : panels) fill_panel(f, l, bare);
+  return panels;
+}
+
+Label heading_label(const Plan& l) {
+  const Theme& th = theme();
+  return {fit_text(l.heading, th.label, l.plot.w), {l.plot.x, l.plot.y - th.gap},
+          {th.label, th.text, HAlign::kLeft, VAlign::kBottom}};
+}
+
+}  // namespace
+
+FigureLayout line_plot_layout(const LineFigure& f) {
+  const auto panels = plan(f, f.width, f.height, false);
+  FigureLayout out;
+  const bool titled = !f.title.empty() || !f.subtitle.empty();
+  out.title = {0, 0, static_cast<double>(f.width), titled ? title_height(f.title, f.subtitle) : 0.0};
+  for (const auto& l : panels) {
+    out.plots.push_back(l.plot);
+    if (l.with_legend && out.legend.w == 0) out.legend = l.box, out.legend_entries = l.legend;
+    add_texts(out, 'x', x_tick_labels(l.plot, l.xa));
+    add_texts(out, 'y', y_tick_labels(l.plot, l.ya));
+    add_texts(out, 'a', {x_axis_label(l.plot, l.xa), y_axis_label(l.plot, l.ya)});
+    if (!l.heading.empty()) add_texts(out, 'p', {heading_label(l)});
+  }
+  return out;
+}
+
+void draw_line_plot(Canvas& c, const LineFigure& f, bool bare) {
+  for (const auto& l : plan(f, c.width(), c.height(), bare)) {
+    const Rect& plot = l.plot;
+    const LineFigure& p = *l.p;
+    draw_grid(c, plot, l.xa, l.ya);
+    if (!l.ya.log && l.ya.lo < 0 && l.ya.hi > 0) c.rect(plot.x, y_pixel(l.ya, plot, 0) - 0.5, plot.w, 1, {170, 170, 170});
+    for (const auto& r : p.references) draw_reference(c, plot, l.ya, r, false, l.curves);
+    for (std::size_t i = 0; i < l.runs.size(); ++i)
+      for (const auto& run : l.runs[i]) {
+        if (run.size() == 1) c.disc(run[0], bare ? 1.0 : 2.0, l.legend[i].colour);  // an isolated point stays visible
+        else c.polyline(run, l.legend[i].colour, bare ? 1.0 : 2.0);
+      }
+    if (bare) continue;
+    for (const auto& r : p.references) draw_reference(c, plot, l.ya, r, true, l.curves);
+    draw_frame(c, plot);
+    draw_x_axis(c, plot, l.xa);
+    draw_y_axis(c, plot, l.ya);
+    if (l.with_legend) draw_legend(c, l.box, l.legend);
+    if (!l.heading.empty()) draw_label(c, heading_label(l));
+  }
   if (!bare) draw_title(c, f.title, f.subtitle);
 }
 

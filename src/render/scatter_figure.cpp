@@ -9,6 +9,7 @@
 
 #include "posenc/render/axes.hpp"
 #include "posenc/render/colormap.hpp"
+#include "layouts.hpp"
 #include "scatter_parts.hpp"
 
 namespace posenc::render {
@@ -68,9 +69,15 @@ void draw_points(Canvas& c, const ScatterFigure& f, const std::vector<Point>& px
 
 namespace {
 
-/// Draws the 2-D scatter in `area`; returns the plot's frame (the colorbar is aligned with it).
-Rect draw_2d(Canvas& c, const ScatterFigure& f, const Rect& area, bool bare) {
+struct Plot2d {
+  Rect plot;
   Axis xa, ya;
+};
+
+/// Axes and plot of the 2-D scatter in `area`.
+Plot2d plan_2d(const ScatterFigure& f, const Rect& area, bool bare) {
+  Plot2d p;
+  Axis &xa = p.xa, &ya = p.ya;
   xa.label = f.axis_labels.size() > 0 ? f.axis_labels[0] : "";
   ya.label = f.axis_labels.size() > 1 ? f.axis_labels[1] : "";
   std::tie(xa.lo, xa.hi) = column_range(f.points, 0);
@@ -79,62 +86,106 @@ Rect draw_2d(Canvas& c, const ScatterFigure& f, const Rect& area, bool bare) {
     const double pad = 0.05 * (a->hi - a->lo);
     a->lo -= pad, a->hi += pad;
   }
-  Rect plot = area;
+  Rect& plot = p.plot;
+  plot = area;
   if (!bare) {
     plot.h = std::max(20.0, area.h - x_axis_height(xa));
     ya.ticks = fit_ticks(ya.lo, ya.hi, plot.h, false);
+    thin_ticks(ya, plot.h, false);
     plot.x = area.x + y_axis_width(ya);
     plot.w = std::max(20.0, area.right() - plot.x);
     xa.ticks = fit_ticks(xa.lo, xa.hi, plot.w, true);
+    thin_ticks(xa, plot.w, true);
     plot = {std::round(plot.x), std::round(plot.y), std::round(plot.w), std::round(plot.h)};
-    draw_grid(c, plot, xa, ya);
   }
-  std::vector<Point> px(f.points.rows());
-  for (std::size_t r = 0; r < px.size(); ++r)
-    px[r] = {x_pixel(xa, plot, f.points(r, 0)), f.points.cols() > 1 ? y_pixel(ya, plot, f.points(r, 1)) : y_pixel(ya, plot, 0)};
-  draw_points(c, f, px, std::vector<double>(px.size(), 0.0), bare);
-  if (bare) return plot;
-  draw_frame(c, plot);
-  draw_x_axis(c, plot, xa);
-  draw_y_axis(c, plot, ya);
-  return plot;
+  return p;
 }
 
-}  // namespace
+void draw_2d(Canvas& c, const ScatterFigure& f, const Plot2d& p, bool bare) {
+  if (!bare) draw_grid(c, p.plot, p.xa, p.ya);
+  std::vector<Point> px(f.points.rows());
+  for (std::size_t r = 0; r < px.size(); ++r)
+    px[r] = {x_pixel(p.xa, p.plot, f.points(r, 0)),
+             f.points.cols() > 1 ? y_pixel(p.ya, p.plot, f.points(r, 1)) : y_pixel(p.ya, p.plot, 0)};
+  draw_points(c, f, px, std::vector<double>(px.size(), 0.0), bare);
+  if (bare) return;
+  draw_frame(c, p.plot);
+  draw_x_axis(c, p.plot, p.xa);
+  draw_y_axis(c, p.plot, p.ya);
+}
 
-void draw_scatter(Canvas& c, const ScatterFigure& f, bool bare) {
-  const Theme& th = theme();
-  if (bare) {
-    const Rect all{0, 0, static_cast<double>(c.width()), static_cast<double>(c.height())};
-    if (f.points.cols() >= 3)
-      draw_scatter_3d(c, f, all, true);
-    else
-      draw_2d(c, f, all, true);
-    return;
-  }
-  const double top = title_height(f.title, f.subtitle);
+// Where the parts of a scatter figure go on a width × height canvas.
+struct Plan {
+  Rect area, bar;
   Axis colours;
+  Plot2d two_d;  ///< 2-D only
+};
+
+Plan plan(const ScatterFigure& f, double width, double height) {
+  const Theme& th = theme();
+  Plan p;
+  const double top = title_height(f.title, f.subtitle);
+  Axis& colours = p.colours;
   colours.label = f.colour_label;
   colours.lo = f.first_position;
   colours.hi = f.first_position + static_cast<double>(std::max<std::size_t>(f.points.rows(), 1) - 1);
-  const double bar_h = std::max(20.0, c.height() - top - 3 * th.pad - 30);
+  const double bar_h = std::max(20.0, height - top - 3 * th.pad - 30);
   colours.ticks = fit_ticks(colours.lo, colours.hi, bar_h, false, false, 1.0);
+  thin_ticks(colours, bar_h, false);
   const double bar_w = colorbar_width(colours);
-  Rect area{th.pad, top, std::max(20.0, c.width() - th.pad - bar_w), std::max(20.0, c.height() - top - th.pad)};
+  Rect& area = p.area;
+  area = {th.pad, top, std::max(20.0, width - th.pad - bar_w), std::max(20.0, height - top - th.pad)};
   if (f.points.cols() >= 3) {
     // The box is fitted to the height: centre it and the colorbar together.
     const double used = std::min(area.w, scatter_3d_width(area));
     area.x += (area.w - used) / 2;
     area.w = used;
   }
-  Rect bar{std::round(area.right() + 16), std::round(top + 15), 16, std::round(bar_h)};
-  if (f.points.cols() >= 3) {
-    draw_scatter_3d(c, f, area, false);
-  } else {
-    const Rect plot = draw_2d(c, f, area, false);  // the colorbar spans the plot's height
-    bar.y = plot.y, bar.h = plot.h;
+  p.bar = {std::round(area.right() + 16), std::round(top + 15), 16, std::round(bar_h)};
+  if (f.points.cols() < 3) {
+    p.two_d = plan_2d(f, area, false);
+    p.bar.y = p.two_d.plot.y, p.bar.h = p.two_d.plot.h;  // the colorbar spans the plot's height
   }
-  draw_colorbar(c, bar, f.cmap, colours);
+  return p;
+}
+
+}  // namespace
+
+FigureLayout scatter_layout(const ScatterFigure& f) {
+  const Plan p = plan(f, f.width, f.height);
+  FigureLayout out;
+  const bool titled = !f.title.empty() || !f.subtitle.empty();
+  out.title = {0, 0, static_cast<double>(f.width), titled ? title_height(f.title, f.subtitle) : 0.0};
+  out.colorbar = p.bar;
+  out.cmap = f.cmap;
+  add_texts(out, 'c', colorbar_tick_labels(p.bar, p.colours));
+  add_texts(out, 'a', {colorbar_label(p.bar, p.colours)});
+  if (f.points.cols() >= 3) {
+    scatter_3d_layout(f, p.area, out);
+  } else {
+    out.plots = {p.two_d.plot};
+    add_texts(out, 'x', x_tick_labels(p.two_d.plot, p.two_d.xa));
+    add_texts(out, 'y', y_tick_labels(p.two_d.plot, p.two_d.ya));
+    add_texts(out, 'a', {x_axis_label(p.two_d.plot, p.two_d.xa), y_axis_label(p.two_d.plot, p.two_d.ya)});
+  }
+  return out;
+}
+
+void draw_scatter(Canvas& c, const ScatterFigure& f, bool bare) {
+  if (bare) {
+    const Rect all{0, 0, static_cast<double>(c.width()), static_cast<double>(c.height())};
+    if (f.points.cols() >= 3)
+      draw_scatter_3d(c, f, all, true);
+    else
+      draw_2d(c, f, plan_2d(f, all, true), true);
+    return;
+  }
+  const Plan p = plan(f, c.width(), c.height());
+  if (f.points.cols() >= 3)
+    draw_scatter_3d(c, f, p.area, false);
+  else
+    draw_2d(c, f, p.two_d, false);
+  draw_colorbar(c, p.bar, f.cmap, p.colours);
   draw_title(c, f.title, f.subtitle);
 }
 

@@ -19,6 +19,9 @@ void draw_points(Canvas& c, const ScatterFigure& f, const std::vector<Point>& px
 /// Width the 3-D view needs in an area of that height (the box fitted to the height).
 double scatter_3d_width(const Rect& area);
 
+/// The 3-D view's plot bounds, box edges and tick labels inside `area`, into `out`.
+void scatter_3d_layout(const ScatterFigure& f, const Rect& area, FigureLayout& out);
+
 /// The 3-D view of the first three columns inside `area`; `bare` leaves out ticks and labels.
 void draw_scatter_3d(Canvas& c, const ScatterFigure& f, const Rect& area, bool bare);
 

@@ -98,11 +98,17 @@ void SvgCanvas::disc(Point c, double radius, Rgb fill) {
 }
 
 void SvgCanvas::raster(double x, double y, double w, double h, const Image& img) {
+  // The image scaled to its whole pixels on the page, as the PNG backend draws it, and shown
+  // 1:1: crisp cells in any viewer, even one that smooths scaled images (rsvg-convert). Runs of
+  // equal pixels cost little in the embedded PNG.
+  const long x0 = std::lround(x), y0 = std::lround(y), x1 = std::lround(x + w), y1 = std::lround(y + h);
+  if (x1 <= x0 || y1 <= y0 || img.width() == 0 || img.height() == 0) return;
+  const Image scaled = scale_nearest(img, static_cast<int>(x1 - x0), static_cast<int>(y1 - y0));
   body_ += fmt::format(
-      "<image x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" preserveAspectRatio=\"none\" "
+      "<image x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" "
       "style=\"image-rendering:pixelated;image-rendering:crisp-edges\" "
       "xlink:href=\"data:image/png;base64,{}\"/>\n",
-      num(x), num(y), num(w), num(h), base64(encode_png(img)));
+      x0, y0, scaled.width(), scaled.height(), base64(encode_png(scaled)));
 }
 
 void SvgCanvas::text_run(Point at, std::string_view s, double size, Rgb colour, HAlign h, bool vertical) {

@@ -17,6 +17,15 @@ std::pair<int, int> png_size(const std::string& png) {
   return {be32(16), be32(20)};
 }
 
+// Type and data of a PNG tEXt chunk: keyword, NUL, text.
+std::string text_chunk(const std::string& key, const std::string& text) {
+  std::string out = "tEXt";
+  out.append(key);
+  out.push_back('\0');
+  out.append(text);
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("generate draws svg with the labels as text", "[cli][figure]") {
@@ -47,13 +56,30 @@ TEST_CASE("the same command writes the same bytes", "[cli][figure]") {
 
 TEST_CASE("ansi previews are as wide as COLUMNS says", "[cli][figure]") {
   setenv("COLUMNS", "60", 1);
+  setenv("LINES", "40", 1);  // tall enough: the width decides
   const auto r = run_cli({"generate", "sinusoidal", "--len", "50", "--dim", "128", "--format", "ansi"});
   unsetenv("COLUMNS");
+  unsetenv("LINES");
   REQUIRE(r.code == 0);
   // Title, round(60·250/640) = 23 pixel rows in 12 lines, the colour scale.
   CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1 + 12 + 1);
   CHECK(r.out.find("\x1b[38;2;") != std::string::npos);
   CHECK(r.out.find("\x1b[48;2;") != std::string::npos);
+}
+
+TEST_CASE("ansi previews are no taller than LINES says", "[cli][figure]") {
+  // 64 positions × 8 bits at 60 columns would take 100 pixel rows (50 lines): with 24 lines,
+  // the title, 21 lines of picture (narrower, same aspect) and the colour scale.
+  setenv("COLUMNS", "60", 1);
+  setenv("LINES", "24", 1);
+  const auto r = run_cli({"generate", "binary", "--len", "64", "--dim", "8", "--format", "ansi"});
+  setenv("LINES", "1000", 1);
+  const auto tall = run_cli({"generate", "binary", "--len", "64", "--dim", "8", "--format", "ansi"});
+  unsetenv("COLUMNS");
+  unsetenv("LINES");
+  REQUIRE(r.code == 0);
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1 + 21 + 1);
+  CHECK(std::count(tall.out.begin(), tall.out.end(), '\n') == 1 + 50 + 1);
 }
 
 TEST_CASE("the colormap option is checked against the colormaps", "[cli][figure]") {
@@ -89,7 +115,8 @@ TEST_CASE("masked causal biases are grey and the subtitle says so", "[cli][figur
 TEST_CASE("3-D tables are drawn as one panel per head", "[cli][figure]") {
   const auto r = run_cli({"generate", "alibi", "--len", "8", "--heads", "4", "--format", "svg"});
   REQUIRE(r.code == 0);
-  for (const char* title : {">head 0 (m = 0.25)<", ">head 3 (m = 0.003906)<"}) CHECK(r.out.find(title) != std::string::npos);
+  // 4 heads: m_h = 2^(-8(h+1)/4), so 2^-2 … 2^-8, printed exactly.
+  for (const char* title : {">head 0 (m = 2^-2)<", ">head 3 (m = 2^-8)<"}) CHECK(r.out.find(title) != std::string::npos);
   std::size_t images = 0;
   for (auto p = r.out.find("<image "); p != std::string::npos; p = r.out.find("<image ", p + 1)) ++images;
   CHECK(images == 4 + 1);  // four panels and the colorbar's gradient
@@ -109,4 +136,60 @@ TEST_CASE("large bias and bucket matrices are reduced by max, other tables by ar
   REQUIRE(sin.code == 0);
   CHECK(sin.out.find("by area averaging</text>") != std::string::npos);
   CHECK(run_cli({"generate", "t5", "--len", "8", "--reduce", "median", "--format", "svg"}).code == 2);
+}
+
+TEST_CASE("the options vmin and vmax put heatmaps on one colour scale", "[cli][figure]") {
+  // Cosine similarities of the sinusoidal table lie in [0.45, 1]: by default viridis over that
+  // range; with --vmin -1 --vmax 1 the scale runs from −1 to 1, in RdBu (a signed range).
+  const std::vector<std::string> base = {"similarity", "sinusoidal", "--len", "64", "--dim", "128", "--format", "svg"};
+  auto with = [&](std::vector<std::string> extra) {
+    auto args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_cli(args);
+  };
+  const auto plain = with({});
+  REQUIRE(plain.code == 0);
+  CHECK(plain.out.find(">−1.0</text>") == std::string::npos);
+  const auto ranged = with({"--vmin", "-1", "--vmax", "1"});
+  REQUIRE(ranged.code == 0);
+  CHECK(ranged.out.find(">−1.0</text>") != std::string::npos);
+  CHECK(ranged.out.find(">1.0</text>") != std::string::npos);
+  CHECK(ranged.out == with({"--vmin", "-1", "--vmax", "1", "--cmap", "RdBu"}).out);
+  CHECK(ranged.out != with({"--vmin", "-1", "--vmax", "1", "--cmap", "viridis"}).out);
+  CHECK(ranged.out.find("values outside") == std::string::npos);
+  // A narrower range than the data's: the subtitle says values are clipped.
+  const auto narrow = with({"--vmin", "0.6", "--vmax", "0.9"});
+  REQUIRE(narrow.code == 0);
+  CHECK(narrow.out.find("values outside [0.6, 0.9] in the end colours") != std::string::npos);
+  // One end given, a diverging map: still centred on 0 (learned cosines reach below 0).
+  const auto learned = run_cli({"similarity", "learned", "--len", "64", "--dim", "128", "--vmax", "2", "--format", "svg"});
+  REQUIRE(learned.code == 0);
+  CHECK(learned.out.find(">−2.0</text>") != std::string::npos);
+  for (const std::vector<std::string>& bad : {std::vector<std::string>{"--vmin", "1", "--vmax", "-1"},
+                                               std::vector<std::string>{"--vmin", "2"},
+                                               std::vector<std::string>{"--vmin", "nan"},
+                                               std::vector<std::string>{"--vmax", "inf"}}) {
+    const auto r = with(bad);
+    INFO(bad[0] << " " << bad[1]);
+    CHECK(r.code == 2);
+    CHECK(one_line(r.err));
+    CHECK(r.err.find(bad[0]) != std::string::npos);
+    CHECK(r.out.empty());
+  }
+}
+
+TEST_CASE("tables without a title of their own get 'scheme, N=.., D=..', in the figure and its metadata", "[cli][figure]") {
+  const auto svg = run_cli({"generate", "integer", "--len", "50", "--dim", "16", "--format", "svg"});
+  REQUIRE(svg.code == 0);
+  CHECK(svg.out.find("<title>integer, N=50, D=16</title>") != std::string::npos);
+  CHECK(svg.out.find(">integer, N=50, D=16</text>") != std::string::npos);
+  CHECK(svg.out.find("Title=integer, N=50, D=16\n") != std::string::npos);
+  // The PNG's tEXt chunk "Title" NUL "integer, N=50, D=16" (PNG spec 11.3.4.3).
+  const auto png = run_cli({"generate", "normalized", "--len", "50", "--dim", "16", "--format", "png"});
+  REQUIRE(png.code == 0);
+  CHECK(png.out.find(text_chunk("Title", "normalized, N=50, D=16")) != std::string::npos);
+  // --title replaces it everywhere.
+  const auto titled = run_cli({"generate", "integer", "--len", "5", "--format", "png", "--title", "mine"});
+  CHECK(titled.out.find(text_chunk("Title", "mine")) != std::string::npos);
+  CHECK(titled.out.find("integer, N=") == std::string::npos);
 }

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "xml_check.hpp"
+#include "rgb_string.hpp"
 
 using namespace posenc::render;
 
@@ -66,4 +67,57 @@ TEST_CASE("the xml check rejects broken documents", "[canvas][svg]") {
   CHECK(!xml_problem("<a x=1/>").empty());
   CHECK(!xml_problem("<a>&nbsp;</a>").empty());
   CHECK(!xml_problem("<a/><b/>").empty());
+}
+
+namespace {
+
+// Bytes of standard base64 text.
+std::vector<std::uint8_t> from_base64(const std::string& s) {
+  static const std::string digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::vector<std::uint8_t> out;
+  std::uint32_t acc = 0;
+  int bits = 0;
+  for (char c : s) {
+    if (c == '=') break;
+    acc = (acc << 6) | static_cast<std::uint32_t>(digits.find(c));
+    bits += 6;
+    if (bits >= 8) out.push_back(static_cast<std::uint8_t>(acc >> (bits -= 8)));
+  }
+  return out;
+}
+
+std::uint32_t be32(const std::vector<std::uint8_t>& b, std::size_t at) {
+  return (std::uint32_t{b[at]} << 24) | (std::uint32_t{b[at + 1]} << 16) | (std::uint32_t{b[at + 2]} << 8) | b[at + 3];
+}
+
+}  // namespace
+
+TEST_CASE("svg rasters are embedded at their size on the page, scaled by nearest neighbour", "[canvas][svg]") {
+  // 3×2 cells over 100×50 pixels (33⅓ × 25 each): the embedded PNG is 100×50 and shown 1:1,
+  // so no viewer needs to scale (and smooth) it.
+  Image cells(3, 2);
+  for (int y = 0; y < 2; ++y)
+    for (int x = 0; x < 3; ++x) cells.set(x, y, {static_cast<std::uint8_t>(80 * x), static_cast<std::uint8_t>(100 * y), 7});
+  SvgCanvas svg(200, 100);
+  svg.raster(10.4, 20.2, 100, 50, cells);
+  const std::string doc = svg.finish("t");
+  const auto tag = doc.find("<image ");
+  REQUIRE(tag != std::string::npos);
+  const std::string image = doc.substr(tag, doc.find("/>", tag) - tag);
+  CHECK(image.find("x=\"10\" y=\"20\" width=\"100\" height=\"50\"") != std::string::npos);
+  CHECK(image.find("preserveAspectRatio") == std::string::npos);
+  const auto data = image.find("base64,") + 7;
+  const auto png = from_base64(image.substr(data, image.find('"', data) - data));
+  REQUIRE(png.size() > 24);
+  CHECK(be32(png, 16) == 100);  // IHDR width and height
+  CHECK(be32(png, 20) == 50);
+  // The same pixels as the PNG backend's: cell x covers columns ⌈100x/3⌉ … of the raster.
+  const Image scaled = scale_nearest(cells, 100, 50);
+  CHECK(scaled.at(33, 24) == cells.at(0, 0));
+  CHECK(scaled.at(34, 25) == cells.at(1, 1));
+  CHECK(scaled.at(99, 49) == cells.at(2, 1));
+  PngCanvas raster(200, 100);
+  raster.raster(10.4, 20.2, 100, 50, cells);
+  for (int y = 0; y < 50; ++y)
+    for (int x = 0; x < 100; ++x) REQUIRE(raster.image().at(10 + x, 20 + y) == scaled.at(x, y));
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "posenc/error.hpp"
+#include "rgb_string.hpp"
 
 using posenc::render::colormap;
 using posenc::render::Rgb;

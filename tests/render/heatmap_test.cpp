@@ -5,6 +5,7 @@
 
 #include "posenc/error.hpp"
 #include "posenc/render/colormap.hpp"
+#include "rgb_string.hpp"
 
 using posenc::Matrix;
 using posenc::MatrixTable;

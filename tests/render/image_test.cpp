@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "rgb_string.hpp"
+
 using posenc::render::Image;
 using posenc::render::Rgb;
 

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "rgb_string.hpp"
+
 using namespace posenc::render;
 
 namespace {

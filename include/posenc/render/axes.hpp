@@ -10,12 +10,6 @@
 
 namespace posenc::render {
 
-struct Rect {
-  double x = 0, y = 0, w = 0, h = 0;
-  double right() const { return x + w; }
-  double bottom() const { return y + h; }
-};
-
 /// Text sizes (pixels) and colours shared by every figure.
 struct Theme {
   double title = 16, subtitle = 12, label = 13, tick = 12, legend = 12;
@@ -36,6 +30,18 @@ struct Axis {
   double fraction(double v) const;
 };
 
+/// A piece of text to draw: what, where (the anchor of Canvas::text) and how.
+struct Label {
+  std::string text;
+  Point at;
+  TextStyle style;
+};
+/// The box the label's glyphs occupy: from the top of the capitals to the bottom of the
+/// descenders, across its advance width (turned for text reading upwards).
+Rect text_box(const Label& l);
+/// Draws the label.
+void draw_label(Canvas& c, const Label& l);
+
 /// Pixel column of value v on x axis `a` spanning `plot`.
 double x_pixel(const Axis& a, const Rect& plot, double v);
 /// Pixel row of value v on y axis `a` spanning `plot` (lo at the bottom unless `downward`).
@@ -47,6 +53,11 @@ double y_pixel(const Axis& a, const Rect& plot, double v);
 std::vector<Tick> fit_ticks(double lo, double hi, double length, bool horizontal, bool log = false,
                             double min_step = 0.0);
 
+/// Drops ticks of `a` whose labels would come within `gap` pixels of the label before (along
+/// an axis `length` pixels long, across for x axes, up for y axes), the first tick kept: tick
+/// labels never overlap, however short the axis.
+void thin_ticks(Axis& a, double length, bool horizontal, double gap = 6);
+
 /// Widest tick label of `a` in pixels.
 double widest_tick_label(const Axis& a);
 /// Height below the plot needed by an x axis (ticks, labels, axis label).
@@ -54,6 +65,14 @@ double x_axis_height(const Axis& a);
 /// Width left of the plot needed by a y axis.
 double y_axis_width(const Axis& a);
 
+/// The tick labels draw_x_axis puts under `plot` (none when !a.draw_ticks).
+std::vector<Label> x_tick_labels(const Rect& plot, const Axis& a);
+/// The tick labels draw_y_axis puts left of `plot`.
+std::vector<Label> y_tick_labels(const Rect& plot, const Axis& a);
+/// The axis label draw_x_axis puts under the tick labels (cut to the plot's width).
+Label x_axis_label(const Rect& plot, const Axis& a);
+/// The axis label draw_y_axis puts left of the tick labels, reading upwards.
+Label y_axis_label(const Rect& plot, const Axis& a);
 /// Tick marks outside the bottom edge of `plot`, their labels, and the axis label.
 void draw_x_axis(Canvas& c, const Rect& plot, const Axis& a);
 /// Tick marks outside the left edge of `plot`, labels, and the axis label reading upwards.
@@ -65,6 +84,10 @@ void draw_frame(Canvas& c, const Rect& plot);
 
 /// Width of a colorbar beside a plot: gap, bar, ticks, labels and the value label.
 double colorbar_width(const Axis& values);
+/// The tick labels draw_colorbar puts right of `bar`.
+std::vector<Label> colorbar_tick_labels(const Rect& bar, const Axis& values);
+/// The value label draw_colorbar puts right of the tick labels, reading upwards.
+Label colorbar_label(const Rect& bar, const Axis& values);
 /// A vertical colorbar: `values.lo` at the bottom, `values.hi` at the top, ticks and
 /// labels on its right, the value label reading upwards beyond them.
 void draw_colorbar(Canvas& c, const Rect& bar, const std::string& cmap, const Axis& values);

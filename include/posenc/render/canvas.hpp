@@ -17,6 +17,17 @@ struct Point {
   double y = 0;
 };
 
+/// An axis-aligned rectangle in pixels.
+struct Rect {
+  double x = 0, y = 0, w = 0, h = 0;
+  double right() const { return x + w; }
+  double bottom() const { return y + h; }
+  /// True when the two rectangles share interior points (touching edges do not count).
+  bool overlaps(const Rect& o) const { return x < o.right() && o.x < right() && y < o.bottom() && o.y < bottom(); }
+  /// The rectangle grown by `d` on every side.
+  Rect inflated(double d) const { return {x - d, y - d, w + 2 * d, h + 2 * d}; }
+};
+
 /// Where the anchor point sits along the text (start, centre or end of the run).
 enum class HAlign { kLeft, kCenter, kRight };
 /// Where the anchor point sits across the text: its baseline, the top or middle of the
@@ -81,7 +92,8 @@ class PngCanvas final : public Canvas {
 };
 
 /// Vector backend: SVG 1.1, one element per call, numbers rounded to 1/100 pixel.
-/// Rasters are embedded as PNG data URIs with pixelated rendering.
+/// Rasters are embedded as PNG data URIs, scaled beforehand to their whole pixels on the page
+/// (as PngCanvas draws them) and shown 1:1.
 class SvgCanvas final : public Canvas {
  public:
   SvgCanvas(int width, int height, Rgb background = {255, 255, 255});

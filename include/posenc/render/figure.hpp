@@ -9,14 +9,18 @@
 #include <vector>
 
 #include "posenc/matrix.hpp"
+#include "posenc/render/axes.hpp"
 #include "posenc/render/canvas.hpp"
 
 namespace posenc::render {
 
 /// One matrix of a heatmap figure (one head of a 3-D table).
 struct HeatmapPanel {
-  std::string title;  ///< above the panel when there are several ("head 0")
+  std::string title;  ///< above the panel when there are several ("head 0 (m = 2^-1)")
   Image cells;        ///< the colour image of the cells (already reduced or enlarged)
+  /// Used for every panel when some title is wider than its panel ("h0 m=2^-1"), and cut
+  /// with "…" when even that is too wide.
+  std::string short_title = {};
 };
 
 /// Matrices shown as coloured cells, rows top to bottom, columns left to right: one panel,
@@ -32,6 +36,7 @@ struct HeatmapFigure {
   double lo = 0, hi = 1;   ///< values at the ends of the colorbar
   std::string cmap = "viridis";
   int width = 0, height = 0;  ///< 0: fitted around the cell images
+  bool reduce_by_max = false; ///< terminal previews shrink cells by max (bias, bucket tables), not the mean
 };
 
 struct LineSeries {
@@ -76,6 +81,28 @@ struct ScatterFigure {
 
 using Figure = std::variant<HeatmapFigure, LineFigure, ScatterFigure>;
 
+/// Where draw() puts a figure's parts, in pixels: for tests that look for each part's
+/// pixels, and for callers that annotate a figure.
+struct FigureLayout {
+  /// A text's role ('x', 'y', 'z': tick labels of those axes, 'c': of the colorbar, 'p': a
+  /// panel title, 'a': an axis or colorbar label), the text, and the box its glyphs occupy
+  /// (text_box).
+  struct Text {
+    char part = 0;
+    std::string text;
+    Rect box;
+  };
+  Rect title;               ///< the band of the title and subtitle (h = 0 without them)
+  std::vector<Rect> plots;  ///< data areas: heatmap panels, the line or 2-D scatter plot, the 3-D box's bounds
+  Rect colorbar;            ///< the gradient, `cmap`'s top colour at the top (w = 0: none)
+  std::string cmap;
+  Rect legend;              ///< the legend's box (w = 0: none)
+  std::vector<LegendEntry> legend_entries;
+  std::vector<Text> texts;
+  std::vector<std::pair<Point, Point>> edges;  ///< the 3-D box's twelve edges
+};
+FigureLayout figure_layout(const Figure& f);
+
 /// Pixel size of the figure.
 std::pair<int, int> figure_size(const Figure& f);
 std::pair<int, int> heatmap_size(const HeatmapFigure& f);
@@ -96,12 +123,17 @@ using Metadata = std::vector<std::pair<std::string, std::string>>;
 
 /// The rendered image.
 Image to_image(const Figure& f);
-/// PNG bytes; `metadata` (software, title, parameters) goes into tEXt chunks.
+/// PNG bytes; `metadata` (software, title, parameters) goes into tEXt chunks, its "Title"
+/// replaced by (or, when missing, given) the figure's title.
 std::vector<std::uint8_t> to_png(const Figure& f, const Metadata& metadata);
-/// An SVG document with text as <text>; `metadata` goes into <desc>.
+/// An SVG document with text as <text>; the title in <title>, `metadata` (with "Title" as
+/// to_png) in <desc>.
 std::string to_svg(const Figure& f, const Metadata& metadata);
-/// A terminal preview `columns` characters wide: the title, the picture in 24-bit
-/// colour half blocks, and a line naming the colours (value range or legend).
-std::string to_ansi(const Figure& f, int columns);
+/// A terminal preview at most `columns` characters wide and `lines` lines tall (the title,
+/// the picture in 24-bit colour half blocks, a line naming the colours, or the legend, and a
+/// line left for the prompt). Heatmap panels keep the figure's aspect: as wide as the
+/// terminal unless that would be too tall, then narrower; their cells are shrunk by value
+/// (resample_cells). Line and scatter plots are drawn at that size without text.
+std::string to_ansi(const Figure& f, int columns, int lines = 24);
 
 }  // namespace posenc::render

@@ -28,6 +28,10 @@ class Image {
   std::vector<std::uint8_t> pixels_;
 };
 
+/// `src` scaled to w × h by nearest neighbour: output pixel (i, j) is source pixel
+/// (⌊i·src.w/w⌋, ⌊j·src.h/h⌋), so every cell covers a whole number of pixels, as evenly as can be.
+Image scale_nearest(const Image& src, int w, int h);
+
 /// PNG bytes of `img`; `text` key/value pairs go into tEXt chunks (parameters echoed).
 std::vector<std::uint8_t> encode_png(const Image& img,
                                      const std::vector<std::pair<std::string, std::string>>& text = {});

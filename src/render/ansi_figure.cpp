@@ -1,0 +1,119 @@
+// Terminal previews of figures: the picture in 24-bit colour half blocks, sized to the
+// terminal, with the title above and the colours named below.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "layouts.hpp"
+#include "posenc/render/ansi.hpp"
+#include "posenc/render/colormap.hpp"
+#include "posenc/render/figure.hpp"
+#include "posenc/render/text.hpp"
+
+namespace posenc::render {
+namespace {
+
+// `text` cut with "…" to at most `columns` code points (one terminal cell each).
+std::string cut(const std::string& text, int columns) {
+  auto cps = decode_utf8(text);
+  if (cps.size() <= static_cast<std::size_t>(std::max(columns, 1))) return text;
+  cps.resize(static_cast<std::size_t>(std::max(columns - 1, 0)));
+  cps.push_back(U'\u2026');
+  return encode_utf8(cps);
+}
+
+std::size_t cells(const std::string& text) { return decode_utf8(text).size(); }
+
+// The title in bold, cut to the terminal's width.
+std::string ansi_title(const Figure& f, int columns) {
+  const std::string title = title_of(f);
+  return title.empty() ? std::string() : fmt::format("\x1b[1m{}\x1b[0m\n", cut(title, columns));
+}
+
+// A colormap strip between its end values, "lo ████ hi  label", within `columns`: the label
+// goes first when room is short, then the strip shrinks (to one cell), then the numbers go.
+std::string ansi_colour_scale(const std::string& cmap, double lo, double hi, const std::string& label, int columns) {
+  // Whole numbers (positions) as such, others to a hundredth of the range.
+  const bool whole = lo == std::round(lo) && hi == std::round(hi);
+  const double step = whole ? 1.0 : std::max(std::abs(hi - lo), 1e-300) / 100;
+  std::string a = tick_label(lo, step), b = tick_label(hi, step);
+  int ends = static_cast<int>(cells(a) + cells(b)) + 2;
+  if (ends + 1 > columns) a.clear(), b.clear(), ends = 0;  // too narrow for numbers: the strip alone
+  int strip = columns - ends;
+  std::string tail;
+  if (strip - 2 - static_cast<int>(cells(label)) >= 8) {
+    tail = "  " + label;
+    strip -= 2 + static_cast<int>(cells(label));
+  }
+  strip = std::clamp(strip, 1, 32);
+  std::string out = ends > 0 ? a + " " : "";
+  const Colormap map(cmap);
+  for (int i = 0; i < strip; ++i) {
+    const Rgb c = map((i + 0.5) / strip);
+    out += fmt::format("\x1b[38;2;{};{};{}m\u2588", c.r, c.g, c.b);
+  }
+  return out + (ends > 0 ? fmt::format("\x1b[0m {}{}\n", b, tail) : "\x1b[0m\n");
+}
+
+// The heatmap's panels in its grid, each shrunk by value to the preview's panel size, one
+// white pixel apart; as wide as `columns` unless that would be taller than `max_h` pixels.
+Image heatmap_preview(const HeatmapFigure& h, int columns, int max_h) {
+  const int n = static_cast<int>(std::max<std::size_t>(h.panels.size(), 1));
+  const int ncols = static_cast<int>(heatmap_grid_columns(static_cast<std::size_t>(n))), nrows = (n + ncols - 1) / ncols;
+  const int gap = n > 1 ? 1 : 0;
+  // The panels' shape on the figure (half blocks are square pixels): height / width.
+  const auto [fw, fh] = heatmap_panel_size(h);
+  const double aspect = fw > 0 ? fh / fw : 1.0;
+  int pw = std::max(1, (columns - (ncols - 1) * gap) / ncols);
+  int ph = std::max(1, static_cast<int>(std::lround(pw * aspect)));
+  if (nrows * ph + (nrows - 1) * gap > max_h) {
+    ph = std::max(1, (max_h - (nrows - 1) * gap) / nrows);
+    pw = std::clamp(static_cast<int>(std::lround(ph / aspect)), 1, pw);
+  }
+  Image out(ncols * pw + (ncols - 1) * gap, nrows * ph + (nrows - 1) * gap, theme().background);
+  for (int i = 0; i < static_cast<int>(h.panels.size()); ++i) {
+    const Image p = resample_cells(h.panels[static_cast<std::size_t>(i)].cells, h.cmap, pw, ph, h.reduce_by_max);
+    const int ox = (i % ncols) * (pw + gap), oy = (i / ncols) * (ph + gap);
+    for (int y = 0; y < ph; ++y)
+      for (int x = 0; x < pw; ++x) out.set(ox + x, oy + y, p.at(x, y));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string to_ansi(const Figure& f, int columns, int lines) {
+  columns = std::clamp(columns, 8, 1000);
+  lines = std::clamp(lines, 4, 1000);
+  std::string out = ansi_title(f, columns);
+  const int title_lines = out.empty() ? 0 : 1;
+  if (const auto* h = std::get_if<HeatmapFigure>(&f)) {
+    // Room: all lines but the title, the colour scale and the prompt's; two pixel rows each.
+    const int max_h = 2 * std::max(1, lines - title_lines - 2);
+    out += ansi_half_blocks(heatmap_preview(*h, columns, max_h));
+    return out + ansi_colour_scale(h->cmap, h->lo, h->hi, h->value_label, columns);
+  }
+  if (const auto* l = std::get_if<LineFigure>(&f)) {
+    const int room = lines - title_lines - static_cast<int>(l->series.size()) - 1;
+    const int px_h = 2 * std::clamp(std::min(columns / 4, room), 3, 24);
+    PngCanvas canvas(columns, px_h, theme().background);
+    draw_line_plot(canvas, *l, true);
+    out += ansi_half_blocks(canvas.image());
+    for (std::size_t i = 0; i < l->series.size(); ++i) {
+      const Rgb c = line_colour(l->cmap, i, l->series.size());
+      out += fmt::format("\x1b[38;2;{};{};{}m\u2501\u2501\x1b[0m {}\n", c.r, c.g, c.b, cut(l->series[i].name, columns - 3));
+    }
+    return out;
+  }
+  const auto& s = std::get<ScatterFigure>(f);
+  const int room = lines - title_lines - 2;
+  const int px_h = 2 * std::clamp(std::min(columns * 3 / 10, room), 3, 32);
+  PngCanvas canvas(columns, px_h, theme().background);
+  draw_scatter(canvas, s, true);
+  out += ansi_half_blocks(canvas.image());
+  const double last = s.first_position + static_cast<double>(std::max<std::size_t>(s.points.rows(), 1) - 1);
+  return out + ansi_colour_scale(s.cmap, s.first_position, last, s.colour_label, columns);
+}
+
+}  // namespace posenc::render
