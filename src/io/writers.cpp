@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "posenc/error.hpp"
+#include "posenc/io/number_text.hpp"
 #include "posenc/parallel.hpp"
 
 namespace posenc::io {
@@ -33,10 +34,9 @@ struct NonFinite {
 constexpr NonFinite kCsvNonFinite{"nan", "inf", "-inf"};
 constexpr NonFinite kJsonNonFinite{"null", "null", "null"};
 
-/// fmt's "{}" is the shortest text that reads back to the same float/double, locale-free.
-/// Compiled format (no format-string parsing per number), written straight to `p`, which
-/// must have room for 32 chars; returns the end. A float is printed as a float (float32
-/// output), a double as a double.
+/// The shortest text that reads back to the same float/double (fmt's "{}", locale-free),
+/// written straight to `p`, which must have kNumberTextRoom bytes; returns the end. A float
+/// is printed as a float (float32 output), a double as a double.
 template <class T>
 char* format_number(char* p, T v, const NonFinite& nf) {
   if (!std::isfinite(v)) [[unlikely]] {
@@ -44,12 +44,12 @@ char* format_number(char* p, T v, const NonFinite& nf) {
     while (*w != '\0') *p++ = *w++;
     return p;
   }
-  return fmt::format_to(p, FMT_COMPILE("{}"), v);
+  return write_shortest(p, v);
 }
 
 template <class T>
 void append_number(std::string& buf, T v, const NonFinite& nf) {
-  char tmp[40];
+  char tmp[kNumberTextRoom];
   buf.append(tmp, format_number(tmp, v, nf));
 }
 
@@ -128,8 +128,9 @@ void write_csv_wide(const Table& t, std::ostream& out, DType dtype) {
   buf += '\n';
   write_bytes(out, buf);
   write_text_blocks(t, out, dtype, [&](std::size_t first, std::size_t n, auto v, std::string& text) {
-    // Room for the whole block (32 chars a number at most), formatted in place.
-    const std::size_t room = n * (cols + 1) * 32;
+    // Room for the whole block (at most 25 chars a number with its comma, 21 for the
+    // position), formatted in place; the last number may write kNumberTextRoom bytes.
+    const std::size_t room = n * (cols + 1) * 32 + kNumberTextRoom;
     if (text.size() < room) text.resize(room);
     char* const start = text.data();
     char* p = start;
@@ -228,20 +229,32 @@ void write_json(const Table& t, std::ostream& out, DType dtype) {
   const bool one_d = shape.size() < 2;
   write_bytes(out, buf);
   write_text_blocks(t, out, dtype, [&](std::size_t first, std::size_t n, auto v, std::string& text) {
-    text.clear();
+    // Room for the whole block (at most 25 chars a number with its comma, brackets), formatted
+    // in place; the last number may write kNumberTextRoom bytes.
+    const std::size_t room = n * (cols * 32 + 2 * periods.size() + 8) + kNumberTextRoom;
+    if (text.size() < room) text.resize(room);
+    char* const start = text.data();
+    char* p = start;
     for (std::size_t k = 0; k < n; ++k) {
       const std::size_t r = first + k;
-      for (const auto p : periods) text += (p != 0 && r % p == 0) ? "[" : "";
-      if (!one_d) text += '[';
-      for (std::size_t c = 0; c < cols; ++c) {
-        if (c > 0) text += ',';
-        append_number(text, v[k * cols + c], kJsonNonFinite);
+      for (const auto period : periods) {
+        if (period != 0 && r % period == 0) *p++ = '[';
       }
-      if (!one_d) text += ']';
-      for (const auto p : periods) text += (p != 0 && (r + 1) % p == 0) ? "]" : "";
-      if (r + 1 < rows) text += ",\n";
+      if (!one_d) *p++ = '[';
+      for (std::size_t c = 0; c < cols; ++c) {
+        if (c > 0) *p++ = ',';
+        p = format_number(p, v[k * cols + c], kJsonNonFinite);
+      }
+      if (!one_d) *p++ = ']';
+      for (const auto period : periods) {
+        if (period != 0 && (r + 1) % period == 0) *p++ = ']';
+      }
+      if (r + 1 < rows) {
+        *p++ = ',';
+        *p++ = '\n';
+      }
     }
-    return text.size();
+    return static_cast<std::size_t>(p - start);
   });
   write_bytes(out, "]}\n");
 }
