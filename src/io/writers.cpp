@@ -26,19 +26,14 @@ std::size_t block_rows(std::size_t cols) {
 
 namespace {
 
-struct NonFinite {
-  const char* nan;
-  const char* inf;
-  const char* neg_inf;
-};
-constexpr NonFinite kCsvNonFinite{"nan", "inf", "-inf"};
-constexpr NonFinite kJsonNonFinite{"null", "null", "null"};
+constexpr NonFiniteText kCsvNonFinite{"nan", "inf", "-inf"};
+constexpr NonFiniteText kJsonNonFinite{"null", "null", "null"};
 
 /// The shortest text that reads back to the same float/double (fmt's "{}", locale-free),
 /// written straight to `p`, which must have kNumberTextRoom bytes; returns the end. A float
 /// is printed as a float (float32 output), a double as a double.
 template <class T>
-char* format_number(char* p, T v, const NonFinite& nf) {
+char* format_number(char* p, T v, const NonFiniteText& nf) {
   if (!std::isfinite(v)) [[unlikely]] {
     const char* w = std::isnan(v) ? nf.nan : v > 0 ? nf.inf : nf.neg_inf;
     while (*w != '\0') *p++ = *w++;
@@ -48,7 +43,7 @@ char* format_number(char* p, T v, const NonFinite& nf) {
 }
 
 template <class T>
-void append_number(std::string& buf, T v, const NonFinite& nf) {
+void append_number(std::string& buf, T v, const NonFiniteText& nf) {
   char tmp[kNumberTextRoom];
   buf.append(tmp, format_number(tmp, v, nf));
 }
@@ -130,16 +125,14 @@ void write_csv_wide(const Table& t, std::ostream& out, DType dtype) {
   write_text_blocks(t, out, dtype, [&](std::size_t first, std::size_t n, auto v, std::string& text) {
     // Room for the whole block (at most 25 chars a number with its comma, 21 for the
     // position), formatted in place; the last number may write kNumberTextRoom bytes.
-    const std::size_t room = n * (cols + 1) * 32 + kNumberTextRoom;
+    const std::size_t room = n * (cols + 1) * 25 + kNumberTextRoom;
     if (text.size() < room) text.resize(room);
     char* const start = text.data();
     char* p = start;
     for (std::size_t r = 0; r < n; ++r) {
       p = fmt::format_to(p, FMT_COMPILE("{}"), info.first_position + first + r);
-      for (const auto x : v.subspan(r * cols, cols)) {
-        *p++ = ',';
-        p = format_number(p, x, kCsvNonFinite);
-      }
+      if (cols > 0) *p++ = ',';
+      p = write_shortest_list(p, v.subspan(r * cols, cols), ',', kCsvNonFinite);
       *p++ = '\n';
     }
     return static_cast<std::size_t>(p - start);
@@ -231,7 +224,7 @@ void write_json(const Table& t, std::ostream& out, DType dtype) {
   write_text_blocks(t, out, dtype, [&](std::size_t first, std::size_t n, auto v, std::string& text) {
     // Room for the whole block (at most 25 chars a number with its comma, brackets), formatted
     // in place; the last number may write kNumberTextRoom bytes.
-    const std::size_t room = n * (cols * 32 + 2 * periods.size() + 8) + kNumberTextRoom;
+    const std::size_t room = n * (cols * 25 + 2 * periods.size() + 8) + kNumberTextRoom;
     if (text.size() < room) text.resize(room);
     char* const start = text.data();
     char* p = start;
@@ -241,10 +234,7 @@ void write_json(const Table& t, std::ostream& out, DType dtype) {
         if (period != 0 && r % period == 0) *p++ = '[';
       }
       if (!one_d) *p++ = '[';
-      for (std::size_t c = 0; c < cols; ++c) {
-        if (c > 0) *p++ = ',';
-        p = format_number(p, v[k * cols + c], kJsonNonFinite);
-      }
+      p = write_shortest_list(p, v.subspan(k * cols, cols), ',', kJsonNonFinite);
       if (!one_d) *p++ = ']';
       for (const auto period : periods) {
         if (period != 0 && (r + 1) % period == 0) *p++ = ']';

@@ -12,8 +12,12 @@
 #include <random>
 #include <string>
 
+#include "posenc/io/float_decimal.hpp"
+
 using posenc::io::kNumberTextRoom;
+using posenc::io::NonFiniteText;
 using posenc::io::write_shortest;
+using posenc::io::write_shortest_list;
 
 namespace {
 
@@ -114,4 +118,83 @@ TEST_CASE("shortest text of 4 million random float bit patterns equals fmt and r
 
 TEST_CASE("shortest text of 2 million random double bit patterns equals fmt and round-trips", "[number_text]") {
   check_random_bits<double, std::uint64_t>(2'000'000, 2);
+}
+
+namespace {
+
+template <class T>
+std::string fmt_list(const std::vector<T>& v) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i > 0) s += ';';
+    if (std::isnan(v[i])) {
+      s += "NaN";
+    } else if (std::isinf(v[i])) {
+      s += v[i] > 0 ? "Inf" : "-Inf";
+    } else {
+      s += fmt_text(v[i]);
+    }
+  }
+  return s;
+}
+
+template <class T>
+std::string list_text(const std::vector<T>& v) {
+  std::vector<char> buf(25 * v.size() + kNumberTextRoom);
+  const NonFiniteText nf{"NaN", "Inf", "-Inf"};
+  return std::string(buf.data(), write_shortest_list(buf.data(), std::span<const T>(v), ';', nf));
+}
+
+}  // namespace
+
+TEST_CASE("shortest lists equal fmt's texts joined, for every length and all kinds of values", "[number_text]") {
+  // Lengths 0..70 cover batches of 64 and the lanes of four that are left over; the values
+  // mix normal floats with zeros, subnormals, infinities and NaN in every lane position.
+  std::mt19937_64 gen(7);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  const std::vector<float> specials = {0.0f, -0.0f, std::numeric_limits<float>::denorm_min(), -1e-40f,
+                                       std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                                       std::numeric_limits<float>::quiet_NaN(), 100.0f, 16777216.0f, 3e38f, 1e-30f};
+  for (std::size_t n = 0; n <= 70; ++n) {
+    std::vector<float> v(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto pick = gen() % 5;
+      v[i] = pick == 0   ? specials[gen() % specials.size()]
+             : pick == 1 ? std::bit_cast<float>(static_cast<std::uint32_t>(gen()))
+                         : static_cast<float>(unit(gen) * std::pow(10.0, static_cast<double>(gen() % 12) - 6));
+    }
+    CAPTURE(n);
+    CHECK(list_text(v) == fmt_list(v));
+    std::vector<double> d(v.begin(), v.end());
+    for (std::size_t i = 0; i < n; i += 3) d[i] = std::bit_cast<double>(gen());
+    CHECK(list_text(d) == fmt_list(d));
+  }
+}
+
+TEST_CASE("doubles with 16 and 17 digits, integer digits up to 16", "[number_text]") {
+  // The layouts where a double's 17th digit needs the second register.
+  for (const double v : {1234567890123456.7, 123456789012345.67, 1.2345678901234567, 0.12345678901234567,
+                         9007199254740993.0, 1e15 + 0.3, 12345678901234567e-20, 1.0000000000000002}) {
+    CAPTURE(fmt_text(v));
+    CHECK(shortest(v) == fmt_text(v));
+  }
+}
+
+TEST_CASE("Schubfach's float multipliers equal 10^-k scaled into [2^62, 2^63), recomputed in long double",
+          "[number_text]") {
+  // G(k) = ⌊10^-k · 2^(62 - ⌊log2 10^-k⌋)⌋ + 1 or + 2 (the table's exact integer arithmetic
+  // rounds the 126-bit value up before dropping 63 bits); long double has 64 bits of
+  // significand, enough to pin G within 2.
+  using posenc::io::detail::kFloatPow10;
+  using posenc::io::detail::kPow10Max;
+  using posenc::io::detail::kPow10Min;
+  for (int k = kPow10Min; k <= kPow10Max; ++k) {
+    const long double p = std::pow(10.0L, static_cast<long double>(-k));
+    const int e = std::ilogb(p);  // ⌊log2 10^-k⌋
+    const long double scaled = std::ldexp(p, 62 - e);
+    const auto g = kFloatPow10[k - kPow10Min];
+    CAPTURE(k);
+    CHECK(g >= (std::uint64_t{1} << 62));
+    CHECK(std::abs(static_cast<long double>(g) - (std::floor(scaled) + 1)) <= 2.0L);
+  }
 }
