@@ -5,6 +5,7 @@
 #   scripts/setup.sh --tests    also the test dependencies (numpy, pandas; g++ brings the
 #                               AddressSanitizer and UBSan runtimes scripts/test.sh uses)
 #   scripts/setup.sh --fuzz     also clang and ninja for tests/fuzz/run.sh
+#   scripts/setup.sh --deps     install the build dependencies only (no configure, no build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +28,8 @@ if (( ${#missing[@]} )); then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
+
+[[ "${1:-}" == "--deps" ]] && exit 0
 
 build_tests=OFF
 [[ "${1:-}" == "--tests" ]] && build_tests=ON

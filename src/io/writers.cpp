@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "posenc/error.hpp"
+#include "posenc/io/number_text.hpp"
 #include "posenc/parallel.hpp"
 
 namespace posenc::io {
@@ -25,31 +26,25 @@ std::size_t block_rows(std::size_t cols) {
 
 namespace {
 
-struct NonFinite {
-  const char* nan;
-  const char* inf;
-  const char* neg_inf;
-};
-constexpr NonFinite kCsvNonFinite{"nan", "inf", "-inf"};
-constexpr NonFinite kJsonNonFinite{"null", "null", "null"};
+constexpr NonFiniteText kCsvNonFinite{"nan", "inf", "-inf"};
+constexpr NonFiniteText kJsonNonFinite{"null", "null", "null"};
 
-/// fmt's "{}" is the shortest text that reads back to the same float/double, locale-free.
-/// Compiled format (no format-string parsing per number), written straight to `p`, which
-/// must have room for 32 chars; returns the end. A float is printed as a float (float32
-/// output), a double as a double.
+/// The shortest text that reads back to the same float/double (fmt's "{}", locale-free),
+/// written straight to `p`, which must have kNumberTextRoom bytes; returns the end. A float
+/// is printed as a float (float32 output), a double as a double.
 template <class T>
-char* format_number(char* p, T v, const NonFinite& nf) {
+char* format_number(char* p, T v, const NonFiniteText& nf) {
   if (!std::isfinite(v)) [[unlikely]] {
     const char* w = std::isnan(v) ? nf.nan : v > 0 ? nf.inf : nf.neg_inf;
     while (*w != '\0') *p++ = *w++;
     return p;
   }
-  return fmt::format_to(p, FMT_COMPILE("{}"), v);
+  return write_shortest(p, v);
 }
 
 template <class T>
-void append_number(std::string& buf, T v, const NonFinite& nf) {
-  char tmp[40];
+void append_number(std::string& buf, T v, const NonFiniteText& nf) {
+  char tmp[kNumberTextRoom];
   buf.append(tmp, format_number(tmp, v, nf));
 }
 
@@ -128,17 +123,16 @@ void write_csv_wide(const Table& t, std::ostream& out, DType dtype) {
   buf += '\n';
   write_bytes(out, buf);
   write_text_blocks(t, out, dtype, [&](std::size_t first, std::size_t n, auto v, std::string& text) {
-    // Room for the whole block (32 chars a number at most), formatted in place.
-    const std::size_t room = n * (cols + 1) * 32;
+    // Room for the whole block (at most 25 chars a number with its comma, 21 for the
+    // position), formatted in place; the last number may write kNumberTextRoom bytes.
+    const std::size_t room = n * (cols + 1) * 25 + kNumberTextRoom;
     if (text.size() < room) text.resize(room);
     char* const start = text.data();
     char* p = start;
     for (std::size_t r = 0; r < n; ++r) {
       p = fmt::format_to(p, FMT_COMPILE("{}"), info.first_position + first + r);
-      for (const auto x : v.subspan(r * cols, cols)) {
-        *p++ = ',';
-        p = format_number(p, x, kCsvNonFinite);
-      }
+      if (cols > 0) *p++ = ',';
+      p = write_shortest_list(p, v.subspan(r * cols, cols), ',', kCsvNonFinite);
       *p++ = '\n';
     }
     return static_cast<std::size_t>(p - start);
@@ -228,20 +222,29 @@ void write_json(const Table& t, std::ostream& out, DType dtype) {
   const bool one_d = shape.size() < 2;
   write_bytes(out, buf);
   write_text_blocks(t, out, dtype, [&](std::size_t first, std::size_t n, auto v, std::string& text) {
-    text.clear();
+    // Room for the whole block (at most 25 chars a number with its comma, brackets), formatted
+    // in place; the last number may write kNumberTextRoom bytes.
+    const std::size_t room = n * (cols * 25 + 2 * periods.size() + 8) + kNumberTextRoom;
+    if (text.size() < room) text.resize(room);
+    char* const start = text.data();
+    char* p = start;
     for (std::size_t k = 0; k < n; ++k) {
       const std::size_t r = first + k;
-      for (const auto p : periods) text += (p != 0 && r % p == 0) ? "[" : "";
-      if (!one_d) text += '[';
-      for (std::size_t c = 0; c < cols; ++c) {
-        if (c > 0) text += ',';
-        append_number(text, v[k * cols + c], kJsonNonFinite);
+      for (const auto period : periods) {
+        if (period != 0 && r % period == 0) *p++ = '[';
       }
-      if (!one_d) text += ']';
-      for (const auto p : periods) text += (p != 0 && (r + 1) % p == 0) ? "]" : "";
-      if (r + 1 < rows) text += ",\n";
+      if (!one_d) *p++ = '[';
+      p = write_shortest_list(p, v.subspan(k * cols, cols), ',', kJsonNonFinite);
+      if (!one_d) *p++ = ']';
+      for (const auto period : periods) {
+        if (period != 0 && (r + 1) % period == 0) *p++ = ']';
+      }
+      if (r + 1 < rows) {
+        *p++ = ',';
+        *p++ = '\n';
+      }
     }
-    return text.size();
+    return static_cast<std::size_t>(p - start);
   });
   write_bytes(out, "]}\n");
 }

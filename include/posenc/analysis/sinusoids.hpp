@@ -34,7 +34,7 @@ Matrix sinusoid_table(const Sinusoids& s, std::size_t len);
 double sinusoid_dot(const Sinusoids& s, double delta);
 
 /// sinusoid_dot for many offsets at once, on worker threads; runs of consecutive offsets use
-/// a rotation recurrence re-anchored every 64 offsets (within 1e-12·K of sinusoid_dot).
+/// a rotation recurrence re-anchored every 256 offsets (within 1e-12·K of sinusoid_dot).
 std::vector<double> sinusoid_dots(const Sinusoids& s, const std::vector<std::int64_t>& offsets);
 
 /// The known structure of a built-in table when it has one (the `sinusoidal` scheme), read
