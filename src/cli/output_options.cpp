@@ -101,15 +101,15 @@ void OutputOptions::check_path() const {
   if (path != "-") io::check_writable(path);
 }
 
-void emit(Context& ctx, const OutputOptions& o, bool binary, const std::function<void(std::ostream&)>& write) {
+void emit(Context& ctx, const OutputOptions& o, bool binary, const std::function<void(std::ostream&)>& write,
+          std::uint64_t min_bytes) {
   if (o.path == "-") {
     if (binary && ctx.out_is_terminal)
       throw Error("refusing to write binary output to a terminal: give -o FILE or redirect stdout");
-    write(ctx.out);
-    ctx.out.flush();
+    io::write_to_stdout(ctx.out, write);
     return;
   }
-  io::write_atomically(o.path, binary, write);
+  io::write_atomically(o.path, binary, write, min_bytes);
 }
 
 void emit_table(Context& ctx, const OutputOptions& o, const Table& table) {

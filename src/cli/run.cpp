@@ -13,6 +13,7 @@
 
 #include "app.hpp"
 #include "posenc/error.hpp"
+#include "posenc/io/fd_stream.hpp"
 #include "posenc/io/output.hpp"
 #include "posenc/memory.hpp"
 #include "posenc/parallel.hpp"
@@ -92,17 +93,21 @@ void check_command_name(const std::vector<std::string>& args) {
 int run(int argc, const char* const* argv) {
   install_signal_handlers();
   std::vector<std::string> args(argv + 1, argv + argc);
-  Context ctx{std::cout, std::cerr, isatty(STDOUT_FILENO) == 1};
+  // stdout through a descriptor stream that keeps the errno of a failed write, so that
+  // "> /dev/full" or a closed pipe is reported with its cause.
+  io::FdOStream out(STDOUT_FILENO);
   std::unique_ptr<ProgressBar> bar;  // only for a person watching: nothing when stderr is a file or pipe
   if (isatty(STDERR_FILENO) == 1) bar = std::make_unique<ProgressBar>(std::cerr);
-  return run(args, ctx.out, ctx.err, ctx.out_is_terminal);
+  return run(args, out, std::cerr, isatty(STDOUT_FILENO) == 1);
 }
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   return run(args, out, err, false);
 }
 
-int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool out_is_terminal) {
+namespace {
+
+int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool out_is_terminal) {
   Context ctx{out, err, out_is_terminal};
   int exit_code = kOk;
   set_threads(0);  // all cores unless --threads says otherwise
@@ -146,6 +151,20 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     return kUsageError;
   }
   return exit_code;
+}
+
+}  // namespace
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool out_is_terminal) {
+  const int code = run_command(args, out, err, out_is_terminal);
+  // Whatever went to stdout (a table, a report, --help) must have arrived: a full disk or
+  // a closed pipe is an error, not a silent exit 0. An error already reported is enough.
+  out.flush();
+  if (!out && code != kUsageError) {
+    err << "posenc: error: cannot write to stdout: " << io::stream_error(out) << "\n";
+    return kUsageError;
+  }
+  return code;
 }
 
 }  // namespace posenc::cli
