@@ -125,11 +125,11 @@ void emit_table_unchecked(Context& ctx, const OutputOptions& o, const Table& t) 
   const io::DType dtype = io::parse_dtype(o.dtype);
   switch (f) {
     case io::Format::kCsv:
-      return emit(ctx, o, false, [&](std::ostream& s) { io::write_csv(t, s, dtype); });
+      return emit(ctx, o, false, [&](std::ostream& s) { io::write_csv(t, s, dtype); }, io::min_output_bytes(t, f, dtype));
     case io::Format::kJson:
-      return emit(ctx, o, false, [&](std::ostream& s) { io::write_json(t, s, dtype); });
+      return emit(ctx, o, false, [&](std::ostream& s) { io::write_json(t, s, dtype); }, io::min_output_bytes(t, f, dtype));
     case io::Format::kNpy:
-      return emit(ctx, o, true, [&](std::ostream& s) { io::write_npy(t, s, dtype); });
+      return emit(ctx, o, true, [&](std::ostream& s) { io::write_npy(t, s, dtype); }, io::min_output_bytes(t, f, dtype));
     case io::Format::kPng:
     case io::Format::kSvg:
     case io::Format::kAnsi:

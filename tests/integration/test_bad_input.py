@@ -220,6 +220,13 @@ CASES = [
      ["--max-memory"]),
 ]
 
+# disk space: refused before writing (2e9 x 65536 CSV is at least 238 TiB)
+CASES += [
+    ([G, "sinusoidal", "--len", "2000000000", "--dim", "65536", "-o", "keep.csv"], ["-o 'keep.csv'", "needs at least", "free"]),
+    ([G, "sinusoidal", "--len", "2000000000", "--dim", "65536", "-o", "big.npy"], ["-o 'big.npy'", "needs at least"]),
+    (["similarity", "sinusoidal", "--len", "2000000", "--dim", "64", "-o", "keep.csv"], ["-o 'keep.csv'", "needs at least"]),
+]
+
 WRITERS = {"generate", "decay", "similarity", "project"}
 
 
