@@ -84,7 +84,7 @@ void OutputOptions::bind(CLI::App& app, const std::vector<io::Format>& formats) 
   const bool draws_figures = std::find(formats.begin(), formats.end(), io::Format::kPng) != formats.end();
   if (draws_figures) allowed.insert(allowed.end(), {io::Format::kSvg, io::Format::kAnsi});
   app.add_option("-o,--output", path, "output file, or - for stdout")->capture_default_str()->type_name("PATH")->check(non_empty_path());
-  app.add_option("--format", format, "output format (default: from the extension of -o)")
+  app.add_option("--format", format, "output format (default: from the extension of -o; csv on stdout)")
       ->check(CLI::IsMember(io::format_names(allowed)));
   app.add_option("--dtype", dtype, "element type of .npy output and of printed values")
       ->capture_default_str()

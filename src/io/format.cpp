@@ -61,7 +61,13 @@ Format resolve_format(const std::optional<std::string>& flag, const std::string&
     }
     throw Error(fmt::format("--format must be {} (got '{}'){}", choices, *flag, did_you_mean(name, names)));
   }
-  if (path.empty() || path == "-") throw Error(fmt::format("-o -: cannot tell the output format of stdout: give --format {}", choices));
+  if (path.empty() || path == "-") {
+    // stdout: the text the command has (a report), else CSV, so that `posenc generate ... |
+    // head` works without --format.
+    for (const auto f : {Format::kText, Format::kCsv})
+      if (is_allowed(f, allowed)) return f;
+    throw Error(fmt::format("-o -: cannot tell the output format of stdout: give --format {}", choices));
+  }
   const std::string ext = lower(std::filesystem::path(path).extension().string());
   for (const auto& i : formats()) {
     if (ext.empty() || i.extension != ext) continue;

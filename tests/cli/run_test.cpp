@@ -57,10 +57,17 @@ TEST_CASE("unknown format exits 2 listing the choices", "[cli]") {
   CHECK(one_line(r.err));
 }
 
-TEST_CASE("no format and no extension is a usage error naming --format", "[cli]") {
-  const auto r = run_cli({"generate", "integer", "--len", "3"});
-  CHECK(r.code == 2);
-  CHECK_THAT(r.err, Catch::Contains("--format"));
+TEST_CASE("a table to stdout without --format is csv; a file needs a known extension", "[cli]") {
+  const auto r = run_cli({"generate", "integer", "--len", "3", "--dim", "2"});
+  CHECK(r.code == 0);
+  CHECK(r.out == "position,dim0,dim1\n0,0,0\n1,1,1\n2,2,2\n");
+  CHECK(r.err.empty());
+  const auto d = run_cli({"decay", "integer", "--len", "4", "--max-offset", "1"});
+  CHECK(d.code == 0);
+  CHECK_THAT(d.out, Catch::StartsWith("offset,"));
+  const auto x = run_cli({"generate", "integer", "--len", "3", "-o", "out.xyz"});
+  CHECK(x.code == 2);
+  CHECK_THAT(x.err, Catch::Contains("--format"));
 }
 
 TEST_CASE("generate integer to stdout as CSV", "[cli]") {

@@ -87,6 +87,7 @@ def full_disk_stops_early(tmp):
 
 STDOUT_RUNS = [
     ["generate", "sinusoidal", "--len", "100000", "--dim", "64", "--format", "csv"],
+    ["generate", "integer", "--len", "3"],
     ["list"],
     ["list", "--format", "json"],
     ["--help"],

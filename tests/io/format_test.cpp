@@ -38,6 +38,13 @@ TEST_CASE("the flag wins over the extension", "[format]") {
   CHECK(posenc::io::resolve_format(std::string("NPY"), "-", kTables) == Format::kNpy);
 }
 
+TEST_CASE("stdout without a flag is text for reports, else csv", "[format]") {
+  CHECK(posenc::io::resolve_format(std::nullopt, "-", kTables) == Format::kCsv);
+  CHECK(posenc::io::resolve_format(std::nullopt, "", kTables) == Format::kCsv);
+  CHECK(posenc::io::resolve_format(std::nullopt, "-", {Format::kJson, Format::kCsv}) == Format::kCsv);
+  CHECK(posenc::io::resolve_format(std::nullopt, "-", {Format::kCsv, Format::kText}) == Format::kText);
+}
+
 TEST_CASE("the extension decides without a flag", "[format]") {
   CHECK(posenc::io::resolve_format(std::nullopt, "dir.v2/out.CSV", kTables) == Format::kCsv);
   CHECK(posenc::io::resolve_format(std::nullopt, "pe.png", kTables) == Format::kPng);
@@ -45,10 +52,8 @@ TEST_CASE("the extension decides without a flag", "[format]") {
 }
 
 TEST_CASE("format errors list only the allowed choices", "[format]") {
-  CHECK(message(std::nullopt, "-") == "-o -: cannot tell the output format of stdout: give --format csv, json, npy or png");
-  CHECK(message(std::nullopt, "") == "-o -: cannot tell the output format of stdout: give --format csv, json, npy or png");
-  CHECK(message(std::nullopt, "-", {Format::kCsv, Format::kJson}) ==
-        "-o -: cannot tell the output format of stdout: give --format csv or json");
+  CHECK(message(std::nullopt, "-", {Format::kPng, Format::kSvg}) ==
+        "-o -: cannot tell the output format of stdout: give --format png or svg");
   CHECK(message(std::string("jsn"), "x") == "--format must be csv, json, npy or png (got 'jsn'), did you mean 'json'?");
   CHECK(message(std::nullopt, "out.xlsx") ==
         "-o 'out.xlsx': cannot tell the output format from the extension: use .csv, .json, .npy or .png "
