@@ -220,6 +220,16 @@ CASES = [
      ["--max-memory"]),
 ]
 
+# --format contradicting a known extension of -o
+CASES += [
+    ([G, "integer", "--format", "csv", "-o", "keep.npy"], ["--format csv", "keep.npy"]),
+    ([G, "integer", "--format", "png", "-o", "keep.csv"], ["--format png", "keep.csv"]),
+    ([G, "integer", "--format", "npy", "-o", "keep.json"], ["--format npy", "keep.json"]),
+    ([G, "integer", "--format", "svg", "-o", "keep.npy"], ["--format svg", "keep.npy"]),
+    (["similarity", "integer", "--format", "json", "-o", "keep.npy"], ["--format json", "keep.npy"]),
+    (["rope", "--format", "csv", "-o", "keep.json"], ["--format csv", "keep.json"]),
+]
+
 # disk space: refused before writing (2e9 x 65536 CSV is at least 238 TiB)
 CASES += [
     ([G, "sinusoidal", "--len", "2000000000", "--dim", "65536", "-o", "keep.csv"], ["-o 'keep.csv'", "needs at least", "free"]),

@@ -23,7 +23,8 @@ const FormatInfo& info(Format f);
 
 /// The format named by `flag` if given, else from the extension of `path` (case-insensitive),
 /// restricted to `allowed`. Stdout (`path` "-" or "") without --format is text when allowed
-/// (reports), else csv (tables). Throws Error listing the choices when nothing decides.
+/// (reports), else csv (tables). Throws Error listing the choices when nothing decides, and
+/// when --format contradicts a known extension of `path` (csv to .npy; .txt holds any text).
 Format resolve_format(const std::optional<std::string>& flag, const std::string& path,
                       const std::vector<Format>& allowed);
 
