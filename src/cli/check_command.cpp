@@ -123,13 +123,13 @@ void add_check_command(CLI::App& app, Context& ctx, int& exit_code) {
       ->check(finite_at_least(0.0));
   cmd->add_option("--max-offset", opts->settings.max_offset, "offsets checked: 1..K (0: up to N-1, at most 1024)")
       ->capture_default_str()
-      ->check(CLI::Range(0, 1 << 30));
+      ->transform(integer_in(0, 1 << 30))->type_name(integer_type(0, 1 << 30));
   cmd->add_option("--qk", opts->settings.qk, "rope: random (q != k), same (k = q) or ones")
       ->capture_default_str()
       ->check(CLI::IsMember({"random", "same", "ones"}));
   cmd->add_option("--seed", opts->settings.seed, "rope: seed of the random q, k")
       ->capture_default_str()
-      ->check(non_negative_integer());
+      ->transform(non_negative_integer());
   cmd->add_option("--format", opts->format, "text or json")->capture_default_str()->check(CLI::IsMember({"text", "json"}));
   cmd->callback([opts, &ctx, &exit_code] { exit_code = run_check(ctx, *opts); });
 }

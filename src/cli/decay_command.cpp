@@ -15,6 +15,7 @@
 #include "posenc/encodings/alibi.hpp"
 #include "posenc/error.hpp"
 #include "scheme_options.hpp"
+#include "validators.hpp"
 
 namespace posenc::cli {
 namespace {
@@ -222,9 +223,8 @@ void add_decay_command(CLI::App& app, Context& ctx, int& exit_code) {
   opts->scheme.bind(*cmd);
   opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kPng});
   opts->output.figure.bind_log_axes(*cmd);
-  cmd->add_option("--max-offset", opts->max_offset, "largest offset K")->capture_default_str()->check(CLI::Range(0, 1 << 24));
-  cmd->add_option("--from", opts->from, "position T (default 0; K with --symmetric or a causal scheme)")
-      ->check(CLI::Range(0, 1 << 30));
+  integer_option(cmd->add_option("--max-offset", opts->max_offset, "largest offset K")->capture_default_str(), 0, 1 << 24);
+  integer_option(cmd->add_option("--from", opts->from, "position T (default 0; K with --symmetric or a causal scheme)"), 0, 1 << 30);
   cmd->add_option("--metric", opts->metric, "dot, cosine or distance (absolute tables)")
       ->capture_default_str()
       ->check(CLI::IsMember({"dot", "cosine", "distance"}));

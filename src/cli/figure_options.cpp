@@ -12,6 +12,7 @@
 #include "posenc/render/ansi.hpp"
 #include "posenc/render/colormap.hpp"
 #include "posenc/render/heatmap.hpp"
+#include "validators.hpp"
 
 namespace posenc::cli {
 namespace {
@@ -116,8 +117,8 @@ std::string default_title(const TableInfo& info) {
 void FigureOptions::bind(CLI::App& app) {
   std::vector<std::string> names;
   for (const auto& c : render::colormaps()) names.push_back(c.name);
-  app.add_option("--width", width, "figure width in pixels (default: fitted to the data)")->check(CLI::Range(160, 8000));
-  app.add_option("--height", height, "figure height in pixels (default: fitted to the data)")->check(CLI::Range(120, 8000));
+  integer_option(app.add_option("--width", width, "figure width in pixels"), 160, 8000)->default_str("fitted to the data");
+  integer_option(app.add_option("--height", height, "figure height in pixels"), 120, 8000)->default_str("fitted to the data");
   app.add_option("--title", title, "figure title (default: the table's title)");
   app.add_option("--cmap", cmap, "colormap (default: viridis, or RdBu centred on 0 for signed data)")
       ->check(CLI::IsMember(names, CLI::ignore_case));

@@ -89,8 +89,8 @@ void OutputOptions::bind(CLI::App& app, const std::vector<io::Format>& formats) 
   app.add_option("--dtype", dtype, "element type of .npy output and of printed values")
       ->capture_default_str()
       ->check(CLI::IsMember({"float32", "float64"}));
-  app.add_option("--threads", threads, "threads computing blocks of rows (default: all cores); output is the same for any value")
-      ->check(CLI::Range(1, 1024))
+  integer_option(app.add_option("--threads", threads, "threads computing blocks of rows; output is the same for any value"), 1, 1024)
+      ->default_str("all cores")
       ->each([](const std::string& v) { set_threads(static_cast<unsigned>(std::stoul(v))); });
   if (draws_figures) figure.bind(app);
 }

@@ -6,7 +6,9 @@
 #include "output_options.hpp"
 #include "posenc/analysis/projection.hpp"
 #include "posenc/error.hpp"
+#include "posenc/encodings/registry.hpp"
 #include "scheme_options.hpp"
+#include "validators.hpp"
 
 namespace posenc::cli {
 namespace {
@@ -97,7 +99,8 @@ void add_project_command(CLI::App& app, Context& ctx, int& exit_code) {
       "  posenc project sinusoidal --len 200 --dim 64 --pca 3 --format csv");
   opts->scheme.bind(*cmd);
   opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kPng});
-  cmd->add_option("--dims", opts->dims, "2 or 3 column indices (0-based), e.g. 0,1,2")->delimiter(',');
+  cmd->add_option("--dims", opts->dims, "2 or 3 column indices (0-based), e.g. 0,1,2")->delimiter(',')
+      ->transform(integer_in(0, encodings::kMaxDim - 1))->type_name("INT,...");
   cmd->add_option("--pca", opts->pca, "principal components: 2 or 3")->check(CLI::IsMember({2, 3}));
   cmd->callback([opts, &ctx, &exit_code] { exit_code = run_project(ctx, *opts); });
 }

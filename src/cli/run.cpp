@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "app.hpp"
+#include "help_formatter.hpp"
 #include "posenc/error.hpp"
 #include "posenc/io/fd_stream.hpp"
 #include "posenc/io/output.hpp"
@@ -23,11 +24,28 @@
 namespace posenc::cli {
 namespace {
 
-// CLI11's messages, reshaped to our one-line form.
+// CLI11's messages, reshaped to our one-line form: "--len: must be ..." (a validator's
+// message) reads "--len must be ...", "--dim: 1 required INT ... missing" reads "--dim needs
+// a value".
 std::string failure_message(const CLI::App* /*app*/, const CLI::Error& e) {
   std::string msg = e.what();
   std::replace(msg.begin(), msg.end(), '\n', ' ');
+  const std::size_t colon = msg.find(": ");
+  if (colon != std::string::npos && msg.rfind("-", 0) == 0) {
+    const std::string name = msg.substr(0, colon), rest = msg.substr(colon + 2);
+    if (rest.rfind("must ", 0) == 0 || rest.rfind("each ", 0) == 0) msg = name + " " + rest;
+    if (rest.find(" required ") != std::string::npos && rest.ends_with(" missing"))
+      msg = name + " needs a value";
+  }
   return fmt::format("posenc: error: {}\n", msg);
+}
+
+/// "--dim=" with nothing after '=': CLI11 would take the next word ("-o") as the value.
+void check_empty_values(const std::vector<std::string>& args) {
+  for (const auto& a : args) {
+    if (a.size() > 3 && a.rfind("--", 0) == 0 && a.back() == '=' && a.find('=') == a.size() - 1)
+      throw Error(fmt::format("{} has no value after '=': write {}VALUE or {} VALUE", a, a, a.substr(0, a.size() - 1)));
+  }
 }
 
 // SIGINT/SIGTERM/SIGHUP during a write: remove the temporary file, then die of the same
@@ -115,6 +133,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   app.set_version_flag("--version", std::string("posenc ") + POSENC_VERSION);
   app.require_subcommand(1);
   app.failure_message(failure_message);
+  app.formatter(help_formatter());
   app.option_defaults()->always_capture_default();
   app.footer("run 'posenc COMMAND --help' for the options of a command; docs: docs/cli.md");
   std::string max_memory;  // for --help; the value is taken out of args by take_max_memory
@@ -123,6 +142,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
                  "may stand anywhere on the line")
       ->type_name("SIZE");
   try {
+    check_empty_values(args);
     const auto rest = take_max_memory(args);
     check_command_name(rest);
     // Only the command named is built (the commands hold hundreds of options, so this makes a

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <limits>
+
 #include "posenc/encodings/registry.hpp"
 #include "posenc/error.hpp"
 #include "posenc/io/readers.hpp"
@@ -33,14 +36,18 @@ CLI::Option* add_param(CLI::App& sub, const ParamSpec& spec, ParamValue& storage
       storage);
   opt->default_str(to_string(spec.default_value));
   if (!spec.choices.empty()) opt->check(CLI::IsMember(spec.choices));
-  const bool numeric = std::holds_alternative<double>(spec.default_value) ||
-                       std::holds_alternative<std::int64_t>(spec.default_value);
-  const bool real = std::holds_alternative<double>(spec.default_value);
-  if (real && spec.max >= 1e300) {
-    opt->check(finite_at_least(spec.min));  // CLI::Range would print 1e300 with %f
-  } else {
-    if (real) opt->check(finite_number());
-    if (numeric && (spec.min > -1e300 || spec.max < 1e300)) opt->check(CLI::Range(spec.min, spec.max));
+  if (std::holds_alternative<std::int64_t>(spec.default_value)) {
+    // Bounds are doubles in ParamSpec: +-2^63 (and beyond) stand for the int64 range.
+    const auto bound = [](double b, std::int64_t extreme) {
+      return std::abs(b) >= 0x1p63 ? extreme : static_cast<std::int64_t>(b);
+    };
+    integer_option(opt, bound(std::ceil(spec.min), std::numeric_limits<std::int64_t>::min()),
+                   bound(std::floor(spec.max), std::numeric_limits<std::int64_t>::max()));
+  } else if (std::holds_alternative<double>(spec.default_value)) {
+    const double inf = std::numeric_limits<double>::infinity();
+    number_option(opt, spec.min <= -1e300 ? -inf : spec.min, spec.max >= 1e300 ? inf : spec.max, spec.above_min);
+  } else if (std::holds_alternative<std::vector<double>>(spec.default_value)) {
+    opt->transform(number_list_item())->type_name("NUMBER,...");
   }
   return opt;
 }

@@ -62,7 +62,7 @@ SchemeInfo learned_scheme() {
           {len_param(), dim_param(768),
            {"std", "standard deviation of the normal init (GPT-2: 0.02)", 0.02, {}, 0.0, 1e300},
            {"seed", "random seed; the same seed gives the same table on every platform", std::int64_t{0}, {}, 0,
-            9.2e18},
+            0x1p63},  // 0 .. 2^63 - 1, the int64 range
            {"max-len", "number of rows the table has (GPT-2: 1024)", std::int64_t{1024}, {}, 1,
             static_cast<double>(kMaxLen)}},
           [](const ParamMap& p) -> std::unique_ptr<Table> {

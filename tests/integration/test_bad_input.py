@@ -220,6 +220,24 @@ CASES = [
      ["--max-memory"]),
 ]
 
+# numeric options: one rule, plain decimal, range stated
+CASES += [
+    ([G, "integer", "--len", "2.5"], ["--len must be an integer in 1..2147483648", "'2.5'"]),
+    ([G, "integer", "--len", "1e3"], ["--len must be an integer in 1..2147483648", "'1e3'"]),
+    ([G, "integer", "--len", "0x10"], ["--len must be an integer", "'0x10'"]),
+    ([G, "integer", "--dim=", "-o", "keep.csv"], ["--dim=", "no value"]),
+    ([G, "integer", "-o", "keep.csv", "--len"], ["--len needs a value"]),
+    (["project", "integer", "--dims", "-1,0"], ["--dims must be an integer in 0..65535", "'-1'"]),
+    (["similarity", "rope", "--seed", "99999999999999999999"], ["--seed", "0..18446744073709551615"]),
+    ([G, "learned", "--seed", "9223372036854775808"], ["--seed", "0..9223372036854775807"]),
+    ([G, "rope", "--scaling", "linear", "--factor", "0"], ["--factor must be a number > 0", "'0'"]),
+    ([G, "sinusoidal", "--base", "0x10"], ["--base must be a number >= 1", "'0x10'"]),
+    ([G, "sinusoidal", "--threads", "0"], ["--threads must be an integer in 1..1024"]),
+    (["decay", "integer", "--from", "1.5"], ["--from must be an integer", "'1.5'"]),
+    (["check", "integer", "--max-offset", "1e3"], ["--max-offset must be an integer", "'1e3'"]),
+    (["rope", "diff", "--len", "010x"], ["--len must be an integer", "'010x'"]),
+]
+
 # --format contradicting a known extension of -o
 CASES += [
     ([G, "integer", "--format", "csv", "-o", "keep.npy"], ["--format csv", "keep.npy"]),
