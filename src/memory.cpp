@@ -39,6 +39,8 @@ std::uint64_t memory_limit() {
 
 void set_memory_limit(std::uint64_t bytes) { g_limit.store(bytes); }
 
+bool memory_limit_is_default() { return g_limit.load() == 0; }
+
 std::string format_bytes(double bytes) {
   static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
   std::size_t u = 0;

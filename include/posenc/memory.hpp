@@ -12,6 +12,8 @@ namespace posenc {
 std::uint64_t memory_limit();
 /// Overrides the limit (`--max-memory`); 0 restores the default.
 void set_memory_limit(std::uint64_t bytes);
+/// True when no --max-memory was given (the limit is half the available memory).
+bool memory_limit_is_default();
 
 /// Throws Error when `count` elements of `element_size` bytes (overflow-safe) exceed the limit:
 /// "WHAT needs 16 GiB in memory, more than the limit of 3.9 GiB (half the available memory);

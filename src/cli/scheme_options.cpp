@@ -101,12 +101,17 @@ ParamMap SchemeOptions::values() const {
 std::unique_ptr<Table> SchemeOptions::make_table() const {
   const std::string s = scheme();
   if (!s.empty()) return encodings::make_table(s, values());
-  Matrix m = io::read_table(input_);
+  io::TableFile file = io::read_input(input_);
+  Matrix m = std::move(file.values);
   TableInfo info;
   info.scheme = "input";
   info.params = {{"input", input_}};
   info.shape = {m.rows(), m.cols()};
-  info.axis_names = {"position", "dim"};
+  // The file's own labels go through to every output: its index column's name and first
+  // value, and its column names.
+  info.axis_names = {file.index_name.empty() ? "position" : file.index_name, "dim"};
+  info.column_names = std::move(file.column_names);
+  info.first_position = file.first_position;
   info.title = "table from " + input_;
   return std::make_unique<MatrixTable>(std::move(info), std::move(m));
 }

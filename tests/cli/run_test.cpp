@@ -1,6 +1,8 @@
 #include "posenc/cli/run.hpp"
 
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "cli_helpers.hpp"
@@ -84,4 +86,19 @@ TEST_CASE("list shows every scheme with a formula", "[cli]") {
   const auto j = run_cli({"list", "--format", "json"});
   CHECK(j.code == 0);
   CHECK_THAT(j.out, Catch::Contains("\"schemes\""));
+}
+
+TEST_CASE("--input CSV keeps its positions and column names through to the outputs", "[cli][readers]") {
+  const auto path = (std::filesystem::temp_directory_path() / "posenc_run_test_input.csv").string();
+  std::ofstream(path) << "position,a,b\n5,1,2\n6,3,4\n";
+  const auto r = run_cli({"generate", "--input", path});
+  CHECK(r.code == 0);
+  CHECK(r.out == "position,a,b\n5,1,2\n6,3,4\n");
+  // posenc's own similarity CSV (index column "i") reads back as the same N x N table
+  const auto sim = run_cli({"similarity", "sinusoidal", "--len", "3", "--dim", "4", "--dtype", "float64"});
+  std::ofstream(path) << sim.out;
+  const auto back = run_cli({"generate", "--input", path, "--dtype", "float64"});
+  CHECK(back.code == 0);
+  CHECK(back.out == sim.out);
+  std::filesystem::remove(path);
 }

@@ -220,6 +220,17 @@ CASES = [
      ["--max-memory"]),
 ]
 
+# hostile CSV, sizes of input files
+CASES += [
+    ([G, "--input", I + "mixed_first_line.csv"], ["--input", "line 1, column 2", "'2O'"]),
+    ([G, "--input", I + "nul.csv"], ["--input", "line 2", "\\x00", "utf-8"]),
+    ([G, "--input", I + "utf16.csv"], ["--input", "utf-16", "utf-8"]),
+    ([G, "--input", I + "latin1.csv"], ["--input", "line 2, column 2", "\\xe9", "utf-8"]),
+    ([G, "--max-memory", "1M", "--input", I + "big.csv"], ["--input", "big.csv", "1 MiB", "--max-memory"]),
+    ([G, "--max-memory", "10M", "--input", I + "zero.csv"], ["--input", "zero.csv", "not a regular file", "10 MiB"]),
+    ([G, "rope", "--hf-config", I + "zero.json"], ["--hf-config", "zero.json", "not a regular file"]),
+]
+
 # numeric options: one rule, plain decimal, range stated
 CASES += [
     ([G, "integer", "--len", "2.5"], ["--len must be an integer in 1..2147483648", "'2.5'"]),
@@ -263,6 +274,8 @@ def snapshot(root):
     for d, _, files in os.walk(root):
         for f in files:
             p = os.path.join(d, f)
+            if os.path.islink(p):  # zero.csv -> /dev/zero: never read
+                continue
             with open(p, "rb") as fh:
                 out[os.path.relpath(p, root)] = fh.read()
     return out
