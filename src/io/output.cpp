@@ -181,7 +181,8 @@ void check_free_space(const std::string& path, std::uint64_t bytes) {
   const OutputTarget target = resolve_output(path);
   if (target.kind != OutputTarget::Kind::kFile) return;
   struct statvfs fs {};
-  if (::statvfs(folder_of(target.file).c_str(), &fs) != 0) return;  // a missing folder is reported elsewhere
+  // A missing folder is reported elsewhere; /proc and other pseudo filesystems have no blocks.
+  if (::statvfs(folder_of(target.file).c_str(), &fs) != 0 || fs.f_blocks == 0) return;
   const double free = static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize);
   if (static_cast<double>(bytes) <= free) return;
   throw Error(fmt::format("-o '{}': the output needs at least {}, the disk has {} free", path,

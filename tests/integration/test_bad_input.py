@@ -259,6 +259,13 @@ CASES += [
     (["rope", "--format", "csv", "-o", "keep.json"], ["--format csv", "keep.json"]),
 ]
 
+# every output-file error names -o
+CASES += [
+    ([G, "integer", "-o", "/proc/x.csv"], ["-o '/proc/x.csv'", "cannot write"]),
+    ([G, "integer", "-o", "inputs/folder.npy"], ["-o 'inputs/folder.npy'", "folder"]),
+    ([G, "integer", "-o", "n" * 300 + ".csv"], ["-o 'nnn", "cannot write", "name too long"]),
+]
+
 # disk space: refused before writing (2e9 x 65536 CSV is at least 238 TiB)
 CASES += [
     ([G, "sinusoidal", "--len", "2000000000", "--dim", "65536", "-o", "keep.csv"], ["-o 'keep.csv'", "needs at least", "free"]),

@@ -157,6 +157,10 @@ def special_files(tmp):
 
     r = run("generate", "integer", "--len", "2", "--dim", "1", "--format", "csv", "-o", "/dev/stdout")
     expect(r.returncode == 0 and r.stdout == b"position,dim0\n0,0\n1,1\n", f"/dev/stdout: {r!r}")
+    long_name = os.path.join(tmp, "n" * 246 + ".csv")  # 250 bytes: valid, its temporary name must be too
+    r = run("generate", "integer", "--len", "2", "--dim", "1", "-o", long_name)
+    expect(r.returncode == 0 and os.path.getsize(long_name) > 0, f"long name: {r.stderr!r}")
+    os.unlink(long_name)
     rfd, wfd = os.pipe()  # like bash's >(cat): /dev/fd/N
     r = subprocess.run([POSENC, "generate", "integer", "--len", "2", "--dim", "1", "--format", "csv",
                         "-o", f"/dev/fd/{wfd}"], pass_fds=[wfd], capture_output=True)
