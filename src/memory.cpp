@@ -60,6 +60,12 @@ void check_memory(std::uint64_t count, std::uint64_t element_size, std::string_v
                           advice.empty() ? ", or a smaller --len/--dim" : advice));
 }
 
+void check_working_memory(double doubles, std::string_view what, std::string_view advice) {
+  const double most = static_cast<double>(std::numeric_limits<std::uint64_t>::max() / sizeof(double));
+  check_memory(doubles >= most ? static_cast<std::uint64_t>(most) + 1 : static_cast<std::uint64_t>(doubles), sizeof(double),
+               what, advice);
+}
+
 void check_matrix_memory(std::uint64_t rows, std::uint64_t cols, std::string_view what) {
   const bool overflow = cols != 0 && rows > std::numeric_limits<std::uint64_t>::max() / cols;
   const std::uint64_t count = overflow ? std::numeric_limits<std::uint64_t>::max() / sizeof(double) + 1 : rows * cols;

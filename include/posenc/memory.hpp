@@ -20,6 +20,9 @@ bool memory_limit_is_default();
 /// give --max-memory SIZE to allow it, or ..." with `advice` saying how to stream instead.
 void check_memory(std::uint64_t count, std::uint64_t element_size, std::string_view what,
                   std::string_view advice = {});
+/// Same for the doubles an analysis holds at once (`doubles`, computed in double precision
+/// so that a huge request does not wrap around; saturated).
+void check_working_memory(double doubles, std::string_view what, std::string_view advice = {});
 /// Same for a rows×cols matrix of doubles.
 void check_matrix_memory(std::uint64_t rows, std::uint64_t cols, std::string_view what = {});
 

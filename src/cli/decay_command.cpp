@@ -103,7 +103,20 @@ std::vector<Series> series_for(const std::string& scheme, const ParamMap& p, con
     return {{analysis::metric_name(metric), analysis::decay_sinusoids(*known, offsets, metric)}};
   }
   method = "direct: rows of the table";
-  return {{analysis::metric_name(metric), analysis::decay_direct(table->to_matrix(), from, offsets, metric)}};
+  // Checked before anything is computed, and only the rows from + offset are filled: the
+  // whole table may be far larger than the curve needs.
+  const auto n = static_cast<std::int64_t>(table->rows());
+  if (from < 0 || from >= n) throw Error(fmt::format("--from {} is outside the table's {} positions", from, n));
+  const auto [lo_d, hi_d] = std::minmax_element(offsets.begin(), offsets.end());
+  for (const std::int64_t d : {*lo_d, *hi_d})
+    if (from + d < 0 || from + d >= n)
+      throw Error(fmt::format("--from {} with offset {} needs position {}, outside the table's {} positions "
+                              "(lower --max-offset or give more positions)",
+                              from, d, from + d, n));
+  const std::int64_t lo = std::min(from, from + *lo_d), hi = std::max(from, from + *hi_d);
+  Matrix rows(static_cast<std::size_t>(hi - lo + 1), table->cols());
+  table->fill(static_cast<std::size_t>(lo), rows.rows(), rows.data());
+  return {{analysis::metric_name(metric), analysis::decay_direct(rows, from - lo, offsets, metric)}};
 }
 
 void write_csv(std::ostream& s, const std::vector<std::int64_t>& offsets, const std::vector<Series>& series, bool f32) {

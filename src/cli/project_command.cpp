@@ -6,6 +6,7 @@
 #include "output_options.hpp"
 #include "posenc/analysis/projection.hpp"
 #include "posenc/error.hpp"
+#include "posenc/memory.hpp"
 #include "posenc/encodings/registry.hpp"
 #include "scheme_options.hpp"
 #include "validators.hpp"
@@ -31,6 +32,14 @@ int run_project(Context& ctx, const ProjectOptions& o) {
     throw Error(fmt::format("project needs position vectors; {} is a bias between positions", scheme));
   const auto table = o.scheme.make_table();
   if (table->info().shape.size() != 2) throw Error("project needs a 2-D table (rows = positions)");
+  {
+    // What project holds at once: the table, and for PCA its centred copy with a D x D
+    // covariance, or (D > N) an N x N Gram matrix twice.
+    const auto n = static_cast<double>(table->rows()), d = static_cast<double>(table->cols());
+    const bool pca_used = o.pca != 0 || (o.dims.empty() && table->cols() != 2 && table->cols() != 3);
+    check_working_memory(pca_used ? 2 * n * d + (d <= n ? 2 * d * d : 2 * n * n) + 3 * n : n * d + 3 * n,
+                         fmt::format("project{} of a {} x {} table", pca_used ? " (PCA)" : "", table->rows(), table->cols()));
+  }
   const Matrix pe = table->to_matrix();
 
   TableInfo info = table->info();
