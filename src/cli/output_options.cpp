@@ -171,6 +171,15 @@ void emit(Context& ctx, const OutputOptions& o, bool binary, const std::function
 void emit_table(Context& ctx, const OutputOptions& o, const Table& table) {
   const FiniteCountingTable t(table);
   emit_table_unchecked(ctx, o, t);
+  // float32 holds every integer up to 2^24 only: past it, integer positions are rounded.
+  const auto f = o.resolve();
+  const std::size_t last = table.info().first_position + table.rows() - 1;
+  if (table.info().scheme == "integer" && table.rows() > 0 && last > (std::size_t{1} << 24) &&
+      io::parse_dtype(o.dtype) == io::DType::kFloat32 && !draws(f)) {
+    ctx.err << fmt::format("posenc: warning: positions above 16777216 (2^24) are rounded in float32 (the last, {}, "
+                           "is written as {}): use --dtype float64\n",
+                           last, static_cast<double>(static_cast<float>(last)));
+  }
   if (t.nan_count() + t.inf_count() == 0) return;
   const char* what = t.nan_count() == 0 ? "infinite" : t.inf_count() == 0 ? "nan" : "nan and infinite";
   ctx.err << fmt::format("posenc: warning: the output holds {} values{}\n", what,

@@ -29,6 +29,10 @@ std::uint64_t learned_row_seed(std::uint64_t seed, std::uint64_t t) { return spl
 void learned_row(std::uint64_t seed, std::uint64_t t, double stddev, std::span<double> out) {
   // mt19937_64's output for a given seed is fixed by the standard, unlike
   // std::normal_distribution, so the same seed gives the same table everywhere.
+  if (stddev == 0.0) {  // 0 * (negative sample) would print as -0
+    std::fill(out.begin(), out.end(), 0.0);
+    return;
+  }
   std::mt19937_64 engine(learned_row_seed(seed, t));
   for (std::size_t j = 0; j < out.size(); j += 2) {
     const std::uint64_t a = engine();

@@ -41,3 +41,20 @@ TEST_CASE("nan and inf warnings name their cause", "[cli][warnings]") {
   std::filesystem::remove(nan_file);
   std::filesystem::remove(big_file);
 }
+
+TEST_CASE("integer positions past 2^24 in float32 are warned about", "[cli][warnings]") {
+  const auto path = (std::filesystem::temp_directory_path() / "posenc_warn_integer.npy").string();
+  // positions 0..16777217: the last is not a float32 (it rounds to 16777216)
+  auto r = run_cli({"generate", "integer", "--len", "16777218", "--dim", "1", "-o", path});
+  CHECK(r.code == 0);
+  CHECK(r.err == "posenc: warning: positions above 16777216 (2^24) are rounded in float32 (the last, 16777217, is "
+                 "written as 16777216): use --dtype float64\n");
+  r = run_cli({"generate", "integer", "--len", "16777217", "--dim", "1", "-o", path});  // last = 2^24: exact
+  CHECK(r.err.empty());
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("learned with --std 0 writes 0, never -0", "[cli][warnings]") {
+  const auto r = run_cli({"generate", "learned", "--std", "0", "--len", "3", "--dim", "4"});
+  CHECK(r.out == "position,dim0,dim1,dim2,dim3\n0,0,0,0,0\n1,0,0,0,0\n2,0,0,0,0\n");
+}
