@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include "analysis_support.hpp"
 #include "app.hpp"
 #include "validators.hpp"
@@ -69,6 +71,14 @@ nlohmann::ordered_json to_json(const analysis::IdentityResult& r, bool with_resu
 int run_check(Context& ctx, const CheckOptions& o) {
   const std::string scheme = o.scheme.scheme();
   const auto table = o.scheme.make_table();
+  // Identities compare positions: one position checks nothing (only 'bounded' applies to it).
+  const auto& shape = table->info().shape;
+  const std::size_t positions = shape.size() >= 2 ? shape[shape.size() - 2] : table->rows();
+  const bool only_bounded = !o.identities.empty() &&
+                            std::all_of(o.identities.begin(), o.identities.end(), [](const auto& n) { return n == "bounded"; });
+  if (positions < 2 && !only_bounded)
+    throw Error(fmt::format("check needs at least 2 positions: the identities compare positions (got {}; give --len 2 or more)",
+                            positions));
   const CheckRun run = run_identities(scheme, *table, o.identities, o.settings);
   bool all_hold = true;
   for (const auto& r : run.results) all_hold = all_hold && r.holds;

@@ -57,6 +57,16 @@ int run_project(Context& ctx, const ProjectOptions& o) {
   }
   if (pca != 0) {
     const auto p = analysis::pca(pe, static_cast<std::size_t>(pca));
+    // Components past the data's rank are zero columns: say so rather than plot a flat axis.
+    const double top = p.variance.empty() ? 0.0 : p.variance[0];
+    std::vector<std::string> flat;
+    for (std::size_t c = 0; c < p.variance.size(); ++c)
+      if (!(p.variance[c] > 1e-12 * top)) flat.push_back(fmt::format("pc{}", c + 1));
+    if (!flat.empty())
+      ctx.err << fmt::format("posenc: note: the positions vary along {} direction{} only ({} column{}): {} {} zero\n",
+                             p.variance.size() - flat.size(), p.variance.size() - flat.size() == 1 ? "" : "s", pe.cols(),
+                             pe.cols() == 1 ? "" : "s",
+                             fmt::join(flat, ", "), flat.size() == 1 ? "is" : "are");
     coords = p.coords;
     info.column_names.clear();
     for (int c = 0; c < pca; ++c) info.column_names.push_back(fmt::format("pc{}", c + 1));

@@ -259,6 +259,12 @@ CASES += [
     (["rope", "--format", "csv", "-o", "keep.json"], ["--format csv", "keep.json"]),
 ]
 
+# tables too small for the question
+CASES += [
+    (["check", "integer", "--len", "1"], ["check needs at least 2 positions", "--len"]),
+    (["check", "alibi", "--len", "1"], ["check needs at least 2 positions"]),
+]
+
 # every output-file error names -o
 CASES += [
     ([G, "integer", "-o", "/proc/x.csv"], ["-o '/proc/x.csv'", "cannot write"]),
