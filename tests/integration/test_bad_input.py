@@ -259,6 +259,17 @@ CASES += [
     (["rope", "--format", "csv", "-o", "keep.json"], ["--format csv", "keep.json"]),
 ]
 
+# memory counted before computing; sizes validated first
+CASES += [
+    (["--max-memory", "79M", "project", "learned", "--len", "10000", "--max-len", "10000", "--dim", "1024", "--pca", "3"],
+     ["project (pca)", "--max-memory"]),
+    (["--max-memory", "79M", "check", "learned", "--len", "10000", "--max-len", "10000", "--dim", "1024"],
+     ["check of a 10000 x 1024 table", "--max-memory"]),
+    (["decay", "learned", "--len", "1000000", "--max-len", "1000000", "--dim", "512", "--max-offset", "16777216"],
+     ["--from 0", "offset 16777216", "--max-offset"]),
+    ([G, "sinusoidal", "--convention", "paper", "--padding-idx", "3"], ["--padding-idx", "fairseq"]),
+]
+
 # tables too small for the question
 CASES += [
     (["check", "integer", "--len", "1"], ["check needs at least 2 positions", "--len"]),
