@@ -154,7 +154,7 @@ TEST_CASE("list shows every scheme with a formula", "[cli]") {
   CHECK(listed.size() == documented_defaults().size());
 }
 
-TEST_CASE("--input CSV keeps its positions and column names through to the outputs", "[cli][readers]") {
+TEST_CASE("an input CSV keeps its positions and column names through to the outputs", "[cli][readers]") {
   const auto path = (std::filesystem::temp_directory_path() / "posenc_run_test_input.csv").string();
   std::ofstream(path) << "position,a,b\n5,1,2\n6,3,4\n";
   const auto r = run_cli({"generate", "--input", path});

@@ -111,7 +111,7 @@ TEST_CASE("pending temporary files can be removed from a signal handler", "[outp
   CHECK(dir.entries() == 0);
 }
 
-TEST_CASE("-o through a symbolic link replaces the file it names and keeps the link", "[output]") {
+TEST_CASE("output through a symbolic link replaces the file it names and keeps the link", "[output]") {
   TempDir dir;
   const auto real = dir.path / "real.csv", link = dir.path / "link.csv";
   std::ofstream(real) << "old";
@@ -130,7 +130,7 @@ TEST_CASE("-o through a symbolic link replaces the file it names and keeps the l
   CHECK(slurp(dir.path / "made.csv") == "made");
 }
 
-TEST_CASE("-o naming a FIFO writes straight into it", "[output]") {
+TEST_CASE("output to a FIFO writes straight into it", "[output]") {
   TempDir dir;
   const auto fifo = dir.path / "pipe.csv";
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);

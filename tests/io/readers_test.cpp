@@ -223,7 +223,7 @@ TEST_CASE("csv messages show bytes that are not text as \\xNN and say what is ac
         "--input 'x.npy': unsupported dtype '<f\\x004': give float32, float64, integer or bool data");
 }
 
-TEST_CASE("--input is sized before it is read", "[readers][memory]") {
+TEST_CASE("input files are sized before they are read", "[readers][memory]") {
   const auto dir = std::filesystem::temp_directory_path() / "posenc_readers_size_test";
   std::filesystem::create_directories(dir);
   const auto csv_path = (dir / "big.csv").string();
