@@ -46,6 +46,8 @@ CLI::Option* add_param(CLI::App& sub, const ParamSpec& spec, ParamValue& storage
   } else if (std::holds_alternative<double>(spec.default_value)) {
     const double inf = std::numeric_limits<double>::infinity();
     number_option(opt, spec.min <= -1e300 ? -inf : spec.min, spec.max >= 1e300 ? inf : spec.max, spec.above_min);
+  } else if (std::holds_alternative<bool>(spec.default_value)) {
+    opt->transform(boolean())->type_name("true|false");
   } else if (std::holds_alternative<std::vector<double>>(spec.default_value)) {
     opt->transform(number_list_item())->type_name("NUMBER,...");
   }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <optional>
@@ -103,6 +105,18 @@ CLI::Validator number_in(double lo, double hi, bool above_lo) {
         return {};
       },
       "", "number");
+}
+
+CLI::Validator boolean() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        std::string low = s;
+        std::transform(low.begin(), low.end(), low.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        if (low == "true" || low == "1") return s = "true", std::string();
+        if (low == "false" || low == "0") return s = "false", std::string();
+        return fmt::format("must be true or false (got '{}')", s);
+      },
+      "", "boolean");
 }
 
 CLI::Validator number_list_item() {

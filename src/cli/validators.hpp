@@ -25,6 +25,9 @@ CLI::Validator number_in(double lo, double hi, bool above_lo = false);
 /// Each value of a comma-separated list of numbers (same rule, said of the list).
 CLI::Validator number_list_item();
 
+/// true or false (also 1 and 0, any case), rewritten as "true"/"false".
+CLI::Validator boolean();
+
 /// The help text of an option's type: "INT in 1..2147483648", "NUMBER >= 1", "NUMBER".
 std::string integer_type(std::int64_t lo, std::int64_t hi);
 std::string unsigned_type(std::uint64_t lo, std::uint64_t hi);

@@ -72,6 +72,15 @@ TEST_CASE("number options: finite decimals, the bound stated as it is applied", 
   CHECK(rows_of({"generate", "sinusoidal", "--len", "2", "--dim", "2", "--base", "1e4"}) == 2);
 }
 
+TEST_CASE("true/false options and --pca say what they accept", "[cli][validators]") {
+  CHECK(error_of({"generate", "rope", "--truncate", "maybe"}) ==
+        "posenc: error: --truncate must be true or false (got 'maybe')\n");
+  CHECK(error_of({"generate", "rope", "--apply-attention-factor", "2"}) ==
+        "posenc: error: --apply-attention-factor must be true or false (got '2')\n");
+  CHECK(run_cli({"generate", "rope", "--len", "1", "--truncate", "FALSE"}).code == 0);
+  CHECK(error_of({"project", "integer", "--pca", "x"}) == "posenc: error: --pca must be an integer in 2..3 (got 'x')\n");
+}
+
 TEST_CASE("an option without its value is named", "[cli][validators]") {
   CHECK(error_of({"generate", "integer", "--dim=", "-o", "keep.csv"}) ==
         "posenc: error: --dim= has no value after '=': write --dim=VALUE or --dim VALUE\n");

@@ -247,6 +247,9 @@ CASES += [
     (["decay", "integer", "--from", "1.5"], ["--from must be an integer", "'1.5'"]),
     (["check", "integer", "--max-offset", "1e3"], ["--max-offset must be an integer", "'1e3'"]),
     (["rope", "diff", "--len", "010x"], ["--len must be an integer", "'010x'"]),
+    ([G, "rope", "--truncate", "maybe"], ["--truncate must be true or false", "'maybe'"]),
+    ([G, "rope", "--apply-attention-factor", "2"], ["--apply-attention-factor must be true or false"]),
+    (["project", "integer", "--pca", "x"], ["--pca must be an integer in 2..3", "'x'"]),
 ]
 
 # --format contradicting a known extension of -o
