@@ -39,6 +39,8 @@ std::uint64_t memory_limit() {
 
 void set_memory_limit(std::uint64_t bytes) { g_limit.store(bytes); }
 
+bool memory_limit_is_default() { return g_limit.load() == 0; }
+
 std::string format_bytes(double bytes) {
   static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
   std::size_t u = 0;
@@ -56,6 +58,12 @@ void check_memory(std::uint64_t count, std::uint64_t element_size, std::string_v
                           what.empty() ? "the result" : what, format_bytes(need), format_bytes(static_cast<double>(limit)),
                           g_limit.load() == 0 ? " (half the available memory)" : " (--max-memory)",
                           advice.empty() ? ", or a smaller --len/--dim" : advice));
+}
+
+void check_working_memory(double doubles, std::string_view what, std::string_view advice) {
+  const double most = static_cast<double>(std::numeric_limits<std::uint64_t>::max() / sizeof(double));
+  check_memory(doubles >= most ? static_cast<std::uint64_t>(most) + 1 : static_cast<std::uint64_t>(doubles), sizeof(double),
+               what, advice);
 }
 
 void check_matrix_memory(std::uint64_t rows, std::uint64_t cols, std::string_view what) {

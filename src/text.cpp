@@ -44,4 +44,52 @@ std::string join_choices(const std::vector<std::string>& choices) {
   return out;
 }
 
+namespace {
+
+/// Length of the valid UTF-8 sequence starting at s[i] (2..4), or 0.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  std::size_t n = 0;
+  unsigned min = 0;
+  if (c >= 0xC2 && c <= 0xDF) n = 2, min = 0x80;
+  else if (c >= 0xE0 && c <= 0xEF) n = 3, min = 0x800;
+  else if (c >= 0xF0 && c <= 0xF4) n = 4, min = 0x10000;
+  else return 0;
+  if (i + n > s.size()) return 0;
+  unsigned cp = c & (0x7F >> n);
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((b(i + k) & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (b(i + k) & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n;
+}
+
+}  // namespace
+
+std::string printable(std::string_view bytes, std::size_t max, bool* escaped) {
+  static const char* const kHex = "0123456789abcdef";
+  std::string out;
+  bool any = false;
+  std::size_t i = 0;
+  for (; i < bytes.size() && out.size() < max; ++i) {
+    const auto c = static_cast<unsigned char>(bytes[i]);
+    if (c >= 0x20 && c < 0x7F) {
+      out += static_cast<char>(c);
+    } else if (const std::size_t n = c >= 0x80 ? utf8_length(bytes, i) : 0; n > 0) {
+      out.append(bytes.substr(i, n));
+      i += n - 1;
+    } else {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+      any = true;
+    }
+  }
+  if (i < bytes.size()) out += "...";
+  if (escaped != nullptr) *escaped = any;
+  return out;
+}
+
 }  // namespace posenc

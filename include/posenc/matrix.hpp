@@ -2,6 +2,7 @@
 /// A dense row-major matrix of doubles.
 #include <cstddef>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "posenc/memory.hpp"
@@ -15,6 +16,12 @@ class Matrix {
   /// exceed memory_limit().
   Matrix(std::size_t rows, std::size_t cols, double value = 0.0)
       : rows_(rows), cols_(cols), data_((check_matrix_memory(rows, cols), rows * cols), value) {}
+
+  /// A rows×cols matrix taking over `data` (row-major, data.size() == rows * cols).
+  Matrix(std::size_t rows, std::size_t cols, std::vector<double>&& data)
+      : rows_(rows), cols_(cols), data_(std::move(data)) {
+    data_.resize(rows * cols);  // no shrink_to_fit: that would copy
+  }
 
   std::size_t rows() const { return rows_; }
   std::size_t cols() const { return cols_; }

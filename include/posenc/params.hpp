@@ -21,10 +21,11 @@ struct ParamSpec {
   std::string help;                  ///< one line, shown by --help and `posenc list`
   ParamValue default_value;          ///< also fixes the type
   std::vector<std::string> choices;  ///< accepted strings, empty = any
-  double min = -1e300;               ///< accepted range for numbers (inclusive)
-  double max = 1e300;
+  double min = -1e300;               ///< accepted range for numbers (inclusive; +-1e300 = unbounded;
+  double max = 1e300;                ///< for integers, +-2^63 = the int64 range)
   /// Each choice is also a flag of its own: `--causal` means `--mode causal` (t5).
   bool choice_flags = false;
+  bool above_min = false;            ///< a given value must be > min (min itself is the default "not set")
 };
 
 /// Parameter values by name, in declaration order, remembering which were given explicitly.

@@ -1,5 +1,5 @@
 #pragma once
-/// Small text helpers: nearest-name suggestions for error messages.
+/// Small text helpers for messages: nearest-name suggestions, lists, quoting raw bytes.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,5 +14,10 @@ std::string did_you_mean(std::string_view given, const std::vector<std::string>&
 
 /// "a, b or c"
 std::string join_choices(const std::vector<std::string>& choices);
+
+/// `bytes` fit to quote in a one-line message: control bytes and bytes that are not UTF-8
+/// become \xNN (a NUL would end the message), valid UTF-8 stays; cut to `max` bytes with
+/// "...". `escaped`, when given, is set to whether anything was escaped.
+std::string printable(std::string_view bytes, std::size_t max = 80, bool* escaped = nullptr);
 
 }  // namespace posenc

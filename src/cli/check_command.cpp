@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include "analysis_support.hpp"
 #include "app.hpp"
 #include "validators.hpp"
@@ -73,6 +75,14 @@ int run_check(Context& ctx, const CheckOptions& o) {
   const ParamMap params = scheme.empty() ? ParamMap() : analysis_params(scheme, o.scheme.values());
   const auto table = scheme.empty() ? o.scheme.make_table(/*max_axes=*/3)  // an --input .npy may be H x N x M biases
                                     : encodings::make_table(scheme, params);
+  // Identities compare positions: one position checks nothing (only 'bounded' applies to it).
+  const auto& shape = table->info().shape;
+  const std::size_t positions = shape.size() >= 2 ? shape[shape.size() - 2] : table->rows();
+  const bool only_bounded = !o.identities.empty() &&
+                            std::all_of(o.identities.begin(), o.identities.end(), [](const auto& n) { return n == "bounded"; });
+  if (positions < 2 && !only_bounded)
+    throw Error(fmt::format("check needs at least 2 positions: the identities compare positions (got {}; give --len 2 or more)",
+                            positions));
   const CheckRun run = run_identities(scheme, params, *table, o.identities, o.settings);
   bool all_hold = true;
   for (const auto& r : run.results) all_hold = all_hold && r.holds;
@@ -128,13 +138,13 @@ void add_check_command(CLI::App& app, Context& ctx, int& exit_code) {
       ->check(finite_at_least(0.0));
   cmd->add_option("--max-offset", opts->settings.max_offset, "offsets checked: 1..K (0: up to N-1, at most 1024)")
       ->capture_default_str()
-      ->check(CLI::Range(0, 1 << 30));
+      ->transform(integer_in(0, 1 << 30))->type_name(integer_type(0, 1 << 30));
   cmd->add_option("--qk", opts->settings.qk, "rope: random (q != k), same (k = q) or ones")
       ->capture_default_str()
       ->check(CLI::IsMember({"random", "same", "ones"}));
   cmd->add_option("--seed", opts->settings.seed, "rope: seed of the random q, k")
       ->capture_default_str()
-      ->check(non_negative_integer());
+      ->transform(non_negative_integer());
   cmd->add_option("--format", opts->format, "text or json")->capture_default_str()->check(CLI::IsMember({"text", "json"}));
   cmd->callback([opts, &ctx, &exit_code] { exit_code = run_check(ctx, *opts); });
 }

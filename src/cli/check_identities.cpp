@@ -7,7 +7,9 @@
 #include "analysis_support.hpp"
 #include "posenc/analysis/rope_case.hpp"
 #include "posenc/analysis/rope_identity.hpp"
+#include "posenc/analysis/sinusoids.hpp"
 #include "posenc/encodings/rope_config.hpp"
+#include "posenc/memory.hpp"
 #include "posenc/error.hpp"
 #include "posenc/text.hpp"
 
@@ -86,6 +88,14 @@ CheckRun run_identities(const std::string& scheme, const ParamMap& params, const
   } else {
     if (table.info().shape.size() != 2 && scheme_kind(scheme) == SchemeKind::kAbsolute && !heads_input)
       throw Error(fmt::format("check needs a 2-D table (rows = positions); got {} axes", table.info().shape.size()));
+    if (scheme_kind(scheme) != SchemeKind::kBias && !heads_input) {
+      // The table, and for a least-squares shift-linear (no known frequencies) X, Y, their
+      // transposed copies and the Householder reflectors: five more tables' worth.
+      const auto n = static_cast<double>(table.rows()), d = static_cast<double>(table.cols());
+      const auto known = analysis::known_sinusoids(table.info());
+      const bool lsq = contains(names, "shift-linear") && !(known && known->dim == table.cols());
+      check_working_memory((lsq ? 6 : 1) * n * d, fmt::format("check of a {} x {} table", table.rows(), table.cols()));
+    }
     const Matrix pe = scheme_kind(scheme) == SchemeKind::kBias || heads_input ? Matrix() : table.to_matrix();
     for (const auto& n : names) results.push_back(run_absolute(n, table, pe, s));
   }

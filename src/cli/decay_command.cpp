@@ -230,9 +230,8 @@ void add_decay_command(CLI::App& app, Context& ctx, int& exit_code) {
   opts->scheme.bind(*cmd);
   opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kPng});
   opts->output.figure.bind_log_axes(*cmd);
-  cmd->add_option("--max-offset", opts->max_offset, "largest offset K")->capture_default_str()->check(CLI::Range(0, 1 << 24));
-  cmd->add_option("--from", opts->from, "position T (default 0; K with --symmetric or a causal scheme)")
-      ->check(CLI::Range(0, 1 << 30));
+  integer_option(cmd->add_option("--max-offset", opts->max_offset, "largest offset K")->capture_default_str(), 0, 1 << 24);
+  integer_option(cmd->add_option("--from", opts->from, "position T (default 0; K with --symmetric or a causal scheme)"), 0, 1 << 30);
   opts->metric_option = cmd->add_option("--metric", opts->metric, "dot, cosine or distance (absolute tables; rope's q.k)")
                             ->capture_default_str()
                             ->check(CLI::IsMember({"dot", "cosine", "distance"}));
@@ -241,7 +240,7 @@ void add_decay_command(CLI::App& app, Context& ctx, int& exit_code) {
                         ->capture_default_str()
                         ->check(CLI::IsMember({"ones", "random", "same"}));
   opts->seed_option =
-      cmd->add_option("--seed", opts->seed, "rope: seed of the random q, k")->capture_default_str()->check(non_negative_integer());
+      cmd->add_option("--seed", opts->seed, "rope: seed of the random q, k")->capture_default_str()->transform(non_negative_integer());
   cmd->add_flag("--no-extras", opts->no_extras, "rope: leave out RoFormer's bound and the q=k=ones curve");
   cmd->add_option("--vary", opts->vary, "one curve per value of a scheme parameter, e.g. base=100,1000,10000 "
                   "(or a comma list in the option itself: --base 100,1000,10000)")

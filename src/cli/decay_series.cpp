@@ -123,7 +123,19 @@ DecayCurves decay_curves(const std::string& scheme, const ParamMap& params, cons
     out.series.push_back({analysis::metric_name(metric), analysis::decay_sinusoids(*known, r.offsets, metric)});
   } else {
     out.method = "direct: rows of the table";
-    out.series.push_back({analysis::metric_name(metric), analysis::decay_direct(table->to_matrix(), r.from, r.offsets, metric)});
+    // Only the rows from + offset are filled: the table (an --input, or a long --len) may be
+    // far larger than the curve needs.
+    const auto n = static_cast<std::int64_t>(table->rows());
+    const auto [lo_d, hi_d] = std::minmax_element(r.offsets.begin(), r.offsets.end());
+    if (r.from >= n) throw Error(fmt::format("--from {} is outside the table's {} positions", r.from, n));
+    if (r.from + *hi_d >= n)
+      throw Error(fmt::format("--from {} with offset {} needs position {}, outside the table's {} positions "
+                              "(lower --max-offset or give more positions)",
+                              r.from, *hi_d, r.from + *hi_d, n));
+    const std::int64_t lo = std::min(r.from, r.from + *lo_d), hi = std::max(r.from, r.from + *hi_d);
+    Matrix rows(static_cast<std::size_t>(hi - lo + 1), table->cols());
+    table->fill(static_cast<std::size_t>(lo), rows.rows(), rows.data());
+    out.series.push_back({analysis::metric_name(metric), analysis::decay_direct(rows, r.from - lo, r.offsets, metric)});
   }
   return out;
 }

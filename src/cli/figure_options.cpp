@@ -92,8 +92,8 @@ std::pair<double, double> finite_range(const Table& t, std::size_t rows, std::si
 void FigureOptions::bind(CLI::App& app) {
   std::vector<std::string> names;
   for (const auto& c : render::colormaps()) names.push_back(c.name);
-  app.add_option("--width", width, "figure width in pixels (default: fitted to the data)")->check(CLI::Range(320, 8000));
-  app.add_option("--height", height, "figure height in pixels (default: fitted to the data)")->check(CLI::Range(240, 8000));
+  integer_option(app.add_option("--width", width, "figure width in pixels"), 320, 8000)->default_str("fitted to the data");
+  integer_option(app.add_option("--height", height, "figure height in pixels"), 240, 8000)->default_str("fitted to the data");
   app.add_option("--title", title, "figure title (default: the table's title)");
   app.add_option("--cmap", cmap, "colormap (default: viridis, or RdBu centred on 0 for signed data)")
       ->check(CLI::IsMember(names, CLI::ignore_case));
@@ -105,11 +105,12 @@ void FigureOptions::bind_reduce(CLI::App& app) {
                  "or auto: max for alibi and t5 (biases, bucket ids), else mean")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "mean", "max"}));
-  app.add_option("--vmin", vmin, "value at the bottom of the colour scale (default: the data's minimum)")
-      ->check(finite_number())
+  constexpr double kFinite = std::numeric_limits<double>::max();
+  number_option(app.add_option("--vmin", vmin, "value at the bottom of the colour scale (default: the data's minimum)"),
+                -kFinite, kFinite)
       ->default_str("");
-  app.add_option("--vmax", vmax, "value at the top of the colour scale (default: the data's maximum)")
-      ->check(finite_number())
+  number_option(app.add_option("--vmax", vmax, "value at the top of the colour scale (default: the data's maximum)"),
+                -kFinite, kFinite)
       ->default_str("");
 }
 

@@ -30,7 +30,7 @@ void add_generate_command(CLI::App& app, Context& ctx, int& exit_code) {
   cmd->footer(
       "examples:\n"
       "  posenc generate sinusoidal --len 50 --dim 128 -o pe.png\n"
-      "  posenc generate binary --len 16 --dim 4 --format csv\n"
+      "  posenc generate binary --len 16 --dim 4          (csv to stdout)\n"
       "  posenc generate --input wpe.npy -o wpe.png\n"
       "run 'posenc generate SCHEME --help' for the options of one scheme");
   opts->scheme.bind(*cmd);

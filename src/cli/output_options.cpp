@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 #include <type_traits>
 
 #include "posenc/error.hpp"
@@ -18,6 +19,12 @@
 
 namespace posenc::cli {
 namespace {
+
+const ParamValue* find_param(const TableInfo& info, const std::string& name) {
+  for (const auto& [k, v] : info.params)
+    if (k == name) return &v;
+  return nullptr;
+}
 
 /// Passes a table through, counting the NaN and infinite values the writer sees, so that a
 /// run can say when its output holds them. Both fills are forwarded, so the inner table's
@@ -45,13 +52,14 @@ class FiniteCountingTable : public Table {
       const std::size_t n = std::min(step, count - done);
       const auto part = out.subspan(done * c, n * c);
       fill(first + done, n, part);
-      count_non_finite(part);
+      count_non_finite(part, (first + done) * c);
     }
   }
+  /// Counts the nan and infinite values of `values` (flat index `at` of values[0]).
   template <class T>
-  void count_non_finite(std::span<T> values) const {
+  void count_non_finite(std::span<T> values, std::size_t at) const {
     // First a vectorisable count of values whose exponent bits are all ones (nan or inf),
-    // then, only when there are some, which kind they are.
+    // then, only when there are some, which kind they are and where the first one is.
     using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
     constexpr auto kExponent = static_cast<Bits>(sizeof(T) == 4 ? 0x7f800000u : 0x7ff0000000000000u);
     std::size_t bad = 0;
@@ -63,18 +71,66 @@ class FiniteCountingTable : public Table {
     }
     if (bad == 0) return;
     std::size_t nan = 0;
-    for (const T v : values) nan += std::isnan(v) ? 1 : 0;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (std::isnan(values[i])) {
+        ++nan;
+        keep_first(first_nan_, at + i);
+      } else if (std::isinf(values[i])) {
+        keep_first(first_inf_, at + i);
+      }
+    }
     if (nan != 0) nan_ += nan;
     if (bad != nan) inf_ += bad - nan;
   }
+  static void keep_first(std::atomic<std::size_t>& slot, std::size_t index) {
+    std::size_t seen = slot.load();
+    while (index < seen && !slot.compare_exchange_weak(seen, index)) {
+    }
+  }
+
+ public:
+  /// Flat index of the first nan / infinite value seen (SIZE_MAX when none).
+  std::size_t first_nan() const { return first_nan_.load(); }
+  std::size_t first_inf() const { return first_inf_.load(); }
+
+ private:
   const Table& inner_;
   mutable std::atomic<std::size_t> nan_{0}, inf_{0};
+  mutable std::atomic<std::size_t> first_nan_{SIZE_MAX}, first_inf_{SIZE_MAX};
 };
 
-std::string why_not_finite(const TableInfo& info) {
-  for (const auto& [k, v] : info.params)
-    if (info.scheme == "alibi" && k == "form" && to_string(v) == "causal") return " (causal alibi masks future keys with -inf)";
-  return " (the computation overflowed or lost all precision: check the parameters)";
+/// The double value at flat index `at` of `t` (one row filled).
+double value_at(const Table& t, std::size_t at) {
+  std::vector<double> row(t.cols());
+  t.fill(at / t.cols(), 1, row);
+  return row[at % t.cols()];
+}
+
+/// Why the output holds non-finite values, from what is known about each kind: causal alibi
+/// masks, a user's file holding them, float32 overflow of finite doubles, or the computation.
+std::string why_not_finite(const Table& table, const FiniteCountingTable& counted, io::DType dtype) {
+  const TableInfo& info = table.info();
+  std::vector<std::string> causes;
+  const auto add = [&](std::string c) {
+    if (std::find(causes.begin(), causes.end(), c) == causes.end()) causes.push_back(std::move(c));
+  };
+  const bool input = info.scheme == "input" && info.value_name == "value";  // the file's values as they are
+  const auto kind = [&](std::size_t at, const char* what) {
+    if (dtype == io::DType::kFloat32 && std::isfinite(value_at(table, at))) {
+      add("values beyond the float32 range became infinite: use --dtype float64");
+    } else if (input) {
+      add(fmt::format("the --input file holds {} values", what));
+    } else if (const auto* form = find_param(info, "form"); info.scheme == "alibi" && form && to_string(*form) == "causal") {
+      add("causal alibi masks future keys with -inf");
+    } else if (info.value_name == "cosine" && std::string(what) == "nan") {
+      add("the cosine with a zero vector is 0/0");
+    } else {
+      add("the computation overflowed or lost all precision: check the parameters");
+    }
+  };
+  if (counted.nan_count() > 0) kind(counted.first_nan(), "nan");
+  if (counted.inf_count() > 0) kind(counted.first_inf(), "infinite");
+  return fmt::format(" ({})", fmt::join(causes, "; "));
 }
 
 }  // namespace
@@ -84,13 +140,13 @@ void OutputOptions::bind(CLI::App& app, const std::vector<io::Format>& formats) 
   const bool draws_figures = std::find(formats.begin(), formats.end(), io::Format::kPng) != formats.end();
   if (draws_figures) allowed.insert(allowed.end(), {io::Format::kSvg, io::Format::kAnsi});
   app.add_option("-o,--output", path, "output file, or - for stdout")->capture_default_str()->type_name("PATH")->check(non_empty_path());
-  app.add_option("--format", format, "output format (default: from the extension of -o)")
+  app.add_option("--format", format, "output format (default: from the extension of -o; csv on stdout)")
       ->check(CLI::IsMember(io::format_names(allowed)));
   app.add_option("--dtype", dtype, "element type of .npy output and of printed values")
       ->capture_default_str()
       ->check(CLI::IsMember({"float32", "float64"}));
-  app.add_option("--threads", threads, "threads computing blocks of rows (default: all cores); output is the same for any value")
-      ->check(CLI::Range(1, 1024))
+  integer_option(app.add_option("--threads", threads, "threads computing blocks of rows; output is the same for any value"), 1, 1024)
+      ->default_str("all cores")
       ->each([](const std::string& v) { set_threads(static_cast<unsigned>(std::stoul(v))); });
   if (draws_figures) figure.bind(app);
 }
@@ -101,23 +157,33 @@ void OutputOptions::check_path() const {
   if (path != "-") io::check_writable(path);
 }
 
-void emit(Context& ctx, const OutputOptions& o, bool binary, const std::function<void(std::ostream&)>& write) {
+void emit(Context& ctx, const OutputOptions& o, bool binary, const std::function<void(std::ostream&)>& write,
+          std::uint64_t min_bytes) {
   if (o.path == "-") {
     if (binary && ctx.out_is_terminal)
       throw Error("refusing to write binary output to a terminal: give -o FILE or redirect stdout");
-    write(ctx.out);
-    ctx.out.flush();
+    io::write_to_stdout(ctx.out, write);
     return;
   }
-  io::write_atomically(o.path, binary, write);
+  io::write_atomically(o.path, binary, write, min_bytes);
 }
 
 void emit_table(Context& ctx, const OutputOptions& o, const Table& table) {
   const FiniteCountingTable t(table);
   emit_table_unchecked(ctx, o, t);
+  // float32 holds every integer up to 2^24 only: past it, integer positions are rounded.
+  const auto f = o.resolve();
+  const std::size_t last = table.info().first_position + table.rows() - 1;
+  if (table.info().scheme == "integer" && table.rows() > 0 && last > (std::size_t{1} << 24) &&
+      io::parse_dtype(o.dtype) == io::DType::kFloat32 && !draws(f)) {
+    ctx.err << fmt::format("posenc: warning: positions above 16777216 (2^24) are rounded in float32 (the last, {}, "
+                           "is written as {}): use --dtype float64\n",
+                           last, static_cast<double>(static_cast<float>(last)));
+  }
   if (t.nan_count() + t.inf_count() == 0) return;
   const char* what = t.nan_count() == 0 ? "infinite" : t.inf_count() == 0 ? "nan" : "nan and infinite";
-  ctx.err << fmt::format("posenc: warning: the output holds {} values{}\n", what, why_not_finite(table.info()));
+  ctx.err << fmt::format("posenc: warning: the output holds {} values{}\n", what,
+                         why_not_finite(table, t, io::parse_dtype(o.dtype)));
 }
 
 void emit_table_unchecked(Context& ctx, const OutputOptions& o, const Table& t) {
@@ -125,11 +191,11 @@ void emit_table_unchecked(Context& ctx, const OutputOptions& o, const Table& t) 
   const io::DType dtype = io::parse_dtype(o.dtype);
   switch (f) {
     case io::Format::kCsv:
-      return emit(ctx, o, false, [&](std::ostream& s) { io::write_csv(t, s, dtype); });
+      return emit(ctx, o, false, [&](std::ostream& s) { io::write_csv(t, s, dtype); }, io::min_output_bytes(t, f, dtype));
     case io::Format::kJson:
-      return emit(ctx, o, false, [&](std::ostream& s) { io::write_json(t, s, dtype); });
+      return emit(ctx, o, false, [&](std::ostream& s) { io::write_json(t, s, dtype); }, io::min_output_bytes(t, f, dtype));
     case io::Format::kNpy:
-      return emit(ctx, o, true, [&](std::ostream& s) { io::write_npy(t, s, dtype); });
+      return emit(ctx, o, true, [&](std::ostream& s) { io::write_npy(t, s, dtype); }, io::min_output_bytes(t, f, dtype));
     case io::Format::kPng:
     case io::Format::kSvg:
     case io::Format::kAnsi:

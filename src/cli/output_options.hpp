@@ -2,6 +2,7 @@
 // `-o PATH|-`, `--format` and `--dtype`, shared by every command that writes a table.
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -32,8 +33,11 @@ struct OutputOptions {
   std::vector<io::Format> allowed;
 };
 
-/// Writes `write`'s bytes to -o: stdout for "-", else atomically (temp file + rename).
-void emit(Context& ctx, const OutputOptions& o, bool binary, const std::function<void(std::ostream&)>& write);
+/// Writes `write`'s bytes to -o: stdout for "-", else io::write_atomically (a file appears
+/// whole or not at all; `min_bytes`, a lower bound of the size, is checked against the free
+/// disk space first). Every write is checked: a full disk or closed pipe stops at once.
+void emit(Context& ctx, const OutputOptions& o, bool binary, const std::function<void(std::ostream&)>& write,
+          std::uint64_t min_bytes = 0);
 
 /// Writes a table in the resolved format (csv, json, npy, or a heatmap figure: png, svg, ansi).
 void emit_table(Context& ctx, const OutputOptions& o, const Table& t);

@@ -6,7 +6,10 @@
 #include "output_options.hpp"
 #include "posenc/analysis/projection.hpp"
 #include "posenc/error.hpp"
+#include "posenc/memory.hpp"
+#include "posenc/encodings/registry.hpp"
 #include "scheme_options.hpp"
+#include "validators.hpp"
 
 namespace posenc::cli {
 namespace {
@@ -29,6 +32,14 @@ int run_project(Context& ctx, const ProjectOptions& o) {
     throw Error(fmt::format("project needs position vectors; {} is a bias between positions", scheme));
   const auto table = analysis_table(o.scheme);  // rope in float64 unless --precision
   if (table->info().shape.size() != 2) throw Error("project needs a 2-D table (rows = positions)");
+  {
+    // What project holds at once: the table, and for PCA its centred copy with a D x D
+    // covariance, or (D > N) an N x N Gram matrix twice.
+    const auto n = static_cast<double>(table->rows()), d = static_cast<double>(table->cols());
+    const bool pca_used = o.pca != 0 || (o.dims.empty() && table->cols() != 2 && table->cols() != 3);
+    check_working_memory(pca_used ? 2 * n * d + (d <= n ? 2 * d * d : 2 * n * n) + 3 * n : n * d + 3 * n,
+                         fmt::format("project{} of a {} x {} table", pca_used ? " (PCA)" : "", table->rows(), table->cols()));
+  }
   const Matrix pe = table->to_matrix();
 
   TableInfo info = table->info();
@@ -46,6 +57,16 @@ int run_project(Context& ctx, const ProjectOptions& o) {
   }
   if (pca != 0) {
     const auto p = analysis::pca(pe, static_cast<std::size_t>(pca));
+    // Components past the data's rank are zero columns: say so rather than plot a flat axis.
+    const double top = p.variance.empty() ? 0.0 : p.variance[0];
+    std::vector<std::string> flat;
+    for (std::size_t c = 0; c < p.variance.size(); ++c)
+      if (!(p.variance[c] > 1e-12 * top)) flat.push_back(fmt::format("pc{}", c + 1));
+    if (!flat.empty())
+      ctx.err << fmt::format("posenc: note: the positions vary along {} direction{} only ({} column{}): {} {} zero\n",
+                             p.variance.size() - flat.size(), p.variance.size() - flat.size() == 1 ? "" : "s", pe.cols(),
+                             pe.cols() == 1 ? "" : "s",
+                             fmt::join(flat, ", "), flat.size() == 1 ? "is" : "are");
     coords = p.coords;
     info.column_names.clear();
     for (int c = 0; c < pca; ++c) info.column_names.push_back(fmt::format("pc{}", c + 1));
@@ -97,8 +118,9 @@ void add_project_command(CLI::App& app, Context& ctx, int& exit_code) {
       "  posenc project sinusoidal --len 200 --dim 64 --pca 3 --format csv");
   opts->scheme.bind(*cmd);
   opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kPng});
-  cmd->add_option("--dims", opts->dims, "2 or 3 column indices (0-based), e.g. 0,1,2")->delimiter(',');
-  cmd->add_option("--pca", opts->pca, "principal components: 2 or 3")->check(CLI::IsMember({2, 3}));
+  cmd->add_option("--dims", opts->dims, "2 or 3 column indices (0-based), e.g. 0,1,2")->delimiter(',')
+      ->transform(integer_in(0, encodings::kMaxDim - 1))->type_name("INT,...");
+  cmd->add_option("--pca", opts->pca, "principal components: 2 or 3")->transform(integer_in(2, 3))->type_name(integer_type(2, 3));
   cmd->callback([opts, &ctx, &exit_code] { exit_code = run_project(ctx, *opts); });
 }
 

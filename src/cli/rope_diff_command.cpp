@@ -104,7 +104,7 @@ void add_rope_diff_command(CLI::App& rope, Context& ctx, const RopeSettings& sha
   add_side_options(*cmd, opts->b, "b");
   cmd->add_option("--len", opts->len, "positions 0..len-1 whose cos/sin are compared")
       ->capture_default_str()
-      ->check(CLI::Range(std::int64_t{1}, encodings::kMaxLen));
+      ->transform(integer_in(1, encodings::kMaxLen))->type_name(integer_type(1, encodings::kMaxLen));
   cmd->add_option("--tol", opts->tol,
                   "largest accepted difference: relative for inv_freq, absolute for attention factor and cos/sin")
       ->capture_default_str()
@@ -127,7 +127,7 @@ void add_rope_permutation_command(CLI::App& rope, Context& ctx, int& exit_code) 
       "example: posenc rope permutation --dim 128 --format json");
   cmd->add_option("--dim", opts->dim, "head dimension D (even)")
       ->required()
-      ->check(CLI::Range(std::int64_t{2}, encodings::kMaxDim));
+      ->transform(integer_in(2, encodings::kMaxDim))->type_name(integer_type(2, encodings::kMaxDim));
   opts->output.bind(*cmd, {io::Format::kText, io::Format::kJson});
   cmd->callback([opts, &ctx, &exit_code] {
     const io::Format f = opts->output.prepare();

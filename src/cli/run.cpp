@@ -12,7 +12,9 @@
 #include <utility>
 
 #include "app.hpp"
+#include "help_formatter.hpp"
 #include "posenc/error.hpp"
+#include "posenc/io/fd_stream.hpp"
 #include "posenc/io/output.hpp"
 #include "posenc/memory.hpp"
 #include "posenc/parallel.hpp"
@@ -22,11 +24,28 @@
 namespace posenc::cli {
 namespace {
 
-// CLI11's messages, reshaped to our one-line form.
+// CLI11's messages, reshaped to our one-line form: "--len: must be ..." (a validator's
+// message) reads "--len must be ...", "--dim: 1 required INT ... missing" reads "--dim needs
+// a value".
 std::string failure_message(const CLI::App* /*app*/, const CLI::Error& e) {
   std::string msg = e.what();
   std::replace(msg.begin(), msg.end(), '\n', ' ');
+  const std::size_t colon = msg.find(": ");
+  if (colon != std::string::npos && msg.rfind("-", 0) == 0) {
+    const std::string name = msg.substr(0, colon), rest = msg.substr(colon + 2);
+    if (rest.rfind("must ", 0) == 0 || rest.rfind("each ", 0) == 0) msg = name + " " + rest;
+    if (rest.find(" required ") != std::string::npos && rest.ends_with(" missing"))
+      msg = name + " needs a value";
+  }
   return fmt::format("posenc: error: {}\n", msg);
+}
+
+/// "--dim=" with nothing after '=': CLI11 would take the next word ("-o") as the value.
+void check_empty_values(const std::vector<std::string>& args) {
+  for (const auto& a : args) {
+    if (a.size() > 3 && a.rfind("--", 0) == 0 && a.back() == '=' && a.find('=') == a.size() - 1)
+      throw Error(fmt::format("{} has no value after '=': write {}VALUE or {} VALUE", a, a, a.substr(0, a.size() - 1)));
+  }
 }
 
 // SIGINT/SIGTERM/SIGHUP during a write: remove the temporary file, then die of the same
@@ -92,17 +111,21 @@ void check_command_name(const std::vector<std::string>& args) {
 int run(int argc, const char* const* argv) {
   install_signal_handlers();
   std::vector<std::string> args(argv + 1, argv + argc);
-  Context ctx{std::cout, std::cerr, isatty(STDOUT_FILENO) == 1};
+  // stdout through a descriptor stream that keeps the errno of a failed write, so that
+  // "> /dev/full" or a closed pipe is reported with its cause.
+  io::FdOStream out(STDOUT_FILENO);
   std::unique_ptr<ProgressBar> bar;  // only for a person watching: nothing when stderr is a file or pipe
   if (isatty(STDERR_FILENO) == 1) bar = std::make_unique<ProgressBar>(std::cerr);
-  return run(args, ctx.out, ctx.err, ctx.out_is_terminal);
+  return run(args, out, std::cerr, isatty(STDOUT_FILENO) == 1);
 }
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   return run(args, out, err, false);
 }
 
-int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool out_is_terminal) {
+namespace {
+
+int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool out_is_terminal) {
   Context ctx{out, err, out_is_terminal};
   int exit_code = kOk;
   set_threads(0);  // all cores unless --threads says otherwise
@@ -110,6 +133,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   app.set_version_flag("--version", std::string("posenc ") + POSENC_VERSION);
   app.require_subcommand(1);
   app.failure_message(failure_message);
+  app.formatter(help_formatter());
   app.option_defaults()->always_capture_default();
   app.footer("run 'posenc COMMAND --help' for the options of a command; docs: docs/cli.md");
   std::string max_memory;  // for --help; the value is taken out of args by take_max_memory
@@ -118,6 +142,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                  "may stand anywhere on the line")
       ->type_name("SIZE");
   try {
+    check_empty_values(args);
     const auto rest = take_max_memory(args);
     check_command_name(rest);
     // Only the command named is built (the commands hold hundreds of options, so this makes a
@@ -146,6 +171,20 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     return kUsageError;
   }
   return exit_code;
+}
+
+}  // namespace
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool out_is_terminal) {
+  const int code = run_command(args, out, err, out_is_terminal);
+  // Whatever went to stdout (a table, a report, --help) must have arrived: a full disk or
+  // a closed pipe is an error, not a silent exit 0. An error already reported is enough.
+  out.flush();
+  if (!out && code != kUsageError) {
+    err << "posenc: error: cannot write to stdout: " << io::stream_error(out) << "\n";
+    return kUsageError;
+  }
+  return code;
 }
 
 }  // namespace posenc::cli

@@ -4,7 +4,9 @@
 
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 
 #include "posenc/encodings/registry.hpp"
 #include "posenc/error.hpp"
@@ -23,20 +25,35 @@ std::vector<std::string> scheme_names() {
 
 }  // namespace
 
-std::vector<CLI::Validator> param_checks(const ParamSpec& spec) {
-  std::vector<CLI::Validator> out;
-  if (!spec.choices.empty()) out.push_back(CLI::IsMember(spec.choices));
-  const bool numeric = std::holds_alternative<double>(spec.default_value) ||
-                       std::holds_alternative<std::int64_t>(spec.default_value);
-  const bool real = std::holds_alternative<double>(spec.default_value);
-  if (real && spec.max >= 1e300) {
-    out.push_back(finite_at_least(spec.min));  // CLI::Range would print 1e300 with %f
-  } else {
-    if (real) out.push_back(finite_number());
-    if (numeric && (spec.min > -1e300 || spec.max < 1e300)) out.push_back(CLI::Range(spec.min, spec.max));
-  }
-  return out;
+namespace {
+
+// Bounds are doubles in ParamSpec: +-2^63 (and beyond) stand for the int64 range, +-1e300 for
+// no bound.
+std::pair<std::int64_t, std::int64_t> integer_bounds(const ParamSpec& spec) {
+  const auto bound = [](double b, std::int64_t extreme) {
+    return std::abs(b) >= 0x1p63 ? extreme : static_cast<std::int64_t>(b);
+  };
+  return {bound(std::ceil(spec.min), std::numeric_limits<std::int64_t>::min()),
+          bound(std::floor(spec.max), std::numeric_limits<std::int64_t>::max())};
 }
+
+std::pair<double, double> number_bounds(const ParamSpec& spec) {
+  const double inf = std::numeric_limits<double>::infinity();
+  return {spec.min <= -1e300 ? -inf : spec.min, spec.max >= 1e300 ? inf : spec.max};
+}
+
+/// The validator of one value of a numeric parameter (it rewrites what it accepts in plain
+/// decimal).
+CLI::Validator value_check(const ParamSpec& spec) {
+  if (std::holds_alternative<std::int64_t>(spec.default_value)) {
+    const auto [lo, hi] = integer_bounds(spec);
+    return integer_in(lo, hi);
+  }
+  const auto [lo, hi] = number_bounds(spec);
+  return number_in(lo, hi, spec.above_min);
+}
+
+}  // namespace
 
 CLI::Option* add_param(CLI::App& sub, const ParamSpec& spec, ParamValue& storage) {
   const std::string flag = "--" + spec.name;
@@ -51,7 +68,18 @@ CLI::Option* add_param(CLI::App& sub, const ParamSpec& spec, ParamValue& storage
       },
       storage);
   opt->default_str(to_string(spec.default_value));
-  for (auto& check : param_checks(spec)) opt->check(std::move(check));
+  if (!spec.choices.empty()) opt->check(CLI::IsMember(spec.choices));
+  if (std::holds_alternative<std::int64_t>(spec.default_value)) {
+    const auto [lo, hi] = integer_bounds(spec);
+    integer_option(opt, lo, hi);
+  } else if (std::holds_alternative<double>(spec.default_value)) {
+    const auto [lo, hi] = number_bounds(spec);
+    number_option(opt, lo, hi, spec.above_min);
+  } else if (std::holds_alternative<bool>(spec.default_value)) {
+    opt->transform(boolean())->type_name("true|false");
+  } else if (std::holds_alternative<std::vector<double>>(spec.default_value)) {
+    opt->transform(number_list_item())->type_name("NUMBER,...");
+  }
   return opt;
 }
 
@@ -69,26 +97,22 @@ std::vector<std::string> split_commas(const std::string& text) {
   }
 }
 
-// A numeric option that takes "V" or "V1,V2,...": each value checked as the single value would be.
+// A numeric option that takes "V" or "V1,V2,...": each value checked (and rewritten in plain
+// decimal) as the single value would be.
 CLI::Option* add_list_param(CLI::App& sub, const ParamSpec& spec, std::string& text) {
   const bool integer = std::holds_alternative<std::int64_t>(spec.default_value);
-  auto checks = param_checks(spec);
+  const CLI::Validator one = value_check(spec);
   CLI::Option* opt = sub.add_option("--" + spec.name, text, spec.help + " (a comma list: one series per value)");
   opt->default_str(to_string(spec.default_value));
-  opt->type_name(integer ? "INT[,INT...]" : "NUM[,NUM...]");
-  opt->check(CLI::Validator(
-      [checks, integer](std::string& all) -> std::string {
-        for (std::string one : split_commas(all)) {
-          if (integer) {
-            std::int64_t v = 0;
-            const auto [end, ec] = std::from_chars(one.data(), one.data() + one.size(), v);
-            if (ec != std::errc() || end != one.data() + one.size()) return "must be an integer (got '" + one + "')";
-          }
-          for (const auto& check : checks) {
-            std::string copy = one;
-            if (auto error = check(copy); !error.empty()) return error;
-          }
+  opt->type_name(integer ? "INT[,INT...]" : "NUMBER[,NUMBER...]");
+  opt->transform(CLI::Validator(
+      [one](std::string& all) -> std::string {
+        std::string checked;
+        for (std::string item : split_commas(all)) {
+          if (auto error = one(item); !error.empty()) return error;
+          checked += (checked.empty() ? "" : ",") + item;
         }
+        all = checked;
         return {};
       },
       "", "value-list"));
@@ -191,6 +215,7 @@ std::unique_ptr<Table> SchemeOptions::make_table(std::size_t max_axes) const {
   if (!s.empty()) return encodings::make_table(s, values());
   TableInfo info;
   Matrix m;
+  io::TableFile file;
   std::string ext = input_.size() >= 4 ? input_.substr(input_.size() - 4) : "";
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   const bool npy = ext == ".npy";
@@ -202,13 +227,18 @@ std::unique_ptr<Table> SchemeOptions::make_table(std::size_t max_axes) const {
       info.axis_names = {"head", "i", "j"};
     }
   } else {
-    m = io::read_table(input_);
+    file = io::read_input(input_);
+    m = std::move(file.values);
   }
   info.scheme = "input";
   info.params = {{"input", input_}};
   if (info.shape.empty()) {
     info.shape = {m.rows(), m.cols()};
-    info.axis_names = {"position", "dim"};
+    // The file's own labels go through to every output: its index column's name and first
+    // value, and its column names.
+    info.axis_names = {file.index_name.empty() ? "position" : file.index_name, "dim"};
+    info.column_names = std::move(file.column_names);
+    info.first_position = file.first_position;
   }
   info.title = "table from " + input_;
   return std::make_unique<MatrixTable>(std::move(info), std::move(m));

@@ -16,11 +16,9 @@
 namespace posenc::cli {
 
 /// Binds `spec` as `--NAME` on `sub`, writing into `storage` (which holds the default and so
-/// fixes the type): choices become CLI::IsMember, numeric limits CLI::Range, lists take commas.
+/// fixes the type): choices become CLI::IsMember, numbers are checked against their range by
+/// validators.hpp's family, lists take commas.
 CLI::Option* add_param(CLI::App& sub, const ParamSpec& spec, ParamValue& storage);
-
-/// The checks add_param attaches to `spec`'s option (choices, finite, range).
-std::vector<CLI::Validator> param_checks(const ParamSpec& spec);
 
 class SchemeOptions {
  public:

@@ -95,7 +95,7 @@ void add_similarity_command(CLI::App& app, Context& ctx, int& exit_code) {
       ->check(CLI::IsMember({"ones", "random", "same"}));
   cmd->add_option("--seed", opts->seed, "rope: seed of the random q, k")
       ->capture_default_str()
-      ->check(non_negative_integer());
+      ->transform(non_negative_integer());
   cmd->callback([opts, &ctx, &exit_code] { exit_code = run_similarity(ctx, *opts); });
 }
 

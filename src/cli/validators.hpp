@@ -1,59 +1,54 @@
 #pragma once
-// CLI11 validators for what CLI::Range lets through: NaN and infinities (every comparison
-// with NaN is false), negative seeds read into unsigned integers, and empty paths.
+// One family of validators for every numeric option, so that each says the same thing the
+// same way: "--len must be an integer in 1..2147483648 (got 'abc')". They replace
+// CLI::Range, which lets NaN through, prints its bounds with %f, and runs after CLI11 has
+// read "010" as octal and "0x10" as hex. A validator also rewrites the text it accepted in
+// plain decimal, so CLI11's own conversion can only read what was checked.
 #include <CLI/CLI.hpp>
 
-#include <charconv>
-#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <string>
 
 namespace posenc::cli {
 
-/// Rejects nan, inf and -inf (CLI11 reads them into a double).
+/// Integers: plain decimal digits with an optional sign, within lo..hi
+/// ("must be an integer in 1..65536 (got '2.5')"; "must be an integer >= 0" when hi is the
+/// type's largest value).
+CLI::Validator integer_in(std::int64_t lo, std::int64_t hi);
+/// Same for unsigned 64-bit values (seeds): lo..hi, no sign.
+CLI::Validator unsigned_in(std::uint64_t lo, std::uint64_t hi = std::numeric_limits<std::uint64_t>::max());
+
+/// Numbers: a finite decimal (123, 0.5, 1e-3; no nan, inf or hex) within lo..hi, or above lo
+/// when `above_lo` ("must be a number > 0 (got '0')").
+CLI::Validator number_in(double lo, double hi, bool above_lo = false);
+/// Each value of a comma-separated list of numbers (same rule, said of the list).
+CLI::Validator number_list_item();
+
+/// true or false (also 1 and 0, any case), rewritten as "true"/"false".
+CLI::Validator boolean();
+
+/// The help text of an option's type: "INT in 1..2147483648", "NUMBER >= 1", "NUMBER".
+std::string integer_type(std::int64_t lo, std::int64_t hi);
+std::string unsigned_type(std::uint64_t lo, std::uint64_t hi);
+std::string number_type(double lo, double hi, bool above_lo = false);
+
+/// Binds the validator (as a CLI11 transform, so that its rewrite is what CLI11 converts: bind
+/// the validators above with ->transform, not ->check) and the help type of an integer /
+/// number option in one call.
+CLI::Option* integer_option(CLI::Option* opt, std::int64_t lo, std::int64_t hi);
+CLI::Option* number_option(CLI::Option* opt, double lo, double hi, bool above_lo = false);
+
+/// Any finite number (was: rejects nan, inf and -inf only).
 inline CLI::Validator finite_number() {
-  return CLI::Validator(
-      [](std::string& s) -> std::string {
-        double v = 0;
-        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-        if (ec == std::errc() && end == s.data() + s.size() && !std::isfinite(v))
-          return "must be a finite number (got '" + s + "')";
-        return {};
-      },
-      "FINITE", "finite");
+  return number_in(-std::numeric_limits<double>::max(), std::numeric_limits<double>::max());
 }
-
-/// A finite number >= lo: replaces CLI::Range(lo, 1e300), which lets NaN through and prints
-/// its bounds with %f (a 300-digit number).
-inline CLI::Validator finite_at_least(double lo) {
-  return CLI::Validator(
-      [lo](std::string& s) -> std::string {
-        double v = 0;
-        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-        if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v) || v < lo) {
-          char bound[32];
-          const auto r = std::to_chars(bound, bound + sizeof bound, lo);
-          return "must be a finite number >= " + std::string(bound, r.ptr) + " (got '" + s + "')";
-        }
-        return {};
-      },
-      "FINITE", "finite-at-least");
-}
-
-/// Rejects a leading minus (strtoull would wrap "-3" around to 2^64 - 3).
-inline CLI::Validator non_negative_integer() {
-  return CLI::Validator(
-      [](std::string& s) -> std::string {
-        if (s.find('-') != std::string::npos) return "must be an integer >= 0 (got '" + s + "')";
-        return {};
-      },
-      "UINT", "non-negative");
-}
+/// A finite number >= lo.
+inline CLI::Validator finite_at_least(double lo) { return number_in(lo, std::numeric_limits<double>::infinity()); }
+/// An integer 0..2^64-1 in plain decimal (a seed): "-3" and "99999999999999999999" refused.
+inline CLI::Validator non_negative_integer() { return unsigned_in(0); }
 
 /// Rejects an empty path ("-o ''").
-inline CLI::Validator non_empty_path() {
-  return CLI::Validator(
-      [](std::string& s) -> std::string { return s.empty() ? "must not be empty: give a file name, or - for stdout" : ""; },
-      "PATH", "non-empty");
-}
+CLI::Validator non_empty_path();
 
 }  // namespace posenc::cli

@@ -29,6 +29,10 @@ std::uint64_t learned_row_seed(std::uint64_t seed, std::uint64_t t) { return spl
 void learned_row(std::uint64_t seed, std::uint64_t t, double stddev, std::span<double> out) {
   // mt19937_64's output for a given seed is fixed by the standard, unlike
   // std::normal_distribution, so the same seed gives the same table everywhere.
+  if (stddev == 0.0) {  // 0 * (negative sample) would print as -0
+    std::fill(out.begin(), out.end(), 0.0);
+    return;
+  }
   std::mt19937_64 engine(learned_row_seed(seed, t));
   for (std::size_t j = 0; j < out.size(); j += 2) {
     const std::uint64_t a = engine();
@@ -62,7 +66,7 @@ SchemeInfo learned_scheme() {
           {len_param(), dim_param(768),
            {"std", "standard deviation of the normal init (GPT-2: 0.02)", 0.02, {}, 0.0, 1e300},
            {"seed", "random seed; the same seed gives the same table on every platform", std::int64_t{0}, {}, 0,
-            9.2e18},
+            0x1p63},  // 0 .. 2^63 - 1, the int64 range
            {"max-len", "number of rows the table has (GPT-2: 1024)", std::int64_t{1024}, {}, 1,
             static_cast<double>(kMaxLen)}},
           [](const ParamMap& p) -> std::unique_ptr<Table> {

@@ -99,7 +99,11 @@ SchemeInfo recurrent_scheme() {
           "p_0 = (0,1,0,1,...), (s,c)_{t+1} = [[cos w_k, sin w_k], [-sin w_k, cos w_k]] (s,c)_t",
           {len_param(), dim_param(128),
            {"base", "frequency base: w_k = base^(-2k/d) (the paper's frequencies)", 10000.0, {}, 1.0, 1e300},
-           layout_param()},
+           [] {
+             auto layout = layout_param();  // recurrent has no --convention: auto is interleaved
+             layout.help = "interleaved: sin at 2k, cos at 2k+1; split: all sines then all cosines; auto: interleaved";
+             return layout;
+           }()},
           [](const ParamMap& p) -> std::unique_ptr<Table> {
             const auto len = p.integer("len");
             const auto dim = p.integer("dim");

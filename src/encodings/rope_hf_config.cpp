@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "posenc/error.hpp"
+#include "posenc/io/file.hpp"
 
 namespace posenc::encodings {
 namespace {
@@ -261,13 +262,7 @@ RopeConfig parse_hf_config(const std::string& json_text, const std::string& file
 }
 
 RopeConfig read_hf_config(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw Error(fmt::format("--hf-config '{}' is a folder: give a config.json file", path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("--hf-config '{}': cannot read: {}", path, std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_hf_config(text.str(), path);
+  return parse_hf_config(io::read_small_file(path, "--hf-config", io::kMaxConfigBytes), path);
 }
 
 }  // namespace posenc::encodings

@@ -152,6 +152,9 @@ SchemeInfo sinusoidal_scheme() {
             const auto first = sinusoidal_first_position(o);
 
             auto info = make_info("sinusoidal", p, {static_cast<std::size_t>(len), static_cast<std::size_t>(dim)});
+            // Echo only what applies, so that the echoed parameters can be given back as flags.
+            if (o.convention != SinusoidalConvention::kFairseq)
+              std::erase_if(info.params, [](const auto& kv) { return kv.first == "padding-idx"; });
             info.column_names = sinusoidal_column_names(dim, w.size(), o.layout);
             info.first_position = static_cast<std::size_t>(first);
             info.results.emplace_back("layout", layout_name(o.layout));

@@ -48,6 +48,20 @@ bool is_allowed(Format f, const std::vector<Format>& allowed) {
   return std::find(allowed.begin(), allowed.end(), f) != allowed.end();
 }
 
+/// `f` (from --format) unless `path` has the extension of another format: `--format csv -o
+/// keep.npy` would put CSV text in a file every tool reads as .npy. A .txt name or an unknown
+/// extension holds anything.
+Format check_extension(Format f, const std::string& path) {
+  if (path.empty() || path == "-") return f;
+  const std::string ext = lower(std::filesystem::path(path).extension().string());
+  for (const auto& i : formats()) {
+    if (ext.empty() || i.extension != ext || i.format == f || i.format == Format::kText) continue;
+    throw Error(fmt::format("--format {} contradicts -o '{}' ({} is the extension of {}): drop --format or rename the file",
+                            info(f).name, path, i.extension, i.name));
+  }
+  return f;
+}
+
 }  // namespace
 
 Format resolve_format(const std::optional<std::string>& flag, const std::string& path,
@@ -57,11 +71,17 @@ Format resolve_format(const std::optional<std::string>& flag, const std::string&
   if (flag) {
     const std::string name = lower(*flag);
     for (const auto f : allowed) {
-      if (info(f).name == name) return f;
+      if (info(f).name == name) return check_extension(f, path);
     }
     throw Error(fmt::format("--format must be {} (got '{}'){}", choices, *flag, did_you_mean(name, names)));
   }
-  if (path.empty() || path == "-") throw Error(fmt::format("-o -: cannot tell the output format of stdout: give --format {}", choices));
+  if (path.empty() || path == "-") {
+    // stdout: the text the command has (a report), else CSV, so that `posenc generate ... |
+    // head` works without --format.
+    for (const auto f : {Format::kText, Format::kCsv})
+      if (is_allowed(f, allowed)) return f;
+    throw Error(fmt::format("-o -: cannot tell the output format of stdout: give --format {}", choices));
+  }
   const std::string ext = lower(std::filesystem::path(path).extension().string());
   for (const auto& i : formats()) {
     if (ext.empty() || i.extension != ext) continue;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "posenc/error.hpp"
+#include "posenc/text.hpp"
 
 namespace posenc::io {
 
@@ -53,7 +54,7 @@ class HeaderParser {
         h.shape = tuple();
         shape = true;
       } else {
-        bad(fmt::format("unknown key '{}'", key));
+        bad(fmt::format("unknown key '{}'", printable(key)));
       }
       if (!eat(',')) {
         expect('}');
@@ -130,7 +131,7 @@ struct DtypeInfo {
 
 DtypeInfo parse_descr(const std::string& d, const std::string& name) {
   const auto unsupported = [&] {
-    fail(name, fmt::format("unsupported dtype '{}': give float32, float64, integer or bool data", d));
+    fail(name, fmt::format("unsupported dtype '{}': give float32, float64, integer or bool data", printable(d)));
   };
   if (d.size() < 3 || std::string_view("<>|=").find(d[0]) == std::string_view::npos) unsupported();
   std::size_t size = 0;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -69,6 +70,28 @@ void write_binary(const Table& t, std::ostream& out) {
 }
 
 }  // namespace
+
+std::uint64_t min_output_bytes(const Table& t, Format format, DType dtype) {
+  // In double: a petabyte request must not wrap around to a small number.
+  const double values = static_cast<double>(t.rows()) * static_cast<double>(t.cols());
+  double bytes = 0;
+  switch (format) {
+    case Format::kNpy:
+      bytes = static_cast<double>(npy_header(t.info().shape, dtype).size()) +
+              values * (dtype == DType::kFloat32 ? 4.0 : 8.0);
+      break;
+    case Format::kCsv:  // wide: a position column per row; long form: every index per value
+      bytes = 2.0 * (t.info().shape.size() == 2 ? values + static_cast<double>(t.rows())
+                                                : values * static_cast<double>(t.info().shape.size() + 1));
+      break;
+    case Format::kJson:
+      bytes = 2.0 * values;
+      break;
+    default:
+      break;
+  }
+  return bytes >= 0x1p64 ? UINT64_MAX : static_cast<std::uint64_t>(bytes);
+}
 
 void write_npy(const Table& t, std::ostream& out, DType dtype) {
   const std::string header = npy_header(t.info().shape, dtype);

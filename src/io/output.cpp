@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -11,10 +12,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
+#include "output_target.hpp"
 #include "posenc/error.hpp"
+#include "posenc/io/fd_stream.hpp"
+#include "posenc/memory.hpp"
 
 namespace posenc::io {
 
@@ -54,6 +57,103 @@ mode_t target_mode(const std::string& path) {
 
 std::string error_text(int err) { return err != 0 ? std::strerror(err) : "write failed"; }
 
+Error cannot_write(const std::string& path, const std::string& why) {
+  return Error(fmt::format("-o '{}': cannot write: {}", path, why));
+}
+
+/// `.NAME.XXXXXX.tmp`, with NAME cut so that the whole stays within NAME_MAX (255 bytes).
+std::string temp_name(const std::string& file) {
+  const std::string name = std::filesystem::path(file).filename().string();
+  return fmt::format(".{}.XXXXXX.tmp", name.substr(0, 200));
+}
+
+/// Runs `write` on `out` with every write checked; a failed write throws Error(`fail(why)`).
+template <class Fail>
+void checked_write(std::ostream& out, const std::function<void(std::ostream&)>& write, const Fail& fail) {
+  if (!out) throw fail(stream_error(out));
+  const auto old = out.exceptions();
+  out.exceptions(std::ios::badbit);  // the first failed write throws, mid-table
+  try {
+    write(out);
+    out.flush();
+  } catch (const std::ios_base::failure&) {
+    out.exceptions(old);
+    throw fail(stream_error(out));
+  } catch (...) {
+    out.exceptions(old);
+    throw;
+  }
+  out.exceptions(old);
+}
+
+void refuse_terminal(int fd, bool binary, const std::string& kind) {
+  if (binary && ::isatty(fd) != 0)
+    throw Error(fmt::format("refusing to write binary {} to a terminal: give -o FILE or redirect stdout", kind));
+}
+
+/// A device, FIFO or descriptor: written as it is, like the shell's `>`.
+void write_through(const std::string& path, const OutputTarget& t, bool binary, const std::string& kind,
+                   const std::function<void(std::ostream&)>& write) {
+  int fd = t.fd;
+  if (t.kind == OutputTarget::Kind::kDevice) {
+    fd = ::open(t.file.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) throw cannot_write(path, error_text(errno));
+  } else if (::fcntl(fd, F_GETFL) < 0) {
+    throw cannot_write(path, error_text(errno));
+  }
+  struct Closer {
+    int fd;
+    bool own;
+    ~Closer() {
+      if (own) ::close(fd);
+    }
+  } closer{fd, t.kind == OutputTarget::Kind::kDevice};
+  refuse_terminal(fd, binary, kind);
+  FdOStream out(fd);
+  checked_write(out, write, [&](const std::string& why) { return cannot_write(path, why); });
+}
+
+void write_file(const std::string& path, bool binary, const std::string& kind,
+                const std::function<void(std::ostream&)>& write, std::uint64_t min_bytes) {
+  if (path == "-") {
+    refuse_terminal(STDOUT_FILENO, binary, kind);
+    return write_to_stdout(std::cout, write);
+  }
+  const OutputTarget target = resolve_output(path);
+  if (target.kind != OutputTarget::Kind::kFile) return write_through(path, target, binary, kind, write);
+  const std::string& file = target.file;  // the file a symbolic link names, or `path`
+  check_free_space(path, min_bytes);
+  std::string tmp = (std::filesystem::path(folder_of(file)) / temp_name(file)).string();
+  int fd = ::mkstemps(tmp.data(), 4);
+  if (fd < 0) throw cannot_write(path, error_text(errno));
+  const std::size_t slot = register_temp(tmp);
+  try {
+    ::fchmod(fd, target_mode(file));  // mkstemp creates 0600; give the usual permissions
+    {
+      // Written through the descriptor mkstemps opened: no reopening, no O_TRUNC (on ext4,
+      // truncating a file, even an empty one, makes close() wait for its writeback).
+      FdOStream out(fd);
+      checked_write(out, write, [&](const std::string& why) { return cannot_write(path, why); });
+    }
+    // When an existing file is replaced, the new data must be on disk before the rename, or a
+    // crash of the machine could leave neither version. A new file has nothing to lose, and
+    // fsync would make a run wait for the disk instead of the page cache (seconds for 1 GB).
+    struct stat existing {};
+    if (::stat(file.c_str(), &existing) == 0 && ::fsync(fd) != 0 && errno != EINVAL)
+      throw cannot_write(path, error_text(errno));
+    const int closed = ::close(fd);  // NFS and some filesystems report a failed write only here
+    fd = -1;
+    if (closed != 0) throw cannot_write(path, error_text(errno));
+    if (std::rename(tmp.c_str(), file.c_str()) != 0) throw cannot_write(path, error_text(errno));
+  } catch (...) {
+    if (fd >= 0) ::close(fd);
+    ::unlink(tmp.c_str());
+    unregister_temp(slot);
+    throw;
+  }
+  unregister_temp(slot);
+}
+
 }  // namespace
 
 void remove_pending_temp_files() {
@@ -62,78 +162,43 @@ void remove_pending_temp_files() {
   }
 }
 
-namespace {
-
-void write_file(const std::string& path, bool binary, const std::string& kind,
-                const std::function<void(std::ostream&)>& write) {
-  if (path == "-") {
-    if (binary && ::isatty(STDOUT_FILENO) != 0) {
-      throw Error(fmt::format("refusing to write binary {} to a terminal: give -o FILE or redirect stdout", kind));
-    }
-    write(std::cout);
-    std::cout.flush();
-    if (!std::cout) throw Error(fmt::format("cannot write to stdout: {}", error_text(errno)));
-    return;
-  }
-  const std::filesystem::path target(path);
-  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
-  std::string tmp = (dir / fmt::format(".{}.XXXXXX.tmp", target.filename().string())).string();
-  const int fd = ::mkstemps(tmp.data(), 4);
-  if (fd < 0) throw Error(fmt::format("cannot write '{}': {}", path, error_text(errno)));
-  const std::size_t slot = register_temp(tmp);
-  const auto discard = [&] {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    unregister_temp(slot);
-  };
-  try {
-    ::fchmod(fd, target_mode(path));  // mkstemp creates 0600; give the usual permissions
-    {
-      // mkstemps made the file, empty: open it without O_TRUNC ("r+"). On ext4, truncating a
-      // file (even an empty one) marks it for block allocation at close, so close() would
-      // start writeback of everything written and wait for it (0.12 s for 512 MB).
-      const auto mode = std::ios::in | std::ios::out;
-      std::ofstream out(tmp, binary ? mode | std::ios::binary : mode);
-      errno = 0;
-      if (out) write(out);
-      out.flush();
-      if (!out) throw Error(fmt::format("cannot write '{}': {}", path, error_text(errno)));
-      out.close();
-      if (!out) throw Error(fmt::format("cannot write '{}': {}", path, error_text(errno)));
-    }
-    // When an existing file is replaced, the new data must be on disk before the rename, or a
-    // crash of the machine could leave neither version. A new file has nothing to lose, and
-    // fsync would make a run wait for the disk instead of the page cache (seconds for 1 GB).
-    struct stat existing {};
-    if (::stat(path.c_str(), &existing) == 0 && ::fsync(fd) != 0 && errno != EINVAL)
-      throw Error(fmt::format("cannot write '{}': {}", path, error_text(errno)));
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-      throw Error(fmt::format("cannot write '{}': {}", path, error_text(errno)));
-    }
-  } catch (...) {
-    discard();
-    throw;
-  }
-  ::close(fd);
-  unregister_temp(slot);
+void write_atomically(const std::string& path, bool binary, const std::function<void(std::ostream&)>& write,
+                      std::uint64_t min_bytes) {
+  write_file(path, binary, "output", write, min_bytes);
 }
 
-}  // namespace
-
-void write_atomically(const std::string& path, bool binary, const std::function<void(std::ostream&)>& write) {
-  write_file(path, binary, "output", write);
+void write_atomically(const std::string& path, Format format, const std::function<void(std::ostream&)>& write,
+                      std::uint64_t min_bytes) {
+  write_file(path, info(format).binary, info(format).name, write, min_bytes);
 }
 
-void write_atomically(const std::string& path, Format format, const std::function<void(std::ostream&)>& write) {
-  write_file(path, info(format).binary, info(format).name, write);
+void write_to_stdout(std::ostream& out, const std::function<void(std::ostream&)>& write) {
+  checked_write(out, write, [](const std::string& why) { return Error("cannot write to stdout: " + why); });
+}
+
+void check_free_space(const std::string& path, std::uint64_t bytes) {
+  if (path == "-" || bytes == 0) return;
+  const OutputTarget target = resolve_output(path);
+  if (target.kind != OutputTarget::Kind::kFile) return;
+  struct statvfs fs {};
+  // A missing folder is reported elsewhere; /proc and other pseudo filesystems have no blocks.
+  if (::statvfs(folder_of(target.file).c_str(), &fs) != 0 || fs.f_blocks == 0) return;
+  const double free = static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize);
+  if (static_cast<double>(bytes) <= free) return;
+  throw Error(fmt::format("-o '{}': the output needs at least {}, the disk has {} free", path,
+                          format_bytes(static_cast<double>(bytes)), format_bytes(free)));
 }
 
 void check_writable(const std::string& path) {
   if (path == "-") return;
-  const std::filesystem::path target(path);
-  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
+  const OutputTarget target = resolve_output(path);  // refuses folders and block devices
+  if (target.kind == OutputTarget::Kind::kFd) return;
+  if (target.kind == OutputTarget::Kind::kDevice) {
+    if (::access(target.file.c_str(), W_OK) != 0) throw cannot_write(path, error_text(errno));
+    return;
+  }
+  const std::filesystem::path dir = folder_of(target.file);
   std::error_code ec;
-  if (std::filesystem::is_directory(target, ec)) throw Error(fmt::format("-o '{}' is a folder: give a file name", path));
   if (!std::filesystem::exists(dir, ec)) {
     throw Error(fmt::format("-o '{}': folder '{}' does not exist", path, dir.string()));
   }

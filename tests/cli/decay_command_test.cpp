@@ -61,7 +61,7 @@ TEST_CASE("decay value lists: two lists, a list with --vary, or a bad element ar
   CHECK_THAT(both.err, Catch::Contains("either --vary or a list of values in --base"));
   const auto bad = run_cli({"decay", "sinusoidal", "--base", "100,0.5", "--format", "csv"});
   CHECK(bad.code == 2);
-  CHECK_THAT(bad.err, Catch::Contains("--base: must be a finite number >= 1 (got '0.5')"));
+  CHECK_THAT(bad.err, Catch::Contains("--base must be a number >= 1 (got '0.5')"));
   CHECK(run_cli({"decay", "sinusoidal", "--dim", "8,x", "--format", "csv"}).code == 2);
   CHECK(run_cli({"decay", "sinusoidal", "--base", "100,", "--format", "csv"}).code == 2);
   // Only decay draws series: generate still takes one value.
@@ -256,10 +256,14 @@ TEST_CASE("cosmetics: no -0 in alibi decay, shortest float32 in decay JSON, inte
   CHECK(undecided.code == 2);
   CHECK_THAT(undecided.err, Catch::Contains("cannot be decided for scheme learned: the 49 rows"));
   CHECK_THAT(undecided.err, !Catch::Contains("undecided"));
+  // One position has no pair to compare: refused up front rather than printed with an empty "worst at".
   const auto single = run_cli({"check", "integer", "--len", "1", "--identity", "unique"});
-  CHECK(single.code == 0);
-  CHECK_THAT(single.out, !Catch::Contains("worst at"));
-  CHECK_THAT(single.out, Catch::Contains("(tolerance 0.001)\n"));
+  CHECK(single.code == 2);
+  CHECK(single.out.empty());
+  CHECK_THAT(single.err, Catch::Contains("give --len 2 or more"));
+  const auto pair = run_cli({"check", "integer", "--len", "2", "--identity", "unique"});
+  CHECK(pair.code == 0);
+  CHECK_THAT(pair.out, Catch::Contains("(tolerance 0.001), worst at i=0 j=1\n"));
   // Two positions leave no t with t - 1 >= 0 and t + 1 < 2: dot-symmetric cannot be decided.
   CHECK(run_cli({"check", "learned", "--len", "2", "--identity", "dot-symmetric"}).code == 2);
 }

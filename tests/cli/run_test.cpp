@@ -1,6 +1,11 @@
 #include "posenc/cli/run.hpp"
 
 #include <catch2/catch.hpp>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "cli_helpers.hpp"
@@ -18,11 +23,45 @@ TEST_CASE("help flag exits 0 and lists the commands", "[cli]") {
   CHECK_THAT(r.out, Catch::Contains("list"));
 }
 
-TEST_CASE("generate SCHEME help shows the scheme's defaults", "[cli]") {
-  const auto r = run_cli({"generate", "normalized", "--help"});
-  CHECK(r.code == 0);
-  CHECK_THAT(r.out, Catch::Contains("--len"));
-  CHECK_THAT(r.out, Catch::Contains("50"));
+namespace {
+
+/// The defaults documented in docs/encodings/*.md and docs/cli.md (written here by hand from
+/// those pages, not from the code): scheme -> {option, default}.
+const std::map<std::string, std::map<std::string, std::string>>& documented_defaults() {
+  static const std::map<std::string, std::map<std::string, std::string>> d = {
+      {"integer", {{"len", "50"}, {"dim", "1"}}},
+      {"normalized", {{"len", "50"}, {"dim", "1"}}},
+      {"binary", {{"len", "50"}, {"dim", "8"}, {"bit-order", "msb"}}},
+      {"sine", {{"len", "50"}, {"dim", "128"}, {"frequencies", "pow2"}}},
+      {"sinusoidal",
+       {{"len", "50"}, {"dim", "128"}, {"base", "10000"}, {"layout", "auto"}, {"convention", "paper"}, {"padding-idx", "1"}}},
+      {"learned", {{"len", "50"}, {"dim", "768"}, {"std", "0.02"}, {"seed", "0"}, {"max-len", "1024"}}},
+      {"recurrent", {{"len", "50"}, {"dim", "128"}, {"base", "10000"}, {"layout", "auto"}}},
+      {"rope",
+       {{"len", "50"}, {"dim", "64"}, {"base", "10000"}, {"scaling", "none"}, {"factor", "0"}, {"beta-fast", "32"},
+        {"beta-slow", "1"}, {"convention", "hf"}, {"precision", "f32"}}},
+      {"alibi", {{"len", "50"}, {"heads", "8"}, {"head", "-1"}, {"form", "symmetric"}}},
+      {"t5", {{"len", "50"}, {"key-len", "0"}, {"buckets", "32"}, {"max-distance", "128"}, {"mode", "bidirectional"}}},
+  };
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("generate SCHEME --help shows each documented default", "[cli]") {
+  for (const auto& [scheme, defaults] : documented_defaults()) {
+    const auto r = run_cli({"generate", scheme, "--help"});
+    INFO(scheme);
+    CHECK(r.code == 0);
+    for (const auto& [name, value] : defaults) {
+      INFO(name);
+      // "--base NUMBER >= 1 (default: 10000)": the option, its type, then its default
+      const auto at = r.out.find("  --" + name + " ");
+      REQUIRE(at != std::string::npos);
+      const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+      CHECK_THAT(line, Catch::EndsWith("(default: " + value + ")"));
+    }
+  }
 }
 
 TEST_CASE("no command is a usage error", "[cli]") {
@@ -57,10 +96,17 @@ TEST_CASE("unknown format exits 2 listing the choices", "[cli]") {
   CHECK(one_line(r.err));
 }
 
-TEST_CASE("no format and no extension is a usage error naming --format", "[cli]") {
-  const auto r = run_cli({"generate", "integer", "--len", "3"});
-  CHECK(r.code == 2);
-  CHECK_THAT(r.err, Catch::Contains("--format"));
+TEST_CASE("a table to stdout without --format is csv; a file needs a known extension", "[cli]") {
+  const auto r = run_cli({"generate", "integer", "--len", "3", "--dim", "2"});
+  CHECK(r.code == 0);
+  CHECK(r.out == "position,dim0,dim1\n0,0,0\n1,1,1\n2,2,2\n");
+  CHECK(r.err.empty());
+  const auto d = run_cli({"decay", "integer", "--len", "4", "--max-offset", "1"});
+  CHECK(d.code == 0);
+  CHECK_THAT(d.out, Catch::StartsWith("offset,"));
+  const auto x = run_cli({"generate", "integer", "--len", "3", "-o", "out.xyz"});
+  CHECK(x.code == 2);
+  CHECK_THAT(x.err, Catch::Contains("--format"));
 }
 
 TEST_CASE("generate integer to stdout as CSV", "[cli]") {
@@ -76,5 +122,49 @@ TEST_CASE("list shows every scheme with a formula", "[cli]") {
   CHECK_THAT(r.out, Catch::Contains("formula: PE[t,k] = t/(N-1)"));
   const auto j = run_cli({"list", "--format", "json"});
   CHECK(j.code == 0);
-  CHECK_THAT(j.out, Catch::Contains("\"schemes\""));
+  const auto all = nlohmann::json::parse(j.out)["schemes"];
+  std::set<std::string> listed;
+  for (const auto& sch : all) {
+    const std::string name = sch["name"];
+    listed.insert(name);
+    INFO(name);
+    CHECK(!sch["summary"].get<std::string>().empty());
+    CHECK(!sch["formula"].get<std::string>().empty());
+    std::map<std::string, nlohmann::json> params;
+    for (const auto& p : sch["params"]) {
+      CHECK(!p["help"].get<std::string>().empty());
+      if (p.contains("choices")) {  // the default is one of the choices
+        const auto& c = p["choices"];
+        CHECK(std::find(c.begin(), c.end(), p["default"]) != c.end());
+      }
+      params[p["name"]] = p["default"];
+    }
+    REQUIRE(documented_defaults().count(name) == 1);
+    for (const auto& [param, value] : documented_defaults().at(name)) {
+      INFO(param);
+      REQUIRE(params.count(param) == 1);
+      const auto& v = params[param];
+      if (v.is_number()) {
+        CHECK(v.get<double>() == std::stod(value));  // 10000 and 10000.0 are the same default
+      } else {
+        CHECK((v.is_string() ? v.get<std::string>() : v.dump()) == value);
+      }
+    }
+  }
+  CHECK(listed.size() == documented_defaults().size());
+}
+
+TEST_CASE("an input CSV keeps its positions and column names through to the outputs", "[cli][readers]") {
+  const auto path = (std::filesystem::temp_directory_path() / "posenc_run_test_input.csv").string();
+  std::ofstream(path) << "position,a,b\n5,1,2\n6,3,4\n";
+  const auto r = run_cli({"generate", "--input", path});
+  CHECK(r.code == 0);
+  CHECK(r.out == "position,a,b\n5,1,2\n6,3,4\n");
+  // posenc's own similarity CSV (index column "i") reads back as the same N x N table
+  const auto sim = run_cli({"similarity", "sinusoidal", "--len", "3", "--dim", "4", "--dtype", "float64"});
+  std::ofstream(path) << sim.out;
+  const auto back = run_cli({"generate", "--input", path, "--dtype", "float64"});
+  CHECK(back.code == 0);
+  CHECK(back.out == sim.out);
+  std::filesystem::remove(path);
 }

@@ -45,6 +45,11 @@ CSV = {
     "quote.csv": b'1,"2\n',
     "header_only.csv": b"a,b\n",
     "position_only.csv": b"position\n0\n1\n",
+    "mixed_first_line.csv": b"1,2O\n3,4\n5,6\n",
+    "nul.csv": b"a,b\n1,\x00\n",
+    "utf16.csv": "a,b\n1,2\n".encode("utf-16"),
+    "latin1.csv": b"x,y\n1,\xe9\n",
+    "big.csv": b"".join(b"%d,0.5,0.25,0.125\n" % i for i in range(20000)),
 }
 
 HEAD = {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 4096}
@@ -94,5 +99,8 @@ def write_all(folder):
             with open(os.path.join(folder, name), "wb") as f:
                 f.write(data)
     os.makedirs(os.path.join(folder, "folder.npy"), exist_ok=True)
+    if not os.path.lexists(os.path.join(folder, "zero.csv")):
+        os.symlink("/dev/zero", os.path.join(folder, "zero.csv"))  # endless: read with a cap
+        os.symlink("/dev/zero", os.path.join(folder, "zero.json"))
     with open(os.path.join(folder, "table.txt"), "wb") as f:
         f.write(b"1 2\n")

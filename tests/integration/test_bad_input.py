@@ -220,6 +220,79 @@ CASES = [
      ["--max-memory"]),
 ]
 
+# hostile CSV, sizes of input files
+CASES += [
+    ([G, "--input", I + "mixed_first_line.csv"], ["--input", "line 1, column 2", "'2O'"]),
+    ([G, "--input", I + "nul.csv"], ["--input", "line 2", "\\x00", "utf-8"]),
+    ([G, "--input", I + "utf16.csv"], ["--input", "utf-16", "utf-8"]),
+    ([G, "--input", I + "latin1.csv"], ["--input", "line 2, column 2", "\\xe9", "utf-8"]),
+    ([G, "--max-memory", "1M", "--input", I + "big.csv"], ["--input", "big.csv", "1 MiB", "--max-memory"]),
+    ([G, "--max-memory", "10M", "--input", I + "zero.csv"], ["--input", "zero.csv", "not a regular file", "10 MiB"]),
+    ([G, "rope", "--hf-config", I + "zero.json"], ["--hf-config", "zero.json", "not a regular file"]),
+]
+
+# numeric options: one rule, plain decimal, range stated
+CASES += [
+    ([G, "integer", "--len", "2.5"], ["--len must be an integer in 1..2147483648", "'2.5'"]),
+    ([G, "integer", "--len", "1e3"], ["--len must be an integer in 1..2147483648", "'1e3'"]),
+    ([G, "integer", "--len", "0x10"], ["--len must be an integer", "'0x10'"]),
+    ([G, "integer", "--dim=", "-o", "keep.csv"], ["--dim=", "no value"]),
+    ([G, "integer", "-o", "keep.csv", "--len"], ["--len needs a value"]),
+    (["project", "integer", "--dims", "-1,0"], ["--dims must be an integer in 0..65535", "'-1'"]),
+    (["similarity", "rope", "--seed", "99999999999999999999"], ["--seed", "0..18446744073709551615"]),
+    ([G, "learned", "--seed", "9223372036854775808"], ["--seed", "0..9223372036854775807"]),
+    ([G, "rope", "--scaling", "linear", "--factor", "0"], ["--factor must be a number > 0", "'0'"]),
+    ([G, "sinusoidal", "--base", "0x10"], ["--base must be a number >= 1", "'0x10'"]),
+    ([G, "sinusoidal", "--threads", "0"], ["--threads must be an integer in 1..1024"]),
+    (["decay", "integer", "--from", "1.5"], ["--from must be an integer", "'1.5'"]),
+    (["check", "integer", "--max-offset", "1e3"], ["--max-offset must be an integer", "'1e3'"]),
+    (["rope", "diff", "--len", "010x"], ["--len must be an integer", "'010x'"]),
+    ([G, "rope", "--truncate", "maybe"], ["--truncate must be true or false", "'maybe'"]),
+    ([G, "rope", "--apply-attention-factor", "2"], ["--apply-attention-factor must be true or false"]),
+    (["project", "integer", "--pca", "x"], ["--pca must be an integer in 2..3", "'x'"]),
+]
+
+# --format contradicting a known extension of -o
+CASES += [
+    ([G, "integer", "--format", "csv", "-o", "keep.npy"], ["--format csv", "keep.npy"]),
+    ([G, "integer", "--format", "png", "-o", "keep.csv"], ["--format png", "keep.csv"]),
+    ([G, "integer", "--format", "npy", "-o", "keep.json"], ["--format npy", "keep.json"]),
+    ([G, "integer", "--format", "svg", "-o", "keep.npy"], ["--format svg", "keep.npy"]),
+    (["similarity", "integer", "--format", "json", "-o", "keep.npy"], ["--format json", "keep.npy"]),
+    (["rope", "--format", "csv", "-o", "keep.json"], ["--format csv", "keep.json"]),
+]
+
+# memory counted before computing; sizes validated first
+CASES += [
+    (["--max-memory", "79M", "project", "learned", "--len", "10000", "--max-len", "10000", "--dim", "1024", "--pca", "3"],
+     ["project (pca)", "--max-memory"]),
+    (["--max-memory", "79M", "check", "learned", "--len", "10000", "--max-len", "10000", "--dim", "1024"],
+     ["check of a 10000 x 1024 table", "--max-memory"]),
+    (["decay", "learned", "--len", "1000000", "--max-len", "1000000", "--dim", "512", "--max-offset", "16777216"],
+     ["--from 0", "offset 16777216", "--max-offset"]),
+    ([G, "sinusoidal", "--convention", "paper", "--padding-idx", "3"], ["--padding-idx", "fairseq"]),
+]
+
+# tables too small for the question
+CASES += [
+    (["check", "integer", "--len", "1"], ["check needs at least 2 positions", "--len"]),
+    (["check", "alibi", "--len", "1"], ["check needs at least 2 positions"]),
+]
+
+# every output-file error names -o
+CASES += [
+    ([G, "integer", "-o", "/proc/x.csv"], ["-o '/proc/x.csv'", "cannot write"]),
+    ([G, "integer", "-o", "inputs/folder.npy"], ["-o 'inputs/folder.npy'", "folder"]),
+    ([G, "integer", "-o", "n" * 300 + ".csv"], ["-o 'nnn", "cannot write", "name too long"]),
+]
+
+# disk space: refused before writing (2e9 x 65536 CSV is at least 238 TiB)
+CASES += [
+    ([G, "sinusoidal", "--len", "2000000000", "--dim", "65536", "-o", "keep.csv"], ["-o 'keep.csv'", "needs at least", "free"]),
+    ([G, "sinusoidal", "--len", "2000000000", "--dim", "65536", "-o", "big.npy"], ["-o 'big.npy'", "needs at least"]),
+    (["similarity", "sinusoidal", "--len", "2000000", "--dim", "64", "-o", "keep.csv"], ["-o 'keep.csv'", "needs at least"]),
+]
+
 WRITERS = {"generate", "decay", "similarity", "project"}
 
 
@@ -228,6 +301,8 @@ def snapshot(root):
     for d, _, files in os.walk(root):
         for f in files:
             p = os.path.join(d, f)
+            if os.path.islink(p):  # zero.csv -> /dev/zero: never read
+                continue
             with open(p, "rb") as fh:
                 out[os.path.relpath(p, root)] = fh.read()
     return out

@@ -1,19 +1,28 @@
-"""posenc's .npy and CSV read back with numpy.load and pandas.read_csv, the way
-users load them, and equal to the paper's formula computed here with numpy."""
+"""posenc's .npy, CSV and JSON read back with numpy.load, pandas.read_csv and json.load,
+the way users load them, and equal to each scheme's formula computed here with numpy.
+The formulas are written from docs/encodings/*.md and the reference implementations
+(tensor2tensor's get_timing_signal_1d, fairseq's SinusoidalPositionalEmbedding), not from
+posenc's code. Tolerances: float64 within 1e-12, float32 within 1e-6 (absolute)."""
+import json
+import math
 import os
+import pty
 import subprocess
-import sys
 import tempfile
 
 import numpy as np
 import pandas as pd
 
-POSENC = sys.argv[1]
+from harness import POSENC, expect, finish
+
+M64 = (1 << 64) - 1
 
 
 def posenc(*args):
-    subprocess.run([POSENC, *args], check=True)
+    subprocess.run([POSENC, *args], check=True, stderr=subprocess.DEVNULL)
 
+
+# --- formulas -----------------------------------------------------------------------------
 
 def paper_sinusoidal(n, d, base=10000.0):
     # Vaswani et al. 2017: PE[t, 2k] = sin(t / base^(2k/d)), PE[t, 2k+1] = cos(same)
@@ -25,39 +34,205 @@ def paper_sinusoidal(n, d, base=10000.0):
     return pe
 
 
+def concat_sin_cos(t, w, d):
+    pe = np.concatenate([np.sin(t * w), np.cos(t * w)], axis=1)
+    if d % 2:  # both pad an odd width with one zero column
+        pe = np.concatenate([pe, np.zeros((pe.shape[0], 1))], axis=1)
+    return pe
+
+
+def tensor2tensor(n, d, base=10000.0):
+    # get_timing_signal_1d(length, channels, min_timescale=1, max_timescale=base)
+    k = d // 2
+    inc = math.log(base) / max(k - 1, 1)
+    w = np.exp(-np.arange(k, dtype=np.float64) * inc)
+    return concat_sin_cos(np.arange(n, dtype=np.float64)[:, None], w, d)
+
+
+def fairseq(n, d, padding_idx=1):
+    # SinusoidalPositionalEmbedding.get_embedding: half = d // 2, exp(-k ln(10000)/(half-1)),
+    # cat(sin, cos); make_positions numbers real tokens from padding_idx + 1
+    half = d // 2
+    w = np.exp(-np.arange(half, dtype=np.float64) * math.log(10000.0) / (half - 1))
+    t = (np.arange(n, dtype=np.float64) + padding_idx + 1)[:, None]
+    return concat_sin_cos(t, w, d)
+
+
+def sine(n, d, frequencies="pow2"):
+    i = np.arange(d, dtype=np.float64)
+    w = 2.0 ** -i if frequencies == "pow2" else (10000.0 ** (-i / (d - 1)) if d > 1 else np.ones(1))
+    return np.sin(np.arange(n, dtype=np.float64)[:, None] * w)
+
+
+def binary(n, d, order="msb"):
+    t = np.arange(n)[:, None]
+    b = (d - 1 - np.arange(d)) if order == "msb" else np.arange(d)
+    return ((t >> b) & 1).astype(np.float64)
+
+
+def integer(n, d):
+    return np.repeat(np.arange(n, dtype=np.float64)[:, None], d, axis=1)
+
+
+def normalized(n, d):
+    return np.repeat((np.arange(n, dtype=np.float64) / (n - 1))[:, None], d, axis=1)
+
+
+def splitmix64(x):
+    z = (x + 0x9E3779B97F4A7C15) & M64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+    return z ^ (z >> 31)
+
+
+class MT19937_64:
+    """Matsumoto and Nishimura's 64-bit Mersenne Twister (mt19937-64.c), as C++'s mt19937_64."""
+
+    def __init__(self, seed):
+        self.mt = [seed & M64]
+        for i in range(1, 312):
+            prev = self.mt[-1]
+            self.mt.append((6364136223846793005 * (prev ^ (prev >> 62)) + i) & M64)
+        self.index = 312
+
+    def __call__(self):
+        if self.index >= 312:
+            for i in range(312):
+                x = (self.mt[i] & 0xFFFFFFFF80000000) | (self.mt[(i + 1) % 312] & 0x7FFFFFFF)
+                xa = (x >> 1) ^ (0xB5026F5AA96619E9 if x & 1 else 0)
+                self.mt[i] = self.mt[(i + 156) % 312] ^ xa
+            self.index = 0
+        y = self.mt[self.index]
+        self.index += 1
+        y ^= (y >> 29) & 0x5555555555555555
+        y ^= (y << 17) & 0x71D67FFFEDA60000
+        y ^= (y << 37) & 0xFFF7EEE000000000
+        y ^= y >> 43
+        return y & M64
+
+
+def learned(n, d, seed=0, std=0.02):
+    # docs/encodings/learned.md "Exact algorithm": a splitmix64 row seed, mt19937_64, Box-Muller
+    out = np.empty((n, d))
+    for t in range(n):
+        engine = MT19937_64(splitmix64(splitmix64(seed) ^ t))
+        for j in range(0, d, 2):
+            a, b = engine(), engine()
+            u1 = ((a >> 11) + 1) * 2.0 ** -53
+            u2 = (b >> 11) * 2.0 ** -53
+            r, theta = math.sqrt(-2.0 * math.log(u1)), 2.0 * math.pi * u2
+            out[t, j] = std * r * math.cos(theta)
+            if j + 1 < d:
+                out[t, j + 1] = std * r * math.sin(theta)
+    return out
+
+
+def recurrent(n, d, base=10000.0):
+    # p_0 = (0, 1, 0, 1, ...); (s, c) <- (s cos w + c sin w, c cos w - s sin w), interleaved
+    w = base ** (-np.arange(0, d, 2, dtype=np.float64) / d)
+    cw, sw = np.cos(w), np.sin(w)
+    s, c = np.zeros(d // 2), np.ones(d // 2)
+    out = np.empty((n, d))
+    for t in range(n):
+        out[t, 0::2], out[t, 1::2] = s, c
+        s, c = s * cw + c * sw, c * cw - s * sw
+    return out
+
+
+# --- checks -------------------------------------------------------------------------------
+
+def max_diff(a, b):
+    return float(np.max(np.abs(np.asarray(a, dtype=np.float64) - b))) if a.shape == b.shape else float("inf")
+
+
+def check_scheme(tmp, label, args, ref, first_position=0):
+    """npy (float32 and float64), CSV (pandas) and JSON (json.load) of one scheme against `ref`."""
+    n = ref.shape[0]
+    for dtype, tol in (("float32", 1e-6), ("float64", 1e-12)):
+        npy = os.path.join(tmp, f"{label}-{dtype}.npy")
+        posenc("generate", *args, "--dtype", dtype, "-o", npy)
+        a = np.load(npy)
+        expect(a.dtype == np.dtype(dtype), f"{label} npy {dtype}: dtype {a.dtype}")
+        expect(max_diff(a, ref) <= tol, f"{label} npy {dtype}: shape {a.shape} vs {ref.shape}, diff {max_diff(a, ref)}")
+
+        csv = os.path.join(tmp, f"{label}-{dtype}.csv")
+        posenc("generate", *args, "--dtype", dtype, "-o", csv)
+        df = pd.read_csv(csv, index_col=0, float_precision="round_trip")
+        expect(list(df.index) == list(range(first_position, first_position + n)), f"{label} csv {dtype}: positions")
+        expect(max_diff(df.to_numpy(), ref) <= tol, f"{label} csv {dtype}: diff {max_diff(df.to_numpy(), ref)}")
+        # the CSV prints the npy's values, shortest round-trip text of each float32/float64
+        expect(np.array_equal(df.to_numpy().astype(a.dtype), a), f"{label} csv {dtype}: differs from the npy")
+
+        js = os.path.join(tmp, f"{label}-{dtype}.json")
+        posenc("generate", *args, "--dtype", dtype, "-o", js)
+        with open(js) as f:
+            j = json.load(f)
+        data = np.array(j["data"], dtype=np.float64)
+        expect(j["shape"] == list(ref.shape) and j["dtype"] == dtype, f"{label} json {dtype}: {j['shape']} {j['dtype']}")
+        expect(j["scheme"] == args[0] and isinstance(j["params"], dict), f"{label} json {dtype}: scheme/params")
+        expect(j.get("first_position", 0) == first_position, f"{label} json {dtype}: first_position")
+        expect(max_diff(data, ref) <= tol, f"{label} json {dtype}: diff {max_diff(data, ref)}")
+    return j
+
+
+def binary_to_terminal():
+    """Binary formats are refused when stdout is a terminal (a pty here)."""
+    for args in (["generate", "integer", "--format", "npy"], ["generate", "integer", "--format", "png"],
+                 ["generate", "integer", "--format", "npy", "-o", "/dev/stdout"]):
+        master, slave = pty.openpty()
+        r = subprocess.run([POSENC, *args], stdout=slave, stderr=subprocess.PIPE, timeout=60)
+        os.close(slave)
+        os.set_blocking(master, False)
+        try:
+            written = os.read(master, 4096)
+        except (BlockingIOError, OSError):
+            written = b""
+        os.close(master)
+        err = r.stderr.decode()
+        expect(r.returncode == 2 and err.startswith("posenc: error: refusing to write binary") and "terminal" in err,
+               f"{args} to a terminal: exit {r.returncode} {err!r}")
+        expect(written == b"", f"{args} to a terminal wrote {written[:40]!r}")
+    # text formats are fine on a terminal
+    master, slave = pty.openpty()
+    r = subprocess.run([POSENC, "generate", "integer", "--len", "2"], stdout=slave, stderr=subprocess.PIPE, timeout=60)
+    os.close(slave)
+    os.close(master)
+    expect(r.returncode == 0, f"csv to a terminal: exit {r.returncode} {r.stderr!r}")
+
+
 def main():
+    # The hand-written generator reproduces the check values docs/encodings/learned.md gives.
+    row0 = learned(2, 4)
+    expect(abs(row0[0, 0] - 0.019755114385360643) < 1e-18 and abs(row0[0, 2] + 0.02292184320468276) < 1e-18
+           and abs(row0[1, 0] + 0.008715019515426393) < 1e-18, f"learned check values: {row0}")
+
     with tempfile.TemporaryDirectory() as tmp:
-        ref = paper_sinusoidal(50, 128)
-
-        npy64 = os.path.join(tmp, "pe64.npy")
-        posenc("generate", "sinusoidal", "--len", "50", "--dim", "128", "--dtype", "float64", "-o", npy64)
-        a = np.load(npy64)
-        assert a.dtype == np.float64 and a.shape == (50, 128), (a.dtype, a.shape)
-        assert np.max(np.abs(a - ref)) < 1e-12, np.max(np.abs(a - ref))
-
-        npy32 = os.path.join(tmp, "pe32.npy")
-        posenc("generate", "sinusoidal", "--len", "50", "--dim", "128", "-o", npy32)
-        b = np.load(npy32)
-        assert b.dtype == np.float32 and b.shape == (50, 128)
-        # float32 output comes from the fast float path: within 1.6e-7 of the double formula
-        # (numpy's own float32 recipe is off by far more at large positions)
-        assert np.max(np.abs(b.astype(np.float64) - ref)) <= 1.6e-7, np.max(np.abs(b - ref))
-
-        csv = os.path.join(tmp, "pe.csv")
-        posenc("generate", "sinusoidal", "--len", "50", "--dim", "128", "-o", csv)
-        df = pd.read_csv(csv, float_precision="round_trip")
-        assert df.columns[0] == "position" and df.shape == (50, 129), (df.columns[0], df.shape)
-        assert list(df["position"]) == list(range(50))
-        # float32 CSV prints the same floats as the float32 .npy (the fast float path), as
-        # shortest round-trip text: it reads back bit-exactly, within 1.6e-7 of the formula
-        c = df.iloc[:, 1:].to_numpy().astype(np.float32)
-        assert np.array_equal(c, b)
-        assert np.max(np.abs(c.astype(np.float64) - ref)) <= 1.6e-7, np.max(np.abs(c - ref))
-
-        csv64 = os.path.join(tmp, "pe64.csv")
-        posenc("generate", "sinusoidal", "--len", "50", "--dim", "128", "--dtype", "float64", "-o", csv64)
-        df64 = pd.read_csv(csv64, float_precision="round_trip")
-        assert np.array_equal(df64.iloc[:, 1:].to_numpy(), a)
+        check_scheme(tmp, "paper", ["sinusoidal", "--len", "50", "--dim", "128"], paper_sinusoidal(50, 128))
+        check_scheme(tmp, "t2t", ["sinusoidal", "--convention", "tensor2tensor", "--len", "40", "--dim", "64"],
+                     tensor2tensor(40, 64))
+        check_scheme(tmp, "t2t-odd", ["sinusoidal", "--convention", "tensor2tensor", "--len", "10", "--dim", "7"],
+                     tensor2tensor(10, 7))
+        check_scheme(tmp, "fairseq", ["sinusoidal", "--convention", "fairseq", "--len", "40", "--dim", "64"],
+                     fairseq(40, 64), first_position=2)
+        check_scheme(tmp, "fairseq-pad5", ["sinusoidal", "--convention", "fairseq", "--padding-idx", "5", "--len", "8",
+                                           "--dim", "9"], fairseq(8, 9, padding_idx=5), first_position=6)
+        check_scheme(tmp, "sine", ["sine", "--len", "30", "--dim", "16"], sine(30, 16))
+        check_scheme(tmp, "sine-paper", ["sine", "--frequencies", "paper", "--len", "30", "--dim", "16"],
+                     sine(30, 16, "paper"))
+        check_scheme(tmp, "binary", ["binary", "--len", "64", "--dim", "8"], binary(64, 8))
+        check_scheme(tmp, "binary-lsb", ["binary", "--bit-order", "lsb", "--len", "20", "--dim", "5"],
+                     binary(20, 5, "lsb"))
+        check_scheme(tmp, "integer", ["integer", "--len", "30", "--dim", "3"], integer(30, 3))
+        check_scheme(tmp, "normalized", ["normalized", "--len", "7", "--dim", "2"], normalized(7, 2))
+        check_scheme(tmp, "learned", ["learned", "--len", "20", "--dim", "9", "--seed", "3", "--std", "0.5"],
+                     learned(20, 9, seed=3, std=0.5))
+        rec = check_scheme(tmp, "recurrent", ["recurrent", "--len", "200", "--dim", "16", "--base", "100"],
+                           recurrent(200, 16, base=100.0))
+        # ... and its reported drift is the largest difference of its table from the closed form
+        table = np.load(os.path.join(tmp, "recurrent-float64.npy"))
+        drift = float(np.max(np.abs(table - paper_sinusoidal(200, 16, base=100.0))))
+        expect(abs(rec["results"]["max_drift"] - drift) <= 1e-15 and drift < 1e-12,
+               f"recurrent drift {rec['results']['max_drift']} vs {drift}")
 
         # A user's own table goes through --input unchanged.
         rng = np.random.default_rng(0)
@@ -66,15 +241,17 @@ def main():
         np.save(src, mine)
         back = os.path.join(tmp, "back.npy")
         posenc("generate", "--input", src, "--dtype", "float64", "-o", back)
-        assert np.array_equal(np.load(back), mine)
+        expect(np.array_equal(np.load(back), mine), "--input npy float64 round trip")
         src32 = os.path.join(tmp, "mine32.npy")
         np.save(src32, mine.astype(np.float32))
         posenc("generate", "--input", src32, "-o", back)
-        assert np.array_equal(np.load(back), mine.astype(np.float32))
-        pd.DataFrame(mine, columns=[f"d{i}" for i in range(5)]).to_csv(os.path.join(tmp, "mine.csv"), index=False)
+        expect(np.array_equal(np.load(back), mine.astype(np.float32)), "--input npy float32 round trip")
+        # pandas' own CSV (unnamed index, default integer labels) reads back exactly
+        pd.DataFrame(mine).to_csv(os.path.join(tmp, "mine.csv"))
         posenc("generate", "--input", os.path.join(tmp, "mine.csv"), "--dtype", "float64", "-o", back)
-        assert np.allclose(np.load(back), mine, rtol=0, atol=1e-15)
-    print("1 passed, 0 failed")
+        expect(np.allclose(np.load(back), mine, rtol=0, atol=1e-15), "--input pandas csv")
+    binary_to_terminal()
+    finish()
 
 
 if __name__ == "__main__":

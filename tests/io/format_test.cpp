@@ -33,9 +33,30 @@ TEST_CASE("every format has a unique name and extension", "[format]") {
   CHECK(posenc::io::format_names({Format::kCsv, Format::kPng}) == std::vector<std::string>{"csv", "png"});
 }
 
-TEST_CASE("the flag wins over the extension", "[format]") {
-  CHECK(posenc::io::resolve_format(std::string("json"), "out.csv", kTables) == Format::kJson);
+TEST_CASE("the flag decides for stdout, .txt and unknown extensions", "[format]") {
   CHECK(posenc::io::resolve_format(std::string("NPY"), "-", kTables) == Format::kNpy);
+  CHECK(posenc::io::resolve_format(std::string("csv"), "out.txt", kTables) == Format::kCsv);
+  CHECK(posenc::io::resolve_format(std::string("json"), "out.dat", kTables) == Format::kJson);
+  CHECK(posenc::io::resolve_format(std::string("npy"), "no_extension", kTables) == Format::kNpy);
+  CHECK(posenc::io::resolve_format(std::string("csv"), "out.CSV", kTables) == Format::kCsv);
+}
+
+TEST_CASE("a flag contradicting a known extension is refused", "[format]") {
+  CHECK(message(std::string("csv"), "keep.npy") ==
+        "--format csv contradicts -o 'keep.npy' (.npy is the extension of npy): drop --format or rename the file");
+  const std::vector<Format> all = {Format::kCsv, Format::kJson, Format::kNpy, Format::kPng, Format::kSvg, Format::kAnsi};
+  for (const auto& [flag, path] : std::vector<std::pair<std::string, std::string>>{
+           {"png", "a.csv"}, {"npy", "a.json"}, {"svg", "a.npy"}, {"json", "a.npy"}, {"ansi", "a.png"}, {"csv", "a.SVG"}}) {
+    INFO(flag << " " << path);
+    CHECK_THAT(message(flag, path, all), Catch::StartsWith("--format " + flag + " contradicts -o '" + path + "'"));
+  }
+}
+
+TEST_CASE("stdout without a flag is text for reports, else csv", "[format]") {
+  CHECK(posenc::io::resolve_format(std::nullopt, "-", kTables) == Format::kCsv);
+  CHECK(posenc::io::resolve_format(std::nullopt, "", kTables) == Format::kCsv);
+  CHECK(posenc::io::resolve_format(std::nullopt, "-", {Format::kJson, Format::kCsv}) == Format::kCsv);
+  CHECK(posenc::io::resolve_format(std::nullopt, "-", {Format::kCsv, Format::kText}) == Format::kText);
 }
 
 TEST_CASE("the extension decides without a flag", "[format]") {
@@ -45,10 +66,8 @@ TEST_CASE("the extension decides without a flag", "[format]") {
 }
 
 TEST_CASE("format errors list only the allowed choices", "[format]") {
-  CHECK(message(std::nullopt, "-") == "-o -: cannot tell the output format of stdout: give --format csv, json, npy or png");
-  CHECK(message(std::nullopt, "") == "-o -: cannot tell the output format of stdout: give --format csv, json, npy or png");
-  CHECK(message(std::nullopt, "-", {Format::kCsv, Format::kJson}) ==
-        "-o -: cannot tell the output format of stdout: give --format csv or json");
+  CHECK(message(std::nullopt, "-", {Format::kPng, Format::kSvg}) ==
+        "-o -: cannot tell the output format of stdout: give --format png or svg");
   CHECK(message(std::string("jsn"), "x") == "--format must be csv, json, npy or png (got 'jsn'), did you mean 'json'?");
   CHECK(message(std::nullopt, "out.xlsx") ==
         "-o 'out.xlsx': cannot tell the output format from the extension: use .csv, .json, .npy or .png "

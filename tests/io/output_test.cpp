@@ -1,5 +1,7 @@
 #include "posenc/io/output.hpp"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -7,8 +9,10 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "posenc/error.hpp"
+#include "posenc/io/fd_stream.hpp"
 
 namespace fs = std::filesystem;
 
@@ -84,7 +88,7 @@ TEST_CASE("a missing folder is refused before and during writing", "[output]") {
   CHECK_THROWS_WITH(posenc::io::check_writable(file),
                     "-o '" + file + "': folder '" + (dir.path / "nope").string() + "' does not exist");
   CHECK_THROWS_WITH(posenc::io::write_atomically(file, false, [](std::ostream&) {}),
-                    "cannot write '" + file + "': No such file or directory");
+                    "-o '" + file + "': cannot write: No such file or directory");
   CHECK_THROWS_WITH(posenc::io::check_writable(dir.path.string()),
                     "-o '" + dir.path.string() + "' is a folder: give a file name");
   CHECK_NOTHROW(posenc::io::check_writable((dir.path / "ok.csv").string()));
@@ -105,4 +109,111 @@ TEST_CASE("pending temporary files can be removed from a signal handler", "[outp
   };
   CHECK_THROWS_WITH(posenc::io::write_atomically(file, true, interrupted), "interrupted");
   CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("output through a symbolic link replaces the file it names and keeps the link", "[output]") {
+  TempDir dir;
+  const auto real = dir.path / "real.csv", link = dir.path / "link.csv";
+  std::ofstream(real) << "old";
+  fs::create_symlink("real.csv", link);
+  posenc::io::write_atomically(link.string(), false, [](std::ostream& out) { out << "new"; });
+  CHECK(fs::is_symlink(link));
+  CHECK(fs::read_symlink(link) == "real.csv");
+  CHECK(slurp(real) == "new");
+  CHECK(dir.entries() == 2);  // the link and its file, no temporary file
+
+  // A dangling link: its file is created, next to the link's target path.
+  const auto dangling = dir.path / "dangling.csv";
+  fs::create_symlink("made.csv", dangling);
+  posenc::io::write_atomically(dangling.string(), false, [](std::ostream& out) { out << "made"; });
+  CHECK(fs::is_symlink(dangling));
+  CHECK(slurp(dir.path / "made.csv") == "made");
+}
+
+TEST_CASE("output to a FIFO writes straight into it", "[output]") {
+  TempDir dir;
+  const auto fifo = dir.path / "pipe.csv";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::string got;
+  std::thread reader([&] { got = slurp(fifo); });
+  posenc::io::write_atomically(fifo.string(), false, [](std::ostream& out) { out << "a,b\n1,2\n"; });
+  reader.join();
+  CHECK(got == "a,b\n1,2\n");
+  struct stat st {};
+  REQUIRE(::lstat(fifo.c_str(), &st) == 0);
+  CHECK(S_ISFIFO(st.st_mode));  // still a FIFO, not replaced by a regular file
+  CHECK(dir.entries() == 1);
+}
+
+TEST_CASE("a write error through a FIFO is an error naming -o, found at the first failed write", "[output]") {
+  TempDir dir;
+  const auto fifo = dir.path / "closed.csv";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  struct sigaction ignore {}, old {};
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGPIPE, &ignore, &old);  // EPIPE instead of death
+  std::thread reader([&] {
+    const int fd = ::open(fifo.c_str(), O_RDONLY);
+    char c = 0;
+    CHECK(::read(fd, &c, 1) == 1);
+    ::close(fd);  // the reader goes away after one byte
+  });
+  std::size_t blocks = 0;
+  CHECK_THROWS_WITH(posenc::io::write_atomically(fifo.string(), false,
+                                                 [&](std::ostream& out) {
+                                                   for (; blocks < 100000; ++blocks) out << std::string(1 << 16, 'x');
+                                                 }),
+                    "-o '" + fifo.string() + "': cannot write: Broken pipe");
+  reader.join();
+  sigaction(SIGPIPE, &old, nullptr);
+  CHECK(blocks < 100);  // stopped at once, not after writing everything
+}
+
+TEST_CASE("writes to stdout are checked and name the cause", "[output]") {
+  const int fd = ::open("/dev/full", O_WRONLY);  // read-only use of the device: never -o /dev/full
+  REQUIRE(fd >= 0);
+  {
+    posenc::io::FdOStream out(fd);
+    std::size_t blocks = 0;
+    CHECK_THROWS_WITH(posenc::io::write_to_stdout(out,
+                                                  [&](std::ostream& s) {
+                                                    for (; blocks < 1000; ++blocks) s << std::string(1 << 17, 'x');
+                                                  }),
+                      "cannot write to stdout: No space left on device");
+    CHECK(blocks == 0);  // the first block failed: nothing more was computed
+    CHECK(out.error() == ENOSPC);
+  }
+  {
+    posenc::io::FdOStream out(fd);  // a short text, only flushed at the end
+    CHECK_THROWS_WITH(posenc::io::write_to_stdout(out, [](std::ostream& s) { s << "ok\n"; }),
+                      "cannot write to stdout: No space left on device");
+  }
+  ::close(fd);
+}
+
+TEST_CASE("a temporary file name stays within NAME_MAX for long file names", "[output]") {
+  TempDir dir;
+  const auto file = dir.path / (std::string(246, 'n') + ".csv");  // 250 bytes, a valid name
+  posenc::io::write_atomically(file.string(), false, [](std::ostream& out) { out << "x"; });
+  CHECK(slurp(file) == "x");
+  CHECK(dir.entries() == 1);
+}
+
+TEST_CASE("an output larger than the free disk space is refused before writing", "[output]") {
+  TempDir dir;
+  const auto file = (dir.path / "huge.csv").string();
+  std::ofstream(file) << "old";
+  bool called = false;
+  const std::uint64_t petabyte = std::uint64_t{1} << 50;
+  try {
+    posenc::io::write_atomically(file, false, [&](std::ostream&) { called = true; }, petabyte);
+    FAIL("no error");
+  } catch (const posenc::Error& e) {
+    CHECK_THAT(e.what(), Catch::StartsWith("-o '" + file + "': the output needs at least 1 PiB, the disk has "));
+    CHECK_THAT(e.what(), Catch::EndsWith(" free"));
+  }
+  CHECK(!called);
+  CHECK(slurp(file) == "old");
+  CHECK(dir.entries() == 1);
+  CHECK_NOTHROW(posenc::io::check_free_space(file, 1));
 }

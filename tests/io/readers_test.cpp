@@ -6,8 +6,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "posenc/error.hpp"
+#include "posenc/memory.hpp"
 
 using posenc::io::parse_csv;
 using posenc::io::parse_npy;
@@ -157,6 +160,86 @@ TEST_CASE("read_table dispatches on the extension and reads files", "[readers]")
   CHECK(posenc::io::read_table(npy_path)(0, 0) == 2.5);
   CHECK_THROWS_WITH(posenc::io::read_table("t.txt"), "--input 't.txt': cannot read '.txt' files: give a .npy or .csv file");
   CHECK_THROWS_WITH(posenc::io::read_table((dir / "missing.npy").string()),
-                    "--input '" + (dir / "missing.npy").string() + "': cannot open: No such file or directory");
+                    "--input '" + (dir / "missing.npy").string() + "': cannot read: No such file or directory");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("csv index column: a known name and consecutive integers", "[readers][csv]") {
+  using posenc::io::parse_csv_table;
+  // posenc's own N x N CSVs (similarity, t5, alibi --head) start with "i"
+  const auto sim = parse_csv_table("i,j0,j1\n0,1,0.5\n1,0.5,1\n", "s.csv");
+  REQUIRE(sim.values.cols() == 2);
+  CHECK(sim.values(0, 0) == 1);
+  CHECK(sim.values(1, 0) == 0.5);
+  CHECK(sim.index_name == "i");
+  CHECK(sim.column_names == std::vector<std::string>{"j0", "j1"});
+  // positions and names are kept: fairseq's rows start at padding_idx + 1
+  const auto pos = parse_csv_table("position,a,b\n5,1,2\n6,3,4\n", "p.csv");
+  CHECK(pos.first_position == 5);
+  CHECK(pos.column_names == std::vector<std::string>{"a", "b"});
+  CHECK(pos.values(1, 1) == 4);
+  for (const char* name : {"t", "offset", "index", "Position", ""}) {
+    INFO(name);
+    CHECK(parse_csv_table(std::string(name) + ",x\n0,7\n1,8\n", "n.csv").values.cols() == 1);
+  }
+  // a known name over values that are not consecutive integers from >= 0 is data
+  CHECK(parse_csv("position,x\n0,1\n2,3\n", "a.csv").cols() == 2);
+  CHECK(parse_csv("t,x\n0.5,1\n1.5,3\n", "a.csv").cols() == 2);
+  CHECK(parse_csv("offset,x\n-1,1\n0,3\n", "a.csv").cols() == 2);
+  // pandas' to_csv with default integer column labels and an unnamed index
+  const auto pd = parse_csv_table(",0,1\n0,1.5,2\n1,3,4\n", "pd.csv");
+  REQUIRE(pd.values.cols() == 2);
+  CHECK(pd.values(0, 0) == 1.5);
+  CHECK(pd.column_names == std::vector<std::string>{"0", "1"});
+  // no header: nothing is an index
+  CHECK(parse_csv("0,5\n1,6\n", "a.csv").cols() == 2);
+}
+
+TEST_CASE("csv: a first line mixing numbers and text is a bad data row, not a header", "[readers][csv]") {
+  CHECK(csv_error("1,2O\n3,4\n5,6\n") ==
+        "--input 'x.csv': line 1, column 2: '2O' is not a number (line 1 starts with a number, so it is data, not a header)");
+  // a header may still name columns with numbers after a name
+  CHECK(parse_csv("position,0,1\n0,1,2\n", "a.csv").cols() == 2);
+}
+
+TEST_CASE("csv line ends: \\n, \\r\\n and a lone \\r", "[readers][csv]") {
+  for (const char* text : {"a,b\n1,2\n3,4\n", "a,b\r\n1,2\r\n3,4\r\n", "a,b\r1,2\r3,4\r", "a,b\r1,2\n3,4"}) {
+    const auto m = parse_csv(text, "a.csv");
+    REQUIRE(m.rows() == 2);
+    CHECK(m(1, 1) == 4);
+  }
+}
+
+TEST_CASE("csv messages show bytes that are not text as \\xNN and say what is accepted", "[readers][csv]") {
+  CHECK(csv_error(std::string("a,b\n1,\0\n", 8)) ==
+        "--input 'x.csv': line 2 holds a NUL byte (\\x00): not a text file; CSV files must be UTF-8 text");
+  CHECK(csv_error("\xFF\xFE" "a\0,\0" "1\0\n\0") ==
+        "--input 'x.csv': the file is UTF-16 text: save it as UTF-8 (CSV files must be UTF-8 text)");
+  CHECK(csv_error("x,y\n1,\xE9\x01\n") ==
+        "--input 'x.csv': line 2, column 2: '\\xe9\\x01' is not a number (CSV files must be UTF-8 text)");
+  CHECK(csv_error("x,y\n1,\xC3\xA9\n") == "--input 'x.csv': line 2, column 2: '\xC3\xA9' is not a number");  // é
+  const std::string descr_nul = npy(dict(std::string("<f\0" "4", 4), "(1,)"), bytes_of<float>({1}));
+  CHECK(npy_error(descr_nul) ==
+        "--input 'x.npy': unsupported dtype '<f\\x004': give float32, float64, integer or bool data");
+}
+
+TEST_CASE("input files are sized before they are read", "[readers][memory]") {
+  const auto dir = std::filesystem::temp_directory_path() / "posenc_readers_size_test";
+  std::filesystem::create_directories(dir);
+  const auto csv_path = (dir / "big.csv").string();
+  {
+    std::ofstream out(csv_path);
+    for (int i = 0; i < 20000; ++i) out << i << ",0.5,0.25\n";  // about 300 KB
+  }
+  posenc::set_memory_limit(1 << 20);  // 1 MiB: a 300 KB CSV needs about 1.5 MiB (text and values)
+  try {
+    posenc::io::read_input(csv_path);
+    FAIL("no error");
+  } catch (const posenc::Error& e) {
+    CHECK_THAT(e.what(), Catch::StartsWith("--input '" + csv_path + "': the 2"));
+    CHECK_THAT(e.what(), Catch::Contains("in memory, more than the limit of 1 MiB (--max-memory)"));
+  }
+  posenc::set_memory_limit(0);
+  CHECK(posenc::io::read_input(csv_path).values.rows() == 20000);
   std::filesystem::remove_all(dir);
 }

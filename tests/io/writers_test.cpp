@@ -186,3 +186,32 @@ TEST_CASE("npy write then parse gives the values back", "[writers][npy]") {
     }
   }
 }
+
+TEST_CASE("min_output_bytes: exact for npy, a true lower bound for csv and json", "[writers][space]") {
+  using posenc::io::Format;
+  using posenc::io::min_output_bytes;
+  const auto t = small_table();
+  // numpy's .npy of a small 2-D array: a 128-byte header, then 3 x 4 values.
+  CHECK(min_output_bytes(t, Format::kNpy, DType::kFloat32) == 128 + 12 * 4);
+  CHECK(min_output_bytes(t, Format::kNpy, DType::kFloat64) == 128 + 12 * 8);
+  std::ostringstream npy;
+  posenc::io::write_npy(t, npy, DType::kFloat64);
+  CHECK(npy.str().size() == 128 + 12 * 8);
+  // csv and json: 2 bytes a value (and a position per csv row), never above the real size
+  CHECK(min_output_bytes(t, Format::kCsv, DType::kFloat64) == 2 * (12 + 3));
+  CHECK(min_output_bytes(t, Format::kJson, DType::kFloat64) == 2 * 12);
+  CHECK(min_output_bytes(t, Format::kCsv, DType::kFloat64) <= csv(t, DType::kFloat64).size());
+  // The tightest case: a 1 x 1 table of 0 is "0,0\n" after the header, exactly the bound.
+  TableInfo info;
+  info.shape = {1, 1};
+  const MatrixTable zero(info, Matrix(1, 1));
+  CHECK(csv(zero, DType::kFloat32) == "position,dim0\n0,0\n");
+  CHECK(min_output_bytes(zero, Format::kCsv, DType::kFloat32) == 4);
+  CHECK(min_output_bytes(t, Format::kPng, DType::kFloat32) == 0);
+  // A petabyte-sized request is not wrapped around to a small number.
+  TableInfo huge;
+  huge.shape = {std::size_t{1} << 40, std::size_t{1} << 30};
+  const posenc::RowFunctionTable big(huge, [](std::size_t, std::span<double>) {});
+  CHECK(min_output_bytes(big, Format::kNpy, DType::kFloat64) == UINT64_MAX);
+  CHECK(min_output_bytes(big, Format::kJson, DType::kFloat64) == UINT64_MAX);
+}

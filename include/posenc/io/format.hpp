@@ -22,8 +22,9 @@ const std::vector<FormatInfo>& formats();
 const FormatInfo& info(Format f);
 
 /// The format named by `flag` if given, else from the extension of `path` (case-insensitive),
-/// restricted to `allowed`; throws Error listing the choices when neither decides (`path` "-"
-/// or "" is stdout, which has no extension).
+/// restricted to `allowed`. Stdout (`path` "-" or "") without --format is text when allowed
+/// (reports), else csv (tables). Throws Error listing the choices when nothing decides, and
+/// when --format contradicts a known extension of `path` (csv to .npy; .txt holds any text).
 Format resolve_format(const std::optional<std::string>& flag, const std::string& path,
                       const std::vector<Format>& allowed);
 

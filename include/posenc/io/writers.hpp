@@ -6,6 +6,7 @@
 /// so CSV, JSON and .npy hold the same float32 values.
 /// NaN and infinities: CSV writes nan, inf, -inf (read by pandas and numpy);
 /// JSON writes null (JSON has no NaN).
+#include <cstdint>
 #include <ostream>
 
 #include "posenc/io/format.hpp"
@@ -25,6 +26,12 @@ void write_json(const Table& t, std::ostream& out, DType dtype);
 
 /// numpy .npy format version 1.0, little-endian, C order, '<f4' or '<f8'.
 void write_npy(const Table& t, std::ostream& out, DType dtype);
+
+/// A lower bound of the bytes `format` takes for table `t`, for the free-space check before a
+/// file is written: exact for npy; 2 bytes a value for CSV and JSON (a digit and a
+/// separator, the shortest a number can be); 0 for figures (small whatever the table).
+/// Saturates at UINT64_MAX.
+std::uint64_t min_output_bytes(const Table& t, Format format, DType dtype);
 
 /// The 10-byte magic + version + header of a .npy file with 64-byte aligned length.
 std::string npy_header(const std::vector<std::size_t>& shape, DType dtype);
