@@ -129,6 +129,12 @@ void write_file(const std::string& path, bool binary, const std::string& kind,
   const std::size_t slot = register_temp(tmp);
   try {
     ::fchmod(fd, target_mode(file));  // mkstemp creates 0600; give the usual permissions
+    // Reserve the bytes the output is known to need (exact for .npy, a lower bound for text) in
+    // one call: the filesystem allocates one extent instead of growing the file block by block
+    // (system time of a 537 MB .npy in six interleaved runs: 0.14-0.18 s without, 0.10-0.14 s with). KEEP_SIZE leaves the size at
+    // 0 until written, so a failed run never shows a file of zeros. Filesystems without
+    // fallocate (tmpfs on old kernels, some network filesystems) just skip it.
+    if (min_bytes > 0) (void)::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(min_bytes));
     {
       // Written through the descriptor mkstemps opened: no reopening, no O_TRUNC (on ext4,
       // truncating a file, even an empty one, makes close() wait for its writeback).
