@@ -17,8 +17,10 @@ class HelpFormatter : public CLI::Formatter {
     // CLI11 wrote " TYPE=DEFAULT..."; say it in words.
     const std::string cli11 = (opt->get_type_name().empty() ? "" : " " + opt->get_type_name()) + "=" + def;
     if (out.rfind(cli11, 0) != 0) return out;
-    return (opt->get_type_name().empty() ? "" : " " + opt->get_type_name()) + " (default: " + def + ")" +
-           out.substr(cli11.size());
+    const std::string type = opt->get_type_name().empty() ? "" : " " + opt->get_type_name();
+    // A required option has no default: its initial value is never used.
+    if (opt->get_required()) return type + out.substr(cli11.size());
+    return type + " (default: " + def + ")" + out.substr(cli11.size());
   }
 };
 

@@ -96,4 +96,11 @@ TEST_CASE("help shows types, ranges and real defaults", "[cli][validators]") {
   CHECK_THAT(t.out, Catch::Contains("--width INT in 320..8000 (default: fitted to the data)"));
   CHECK_THAT(t.out, !Catch::Contains("=0"));
   CHECK_THAT(t.out, !Catch::Contains("FLOAT"));
+  // A required option shows no default (its initial 0 is never used) ...
+  const auto p = run_cli({"rope", "permutation", "--help"});
+  CHECK_THAT(p.out, Catch::Contains("--dim INT in 2..65536 REQUIRED\n"));
+  // ... and aliases that exclude each other do not end the line with CLI11's "Excludes:" list.
+  const auto t5 = run_cli({"generate", "t5", "--help"});
+  CHECK_THAT(t5.out, Catch::Contains("--mode TEXT:{bidirectional,causal} (default: bidirectional)\n"));
+  CHECK_THAT(t5.out, !Catch::Contains("Excludes"));
 }
