@@ -8,6 +8,7 @@
 #include <cmath>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 
 namespace posenc::cli {
 namespace {
@@ -52,29 +53,28 @@ std::string integer_type(std::int64_t lo, std::int64_t hi) { return "INT " + ran
 std::string unsigned_type(std::uint64_t lo, std::uint64_t hi) { return "INT " + range_text(lo, hi); }
 std::string number_type(double lo, double hi, bool above_lo) { return rule("NUMBER", number_range_text(lo, hi, above_lo)); }
 
-CLI::Validator integer_in(std::int64_t lo, std::int64_t hi) {
-  const std::string must = "must be an integer " + range_text(lo, hi);
-  return CLI::Validator(
-      [lo, hi, must](std::string& s) -> std::string {
-        std::int64_t v = 0;
-        if (!plain_integer(s, true) || !parse_integer(s, v) || v < lo || v > hi) return fmt::format("{} (got '{}')", must, s);
-        s = fmt::format("{}", v);  // "010" -> "10": CLI11 would read a leading 0 as octal
-        return {};
-      },
-      "", "integer");
-}
+namespace {
 
-CLI::Validator unsigned_in(std::uint64_t lo, std::uint64_t hi) {
+/// An integer lo..hi of type T in plain decimal, rewritten without leading zeros ("010" ->
+/// "10": CLI11 would read a leading 0 as octal). A minus sign only for signed T.
+template <class T>
+CLI::Validator integer_range(T lo, T hi, const char* name) {
   const std::string must = "must be an integer " + range_text(lo, hi);
   return CLI::Validator(
       [lo, hi, must](std::string& s) -> std::string {
-        std::uint64_t v = 0;
-        if (!plain_integer(s, false) || !parse_integer(s, v) || v < lo || v > hi) return fmt::format("{} (got '{}')", must, s);
+        T v = 0;
+        if (!plain_integer(s, std::is_signed_v<T>) || !parse_integer(s, v) || v < lo || v > hi)
+          return fmt::format("{} (got '{}')", must, s);
         s = fmt::format("{}", v);
         return {};
       },
-      "", "unsigned");
+      "", name);
 }
+
+}  // namespace
+
+CLI::Validator integer_in(std::int64_t lo, std::int64_t hi) { return integer_range(lo, hi, "integer"); }
+CLI::Validator unsigned_in(std::uint64_t lo, std::uint64_t hi) { return integer_range(lo, hi, "unsigned"); }
 
 namespace {
 

@@ -165,29 +165,29 @@ bool write_special(char*& p, T v, const NonFiniteText& nf) {
 
 }  // namespace
 
-char* write_shortest(char* p, float v) {
-  const auto bits = std::bit_cast<std::uint32_t>(v);
+namespace {
+
+/// The sign, then "0" for a zero, else the digits from fmt's Dragonbox laid out by `layout`.
+template <class Bits, class T, class Layout>
+char* write_shortest_as(char* p, T v, Layout layout) {
+  const auto bits = std::bit_cast<Bits>(v);
   *p = '-';
-  p += bits >> 31;
+  p += bits >> (8 * sizeof(Bits) - 1);
   if ((bits << 1) == 0) {
     *p = '0';
     return p + 1;
   }
   const auto dec = fmt::detail::dragonbox::to_decimal(v);
-  return layout_float(p, dec.significand, dec.exponent);
+  return layout(p, dec.significand, dec.exponent);
 }
 
-char* write_shortest(char* p, double v) {
-  const auto bits = std::bit_cast<std::uint64_t>(v);
-  *p = '-';
-  p += bits >> 63;
-  if ((bits << 1) == 0) {
-    *p = '0';
-    return p + 1;
-  }
-  const auto dec = fmt::detail::dragonbox::to_decimal(v);
-  return layout_double(p, dec.significand, dec.exponent);
+}  // namespace
+
+char* write_shortest(char* p, float v) {
+  return write_shortest_as<std::uint32_t>(p, v, [](char* q, std::uint32_t sig, int exp) { return layout_float(q, sig, exp); });
 }
+
+char* write_shortest(char* p, double v) { return write_shortest_as<std::uint64_t>(p, v, layout_double); }
 
 char* write_shortest_list(char* p, std::span<const float> v, char sep, const NonFiniteText& nf) {
   constexpr std::size_t kBatch = 64;

@@ -29,23 +29,12 @@ namespace {
 constexpr NonFiniteText kCsvNonFinite{"nan", "inf", "-inf"};
 constexpr NonFiniteText kJsonNonFinite{"null", "null", "null"};
 
-/// The shortest text that reads back to the same float/double (fmt's "{}", locale-free),
-/// written straight to `p`, which must have kNumberTextRoom bytes; returns the end. A float
-/// is printed as a float (float32 output), a double as a double.
-template <class T>
-char* format_number(char* p, T v, const NonFiniteText& nf) {
-  if (!std::isfinite(v)) [[unlikely]] {
-    const char* w = std::isnan(v) ? nf.nan : v > 0 ? nf.inf : nf.neg_inf;
-    while (*w != '\0') *p++ = *w++;
-    return p;
-  }
-  return write_shortest(p, v);
-}
-
+/// The shortest text that reads back to the same float/double (fmt's "{}"), non-finite values
+/// spelt as `nf` says. A float is printed as a float (float32 output), a double as a double.
 template <class T>
 void append_number(std::string& buf, T v, const NonFiniteText& nf) {
-  char tmp[kNumberTextRoom];
-  buf.append(tmp, format_number(tmp, v, nf));
+  char tmp[25 + kNumberTextRoom];  // what write_shortest_list needs for one value
+  buf.append(tmp, write_shortest_list(tmp, std::span<const T>(&v, 1), ',', nf));
 }
 
 void append_index(std::string& buf, std::size_t i) {
