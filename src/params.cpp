@@ -78,4 +78,6 @@ std::string to_string(const ParamValue& value) {
       value);
 }
 
+std::string default_text(const ParamSpec& spec) { return spec.above_min ? "not set" : to_string(spec.default_value); }
+
 }  // namespace posenc

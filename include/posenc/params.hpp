@@ -59,4 +59,9 @@ class ParamMap {
 /// Text form of a value as the command line would accept it ("10000", "true", "1,2,3").
 std::string to_string(const ParamValue& value);
 
+/// The default as --help and `posenc list` show it: a value that must be given above its
+/// minimum has no default, only "not set" (rope's --factor: "NUMBER > 0 (default: 0)" would
+/// contradict itself).
+std::string default_text(const ParamSpec& spec);
+
 }  // namespace posenc

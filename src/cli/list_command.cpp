@@ -26,7 +26,7 @@ void print_text(std::ostream& out) {
     out << fmt::format("{:<12} formula: {}\n", "", s.formula);
     for (const auto& p : s.params) {
       std::string accepted = p.choices.empty() ? "" : " (" + fmt::format("{}", fmt::join(p.choices, "|")) + ")";
-      out << fmt::format("{:<12}   --{:<34} {}{}\n", "", fmt::format("{} {}", p.name, to_string(p.default_value)),
+      out << fmt::format("{:<12}   --{:<34} {}{}\n", "", fmt::format("{} {}", p.name, default_text(p)),
                          p.help, accepted);
     }
     for (const auto& d : s.derived) out << fmt::format("{:<12} {}: {}\n", "", d.label, value_text(d.value));
@@ -39,7 +39,8 @@ void print_json(std::ostream& out) {
   for (const auto& s : encodings::schemes()) {
     nlohmann::json params = nlohmann::json::array();
     for (const auto& p : s.params) {
-      nlohmann::json j = {{"name", p.name}, {"default", to_json(p.default_value)}, {"help", p.help}};
+      // null: no default ("not set" in the text form)
+      nlohmann::json j = {{"name", p.name}, {"default", p.above_min ? nlohmann::json() : to_json(p.default_value)}, {"help", p.help}};
       if (!p.choices.empty()) j["choices"] = p.choices;
       if (p.choice_flags) {  // --causal = --mode causal
         nlohmann::json flags = nlohmann::json::array();

@@ -67,7 +67,7 @@ CLI::Option* add_param(CLI::App& sub, const ParamSpec& spec, ParamValue& storage
         }
       },
       storage);
-  opt->default_str(to_string(spec.default_value));
+  opt->default_str(default_text(spec));
   if (!spec.choices.empty()) opt->check(CLI::IsMember(spec.choices));
   if (std::holds_alternative<std::int64_t>(spec.default_value)) {
     const auto [lo, hi] = integer_bounds(spec);
@@ -103,7 +103,7 @@ CLI::Option* add_list_param(CLI::App& sub, const ParamSpec& spec, std::string& t
   const bool integer = std::holds_alternative<std::int64_t>(spec.default_value);
   const CLI::Validator one = value_check(spec);
   CLI::Option* opt = sub.add_option("--" + spec.name, text, spec.help + " (a comma list: one series per value)");
-  opt->default_str(to_string(spec.default_value));
+  opt->default_str(default_text(spec));
   opt->type_name(integer ? "INT[,INT...]" : "NUMBER[,NUMBER...]");
   opt->transform(CLI::Validator(
       [one](std::string& all) -> std::string {

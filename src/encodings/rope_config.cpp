@@ -60,7 +60,7 @@ std::vector<ParamSpec> rope_param_specs() {
       {"partial-rotary-factor", "fraction of the head that rotates (GPT-NeoX rotary_pct, Phi-2)", 1.0, {}, 0, 1},
       {"scaling", "context-extension method (none = transformers' rope_type \"default\")", std::string("none"),
        rope_scaling_choices()},
-      [&] { auto f = number("factor", "scaling factor s (0 = not set)", 0.0); f.above_min = true; return f; }(),
+      [&] { auto f = number("factor", "scaling factor s", 0.0); f.above_min = true; return f; }(),
       lengths("original-max-position-embeddings", "pre-extension context L_orig (0 = not set)"),
       lengths("max-position-embeddings", "context the config declares (0 = not set)"),
       lengths("seq-len", "current sequence length for dynamic and longrope (0 = not set)"),

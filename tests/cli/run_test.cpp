@@ -38,7 +38,7 @@ const std::map<std::string, std::map<std::string, std::string>>& documented_defa
       {"learned", {{"len", "50"}, {"dim", "768"}, {"std", "0.02"}, {"seed", "0"}, {"max-len", "1024"}}},
       {"recurrent", {{"len", "50"}, {"dim", "128"}, {"base", "10000"}, {"layout", "auto"}}},
       {"rope",
-       {{"len", "50"}, {"dim", "64"}, {"base", "10000"}, {"scaling", "none"}, {"factor", "0"}, {"beta-fast", "32"},
+       {{"len", "50"}, {"dim", "64"}, {"base", "10000"}, {"scaling", "none"}, {"factor", "not set"}, {"beta-fast", "32"},
         {"beta-slow", "1"}, {"convention", "hf"}, {"precision", "f32"}}},
       {"alibi", {{"len", "50"}, {"heads", "8"}, {"head", "-1"}, {"form", "symmetric"}}},
       {"t5", {{"len", "50"}, {"key-len", "0"}, {"buckets", "32"}, {"max-distance", "128"}, {"mode", "bidirectional"}}},
@@ -144,7 +144,9 @@ TEST_CASE("list shows every scheme with a formula", "[cli]") {
       INFO(param);
       REQUIRE(params.count(param) == 1);
       const auto& v = params[param];
-      if (v.is_number()) {
+      if (v.is_null()) {
+        CHECK(value == "not set");
+      } else if (v.is_number()) {
         CHECK(v.get<double>() == std::stod(value));  // 10000 and 10000.0 are the same default
       } else {
         CHECK((v.is_string() ? v.get<std::string>() : v.dump()) == value);

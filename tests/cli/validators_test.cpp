@@ -103,4 +103,9 @@ TEST_CASE("help shows types, ranges and real defaults", "[cli][validators]") {
   const auto t5 = run_cli({"generate", "t5", "--help"});
   CHECK_THAT(t5.out, Catch::Contains("--mode TEXT:{bidirectional,causal} (default: bidirectional)\n"));
   CHECK_THAT(t5.out, !Catch::Contains("Excludes"));
+  // rope's --factor must be > 0 when given: its default is "not set", not a 0 it would refuse.
+  CHECK_THAT(run_cli({"generate", "rope", "--help"}).out, Catch::Contains("--factor NUMBER > 0 (default: not set)\n"));
+  const auto list = run_cli({"list"});
+  CHECK_THAT(list.out, Catch::Contains("--factor not set "));
+  CHECK_THAT(list.out, !Catch::Contains("--factor 0 "));
 }
