@@ -189,30 +189,72 @@ char* write_shortest(char* p, float v) {
 
 char* write_shortest(char* p, double v) { return write_shortest_as<std::uint64_t>(p, v, layout_double); }
 
-char* write_shortest_list(char* p, std::span<const float> v, char sep, const NonFiniteText& nf) {
+namespace {
+
+/// Each value of v, then sep: up to 64 at a time through the AVX2 digits kernel if `avx2`,
+/// else (and for zeros, subnormals and lanes left over) through fmt's Dragonbox.
+char* write_floats_each_then(char* p, std::span<const float> v, char sep, const NonFiniteText& nf, bool avx2) {
   constexpr std::size_t kBatch = 64;
   std::uint32_t sig[kBatch];
   std::int32_t exp[kBatch];
-  const bool batched = detail::have_float_decimals_avx2();
   for (std::size_t first = 0; first < v.size(); first += kBatch) {
     const std::size_t n = std::min(kBatch, v.size() - first);
-    const std::size_t in_batch = batched ? n & ~std::size_t{3} : 0;  // lanes of four
+    const std::size_t in_batch = avx2 ? n & ~std::size_t{3} : 0;  // lanes of four
     detail::float_decimals_avx2(v.data() + first, in_batch, sig, exp);
     for (std::size_t i = 0; i < n; ++i) {
-      if (first + i > 0) *p++ = sep;
       const float x = v[first + i];
-      if (write_special(p, x, nf)) continue;
       const auto bits = std::bit_cast<std::uint32_t>(x);
-      if (i >= in_batch || (bits & 0x7F800000) == 0) {  // not batched, or zero or subnormal
+      if (write_special(p, x, nf)) {
+      } else if (i >= in_batch || (bits & 0x7F800000) == 0) {  // not batched, or zero or subnormal
         p = write_shortest(p, x);
-        continue;
+      } else {
+        *p = '-';
+        p += bits >> 31;
+        p = layout_float(p, sig[i], exp[i]);
       }
-      *p = '-';
-      p += bits >> 31;
-      p = layout_float(p, sig[i], exp[i]);
+      *p++ = sep;
     }
   }
   return p;
+}
+
+}  // namespace
+
+namespace detail {
+
+bool have_float_list_kernel(FloatListKernel k) {
+  return k == FloatListKernel::scalar || (k == FloatListKernel::avx2 && have_float_decimals_avx2()) ||
+         (k == FloatListKernel::avx512 && have_float_texts_avx512());
+}
+
+FloatListKernel best_float_list_kernel() {
+  static const FloatListKernel best = have_float_texts_avx512()    ? FloatListKernel::avx512
+                                      : have_float_decimals_avx2() ? FloatListKernel::avx2
+                                                                   : FloatListKernel::scalar;
+  return best;
+}
+
+char* write_float_list(char* p, std::span<const float> v, char sep, const NonFiniteText& nf, FloatListKernel k) {
+  if (v.empty()) return p;
+  if (k != FloatListKernel::avx512) {
+    return write_floats_each_then(p, v, sep, nf, k == FloatListKernel::avx2) - 1;  // no sep after the last
+  }
+  // Groups of eight in vector registers; a group with a zero, a non-finite value or a long
+  // text, and the last few, through the AVX2 path.
+  std::size_t i = 0;
+  while (i < v.size()) {
+    i += float_texts_avx512(p, v.data() + i, v.size() - i, sep);
+    const std::size_t n = std::min<std::size_t>(8, v.size() - i);
+    p = write_floats_each_then(p, v.subspan(i, n), sep, nf, true);
+    i += n;
+  }
+  return p - 1;
+}
+
+}  // namespace detail
+
+char* write_shortest_list(char* p, std::span<const float> v, char sep, const NonFiniteText& nf) {
+  return detail::write_float_list(p, v, sep, nf, detail::best_float_list_kernel());
 }
 
 char* write_shortest_list(char* p, std::span<const double> v, char sep, const NonFiniteText& nf) {

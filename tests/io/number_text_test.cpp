@@ -11,6 +11,8 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "posenc/io/float_decimal.hpp"
 
@@ -145,30 +147,158 @@ std::string list_text(const std::vector<T>& v) {
   return std::string(buf.data(), write_shortest_list(buf.data(), std::span<const T>(v), ';', nf));
 }
 
+using posenc::io::detail::FloatListKernel;
+
+/// The list kernels this CPU runs (scalar always; AVX2 and AVX-512 where present).
+std::vector<FloatListKernel> kernels_here() {
+  std::vector<FloatListKernel> k;
+  for (const auto kernel : {FloatListKernel::scalar, FloatListKernel::avx2, FloatListKernel::avx512}) {
+    if (posenc::io::detail::have_float_list_kernel(kernel)) k.push_back(kernel);
+  }
+  return k;
+}
+
+std::string list_text(const std::vector<float>& v, FloatListKernel kernel) {
+  std::vector<char> buf(25 * v.size() + kNumberTextRoom);
+  const NonFiniteText nf{"NaN", "Inf", "-Inf"};
+  return std::string(buf.data(), posenc::io::detail::write_float_list(buf.data(), v, ';', nf, kernel));
+}
+
 }  // namespace
 
 TEST_CASE("shortest lists equal fmt's texts joined, for every length and all kinds of values", "[number_text]") {
-  // Lengths 0..70 cover batches of 64 and the lanes of four that are left over; the values
-  // mix normal floats with zeros, subnormals, infinities and NaN in every lane position.
-  std::mt19937_64 gen(7);
-  std::uniform_real_distribution<double> unit(-1.0, 1.0);
-  const std::vector<float> specials = {0.0f, -0.0f, std::numeric_limits<float>::denorm_min(), -1e-40f,
-                                       std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
-                                       std::numeric_limits<float>::quiet_NaN(), 100.0f, 16777216.0f, 3e38f, 1e-30f};
-  for (std::size_t n = 0; n <= 70; ++n) {
-    std::vector<float> v(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto pick = gen() % 5;
-      v[i] = pick == 0   ? specials[gen() % specials.size()]
-             : pick == 1 ? std::bit_cast<float>(static_cast<std::uint32_t>(gen()))
-                         : static_cast<float>(unit(gen) * std::pow(10.0, static_cast<double>(gen() % 12) - 6));
+  // Lengths 0..70 cover batches of 64, groups of eight and lanes of four and what is left
+  // over; the values mix normal floats with zeros, subnormals, infinities and NaN in every
+  // lane position. Every kernel this CPU has (the default one is one of them).
+  for (const auto kernel : kernels_here()) {
+    std::mt19937_64 gen(7);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    const std::vector<float> specials = {0.0f, -0.0f, std::numeric_limits<float>::denorm_min(), -1e-40f,
+                                         std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                                         std::numeric_limits<float>::quiet_NaN(), 100.0f, 16777216.0f, 3e38f, 1e-30f};
+    for (std::size_t n = 0; n <= 70; ++n) {
+      std::vector<float> v(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto pick = gen() % 5;
+        v[i] = pick == 0   ? specials[gen() % specials.size()]
+               : pick == 1 ? std::bit_cast<float>(static_cast<std::uint32_t>(gen()))
+                           : static_cast<float>(unit(gen) * std::pow(10.0, static_cast<double>(gen() % 12) - 6));
+      }
+      CAPTURE(static_cast<int>(kernel), n);
+      CHECK(list_text(v, kernel) == fmt_list(v));
+      if (kernel == FloatListKernel::scalar) {
+        CHECK(list_text(v) == fmt_list(v));
+        std::vector<double> d(v.begin(), v.end());
+        for (std::size_t i = 0; i < n; i += 3) d[i] = std::bit_cast<double>(gen());
+        CHECK(list_text(d) == fmt_list(d));
+      }
     }
-    CAPTURE(n);
-    CHECK(list_text(v) == fmt_list(v));
-    std::vector<double> d(v.begin(), v.end());
-    for (std::size_t i = 0; i < n; i += 3) d[i] = std::bit_cast<double>(gen());
-    CHECK(list_text(d) == fmt_list(d));
   }
+}
+
+TEST_CASE("lists of table-like values: every kernel equals fmt and reads back exactly", "[number_text]") {
+  // Rows like a positional table's (sines and cosines in [-1, 1], a few exact 0 and ±1, small
+  // values down to 1e-6, integers up to 10^16) in rows of 1024, where the vector kernels take
+  // whole groups of eight and hand the others on.
+  std::mt19937_64 gen(11);
+  std::uniform_real_distribution<double> angle(0.0, 1e4);
+  for (const auto kernel : kernels_here()) {
+    std::size_t rows_checked = 0, not_round_trip = 0;
+    for (int row = 0; row < 64; ++row) {
+      std::vector<float> v(1024);
+      for (auto& x : v) {
+        const auto pick = gen() % 64;
+        const double a = angle(gen);
+        x = pick == 0   ? 0.0f
+            : pick == 1 ? (gen() % 2 ? 1.0f : -1.0f)
+            : pick == 2 ? static_cast<float>(std::sin(a) * std::pow(10.0, -static_cast<double>(gen() % 7)))
+            : pick == 3 ? static_cast<float>(std::floor(a) * std::pow(10.0, static_cast<double>(gen() % 14)))
+                        : static_cast<float>(std::sin(a));
+      }
+      const std::string text = list_text(v, kernel);
+      CAPTURE(static_cast<int>(kernel), row);
+      REQUIRE(text == fmt_list(v));
+      ++rows_checked;
+      std::size_t at = 0;
+      for (const float x : v) {
+        const std::size_t end = std::min(text.find(';', at), text.size());
+        if (std::bit_cast<std::uint32_t>(read_back<float>(text.substr(at, end - at))) != std::bit_cast<std::uint32_t>(x)) {
+          ++not_round_trip;
+        }
+        at = end + 1;
+      }
+    }
+    CHECK(rows_checked == 64);
+    CHECK(not_round_trip == 0);
+  }
+}
+
+TEST_CASE("the texts around the vector kernel's limits, in every lane, spelled out", "[number_text]") {
+  // Hand-written texts (independent of fmt): the longest that fit a 16-byte slot with the
+  // separator (15 characters), the first that do not (16, 17, exponent form), the 1e-4 edge,
+  // each in all eight lanes of a group of otherwise short values.
+  const std::vector<std::pair<float, std::string>> cases = {
+      {-123456780000000.0f, "-123456780000000"},  // 16 characters: not in a slot
+      {123456780000000.0f, "123456780000000"},    // 15: the longest that fits
+      {-12345678000000.0f, "-12345678000000"},    // 15 with the sign
+      {1234567800000000.0f, "1234567800000000"},  // 16
+      {1e16f, "1e+16"},
+      {-0.00012345678f, "-0.00012345678"},
+      {0.00012345678f, "0.00012345678"},
+      {1e-4f, "0.0001"},
+      {9.99999e-5f, "9.99999e-05"},
+      {-1.0f, "-1"},
+      {1.0f, "1"},
+      {0.84147096f, "0.84147096"},
+      {-0.5f, "-0.5"},
+      {16777216.0f, "16777216"},
+      {1234.5677f, "1234.5677"},
+      {0.0f, "0"},
+  };
+  for (const auto kernel : kernels_here()) {
+    for (const auto& [value, text] : cases) {
+      for (std::size_t lane = 0; lane < 8; ++lane) {
+        std::vector<float> v(16, 0.25f);
+        v[lane] = value;
+        v[8 + (7 - lane)] = -value;
+        std::string expected;
+        for (std::size_t i = 0; i < 16; ++i) {
+          if (i > 0) expected += ';';
+          expected += i == lane ? text : i == 15 - lane ? (text[0] == '-' ? text.substr(1) : "-" + text) : "0.25";
+        }
+        CAPTURE(static_cast<int>(kernel), text, lane);
+        CHECK(list_text(v, kernel) == expected);
+      }
+    }
+  }
+}
+
+TEST_CASE("the AVX-512 kernel takes whole groups of eight short texts and stops at the first other", "[number_text]") {
+  if (!posenc::io::detail::have_float_texts_avx512()) {
+    WARN("no AVX-512 on this CPU: kernel not run");
+    return;
+  }
+  const auto taken = [](std::vector<float> v, std::string* text = nullptr) {
+    std::vector<char> buf(16 * v.size() + 64);
+    char* p = buf.data();
+    const std::size_t n = posenc::io::detail::float_texts_avx512(p, v.data(), v.size(), ',');
+    if (text != nullptr) *text = std::string(buf.data(), p);
+    return n;
+  };
+  std::vector<float> v(24, 0.5f);
+  CHECK(taken(v) == 24);
+  CHECK(taken(std::vector<float>(7, 0.5f)) == 0);  // fewer than eight
+  v[13] = 0.0f;
+  std::string text;
+  CHECK(taken(v, &text) == 8);  // the second group has a zero
+  CHECK(text == "0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,");
+  v[13] = std::numeric_limits<float>::quiet_NaN();
+  CHECK(taken(v) == 8);
+  v[13] = 1e-5f;
+  CHECK(taken(v) == 8);
+  v[13] = 0.75f;
+  v[2] = -1e20f;
+  CHECK(taken(v) == 0);
 }
 
 TEST_CASE("doubles with 16 and 17 digits, integer digits up to 16", "[number_text]") {

@@ -4,10 +4,16 @@
 ///
 /// The digits are the shortest decimal that reads back to the same value, the closest to it
 /// (Dragonbox, Schubfach and Ryu all give these). A single number takes them from fmt's own
-/// Dragonbox (`fmt::detail::dragonbox::to_decimal`, exported by libfmt); a list of floats from
-/// a four-lane AVX2 Schubfach where the CPU has AVX2 (src/io/float_decimal_avx2.cpp, checked
-/// against fmt for every normal float). The layout around the digits is done here with
-/// fixed-size moves in registers: fmt's general-purpose writer took half of a CSV's time.
+/// Dragonbox (`fmt::detail::dragonbox::to_decimal`, exported by libfmt). A list of floats,
+/// the CSV/JSON path, goes through the best kernel the CPU has (each checked against fmt for
+/// all 2^32 floats, tests/tools/float_text_exhaustive.cpp):
+///   - AVX-512 (src/io/float_text_avx512.cpp): eight floats a step, Schubfach's digits and the
+///     whole text in vector registers, for groups whose eight texts are fixed notation of at
+///     most 15 characters (a positional table's values but its zeros);
+///   - AVX2 (src/io/float_decimal_avx2.cpp): Schubfach's digits four at a time, the layout
+///     around them here with fixed-size moves in registers;
+///   - scalar: Dragonbox's digits and the same layout.
+/// fmt's general-purpose writer took half of a CSV's time.
 #include <span>
 
 namespace posenc::io {
