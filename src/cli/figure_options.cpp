@@ -41,10 +41,10 @@ class SliceTable : public Table {
 
 
 // The finite range of the first `rows` flattened rows; `masked` counts the other values.
-// Blocks are read on the worker threads; tables of more than 2^20 cells are drawn reduced,
-// and read through the float32 fast path like render::heatmap's reducer (within 1.6e-7 of
-// the double values: the same colours).
-std::pair<double, double> finite_range(const Table& t, std::size_t rows, std::size_t& masked) {
+// Blocks are read on the worker threads, through the float32 fast path when `float32`: the
+// values render::heatmap draws when it averages (within 1.6e-7 of the double values); its
+// maxima are the double values themselves.
+std::pair<double, double> finite_range(const Table& t, std::size_t rows, bool float32, std::size_t& masked) {
   struct Block {
     std::vector<double> values;
     std::vector<float> values32;
@@ -54,7 +54,6 @@ std::pair<double, double> finite_range(const Table& t, std::size_t rows, std::si
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   masked = 0;
   const std::size_t cols = t.cols();
-  const bool fast = rows * cols > (std::size_t{1} << 20);
   const auto scan = [](const auto& v, Block& b) {
     using T = std::decay_t<decltype(v[0])>;
     T l = std::numeric_limits<T>::infinity(), h = -l;  // locals: kept in registers
@@ -70,7 +69,7 @@ std::pair<double, double> finite_range(const Table& t, std::size_t rows, std::si
   pipeline<Block>(
       rows, io::block_rows(cols),
       [&](std::size_t first, std::size_t n, Block& b) {
-        if (fast) {
+        if (float32) {
           b.values32.resize(n * cols);
           t.fill_f32(first, n, b.values32);
           scan(b.values32, b);
@@ -162,7 +161,7 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
   ho.reduction = o.reduce == "max" || (o.reduce == "auto" && discrete) ? render::Reduction::kMax : render::Reduction::kMean;
   fig.reduce_by_max = ho.reduction == render::Reduction::kMax;
   std::size_t masked = 0;
-  const auto [data_lo, data_hi] = finite_range(t, slices * rows, masked);
+  const auto [data_lo, data_hi] = finite_range(t, slices * rows, ho.reduction == render::Reduction::kMean, masked);
   fig.lo = std::isfinite(o.vmin) ? o.vmin : data_lo;
   fig.hi = std::isfinite(o.vmax) ? o.vmax : data_hi;
   if ((std::isfinite(o.vmin) || std::isfinite(o.vmax)) && !(fig.lo < fig.hi))
