@@ -231,7 +231,8 @@ void add_decay_command(CLI::App& app, Context& ctx, int& exit_code) {
   opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kPng});
   opts->output.figure.bind_log_axes(*cmd);
   integer_option(cmd->add_option("--max-offset", opts->max_offset, "largest offset K")->capture_default_str(), 0, 1 << 24);
-  integer_option(cmd->add_option("--from", opts->from, "position T (default 0; K with --symmetric or a causal scheme)"), 0, 1 << 30);
+  integer_option(cmd->add_option("--from", opts->from, "query position T"), 0, 1 << 30)
+      ->default_str("0, or K with --symmetric or a causal scheme");
   opts->metric_option = cmd->add_option("--metric", opts->metric, "dot, cosine or distance (absolute tables; rope's q.k)")
                             ->capture_default_str()
                             ->check(CLI::IsMember({"dot", "cosine", "distance"}));

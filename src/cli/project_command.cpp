@@ -120,7 +120,10 @@ void add_project_command(CLI::App& app, Context& ctx, int& exit_code) {
   opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kPng});
   cmd->add_option("--dims", opts->dims, "2 or 3 column indices (0-based), e.g. 0,1,2")->delimiter(',')
       ->transform(integer_in(0, encodings::kMaxDim - 1))->type_name("INT,...");
-  cmd->add_option("--pca", opts->pca, "principal components: 2 or 3")->transform(integer_in(2, 3))->type_name(integer_type(2, 3));
+  cmd->add_option("--pca", opts->pca, "principal components: 2 or 3")
+      ->transform(integer_in(2, 3))
+      ->type_name(integer_type(2, 3))
+      ->default_str("2, unless --dims or the table has 2 or 3 columns");
   cmd->callback([opts, &ctx, &exit_code] { exit_code = run_project(ctx, *opts); });
 }
 
