@@ -62,6 +62,7 @@ def run_once(cmds, outputs):
     for f in outputs:
         if os.path.exists(f):
             os.remove(f)
+    os.sync()  # and wait for write-back already under way, which would take CPU from this run
     seconds, peak = 0.0, 0
     for cmd in cmds:
         start = time.perf_counter()

@@ -48,11 +48,11 @@ template <bool kSin, bool kCos>
   return in_range;
 }
 
-// `target_clones` compiles each twice (AVX2 and baseline) and picks one at load time. The
-// default ISO mode does not contract a*b+c into FMA, so both clones round alike and give the
-// same bytes.
+// `target_clones` compiles each three times (AVX-512, AVX2, baseline) and picks one at load
+// time. The build does not contract a*b+c into FMA (-ffp-contract=off, CMakeLists.txt), so
+// every clone rounds alike and gives the same bytes.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define POSENC_CLONES __attribute__((target_clones("avx2", "default")))
+#define POSENC_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define POSENC_CLONES
 #endif
