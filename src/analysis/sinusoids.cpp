@@ -95,7 +95,7 @@ typedef double V4 __attribute__((vector_size(32)));
   std::memcpy(&v, p, sizeof v);
   return v;
 }
-[[gnu::always_inline]] inline void store4(double* p, V4 v) { std::memcpy(p, &v, sizeof v); }
+[[gnu::always_inline]] inline void store4(double* p, const V4& v) { std::memcpy(p, &v, sizeof v); }
 
 /// For the frequencies [k0, k0 + 16): z_k ← z_k · e^{iω_k} for t = 1 .. m − 1 (z_k starting
 /// at e^{iω_k d} in re, im), adding Re z_k at step t to lane k mod 8 of acc[t]. Blocks are
