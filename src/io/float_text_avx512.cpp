@@ -2,8 +2,12 @@
 
 #include <immintrin.h>
 
-// GCC 12's AVX-512 intrinsics start from _mm512_undefined_*(), which -Wmaybe-uninitialized
-// reports at every inlined use (a known false positive of the header, not of this code).
+#include <bit>
+
+// GCC 12's AVX-512 intrinsics start from _mm512_undefined_*(), which -Wuninitialized (in
+// debug builds) and -Wmaybe-uninitialized (optimised) report at every inlined use: a known
+// false positive of the header, not of this code.
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 namespace posenc::io::detail {
@@ -164,7 +168,7 @@ POSENC_AVX512 char* write_four(const SlotIndices& at, char* p, __m512i fields, _
   const __m512i text = _mm512_shuffle_epi8(source, idx);
   const __mmask64 keep = _mm512_cmple_epu8_mask(j, sep_at);
   _mm512_storeu_si512(p, _mm512_maskz_compress_epi8(keep, text));
-  return p + _mm_popcnt_u64(keep);
+  return p + std::popcount(static_cast<std::uint64_t>(keep));
 }
 
 }  // namespace
