@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "posenc/encodings/rope.hpp"
@@ -94,6 +95,10 @@ void check_values(const RopeConfig& c, RopeFrequencies& f);
 /// Settings given explicitly (flag or config field) that the method does not read, each with
 /// the methods that do: {"attention-factor", "yarn and longrope do"} (rope_warnings.cpp).
 std::vector<std::pair<std::string, std::string>> ignored_settings(const RopeConfig& c);
+
+/// Whether the method reads the setting: "beta-fast" only yarn, "low-freq-factor" only llama3
+/// and so on; a setting every method reads (dim, base, ...) is read by all (rope_warnings.cpp).
+bool method_reads(RopeScaling scaling, std::string_view setting);
 
 /// Notes on settings that implementations read differently (rope_warnings.cpp).
 void add_warnings(const RopeConfig& c, RopeFrequencies& f);

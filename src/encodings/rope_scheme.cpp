@@ -3,8 +3,11 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "posenc/encodings/rope_apply.hpp"
 #include "posenc/encodings/rope_config.hpp"
+#include "rope_internal.hpp"
 
 namespace posenc::encodings {
 namespace {
@@ -15,29 +18,57 @@ RopeTableKind table_kind(const std::string& s) {
   return RopeTableKind::kCos;
 }
 
-/// The parameters echoed in output: the values actually used, not just the flags.
-ParamMap resolved_params(const ParamMap& p, const RopeConfig& c) {
-  ParamMap e = p;
-  const auto keep = [&](const std::string& name, ParamValue v) { e.set(name, std::move(v), p.given(name)); };
-  keep("dim", c.head_dim);
-  keep("base", c.base);
-  keep("layout", std::string(to_string(c.layout)));
-  keep("rotary-dim", c.rotary_dim);
-  keep("partial-rotary-factor", c.partial_rotary_factor);
-  keep("scaling", std::string(to_string(c.scaling)));
-  keep("factor", c.factor.value_or(0.0));
-  keep("original-max-position-embeddings", c.original_max_position_embeddings);
-  keep("max-position-embeddings", c.max_position_embeddings);
-  if (c.beta_fast) keep("beta-fast", *c.beta_fast);
-  if (c.beta_slow) keep("beta-slow", *c.beta_slow);
-  keep("mscale", c.mscale.value_or(0.0));
-  keep("mscale-all-dim", c.mscale_all_dim.value_or(0.0));
-  keep("attention-factor", c.attention_factor.value_or(0.0));
-  keep("truncate", c.truncate.value_or(true));
-  keep("low-freq-factor", c.low_freq_factor);
-  keep("high-freq-factor", c.high_freq_factor);
-  keep("short-factor", c.short_factor);
-  keep("long-factor", c.long_factor);
+/// The parameters echoed in output (JSON "params"): the settings in effect, each as the flag
+/// that gives it back, so that `generate rope` with exactly these flags (and no --hf-config)
+/// makes the same table. Left out: settings not set (no --factor, no --mscale, ...), settings
+/// the method does not read (--beta-fast under linear) and --hf-config itself (what it set is
+/// echoed). The rotary width is echoed once: as --partial-rotary-factor when that fraction
+/// made it (Phi-2's 0.4, and p-RoPE), else as --rotary-dim. The provenance block lists every
+/// setting with its source.
+std::vector<std::pair<std::string, ParamValue>> echoed_params(const ParamMap& p, const RopeConfig& c) {
+  std::vector<std::pair<std::string, ParamValue>> e;
+  const auto put = [&](const char* name, ParamValue v) { e.emplace_back(name, std::move(v)); };
+  const auto put_if_read = [&](const char* name, const auto& v) {
+    if (v && rope_detail::method_reads(c.scaling, name)) put(name, *v);
+  };
+  put("len", p.integer("len"));
+  put("dim", c.head_dim);
+  put("base", c.base);
+  put("layout", std::string(to_string(c.layout)));
+  put("table", p.text("table"));
+  const bool by_fraction =
+      c.scaling == RopeScaling::kProportional
+          ? c.partial_rotary_factor != 1.0
+          : c.partial_rotary_factor != 1.0 &&
+                c.rotary_dim == static_cast<std::int64_t>(static_cast<double>(c.head_dim) * c.partial_rotary_factor);
+  if (by_fraction) {
+    put("partial-rotary-factor", c.partial_rotary_factor);
+  } else {
+    put("rotary-dim", c.rotary_dim);
+  }
+  put("scaling", std::string(to_string(c.scaling)));
+  put_if_read("factor", c.factor);
+  const auto positive = [](std::int64_t v) { return v > 0 ? std::optional<std::int64_t>(v) : std::nullopt; };
+  put_if_read("original-max-position-embeddings", positive(c.original_max_position_embeddings));
+  put_if_read("max-position-embeddings", positive(c.max_position_embeddings));
+  put_if_read("seq-len", positive(c.seq_len));
+  put_if_read("beta-fast", c.beta_fast);
+  put_if_read("beta-slow", c.beta_slow);
+  put_if_read("mscale", c.mscale);
+  put_if_read("mscale-all-dim", c.mscale_all_dim);
+  put_if_read("attention-factor", c.attention_factor);
+  put_if_read("truncate", c.truncate);
+  if (c.scaling == RopeScaling::kLlama3) {
+    put("low-freq-factor", c.low_freq_factor);
+    put("high-freq-factor", c.high_freq_factor);
+  }
+  if (c.scaling == RopeScaling::kLongrope) {
+    put("short-factor", c.short_factor);
+    put("long-factor", c.long_factor);
+  }
+  put("convention", std::string(to_string(c.convention)));
+  put("precision", std::string(to_string(c.precision)));
+  put("apply-attention-factor", c.apply_attention_factor);
   return e;
 }
 
@@ -54,7 +85,8 @@ SchemeInfo rope_scheme() {
             const RopeFrequencies f = compute_frequencies(c);
             const auto kind = table_kind(p.text("table"));
             const auto len = static_cast<std::size_t>(p.integer("len"));
-            TableInfo info = make_info("rope", resolved_params(p, c), {len, static_cast<std::size_t>(c.head_dim)});
+            TableInfo info = make_info("rope", ParamMap(), {len, static_cast<std::size_t>(c.head_dim)});
+            info.params = echoed_params(p, c);
             info.value_name = p.text("table");
             info.results = {{"rope_type", std::string(to_string(c.scaling))},
                             {"rotary_dim", c.rotary_dim},

@@ -128,6 +128,12 @@ const std::vector<Reader>& readers() {
 
 }  // namespace
 
+bool method_reads(RopeScaling scaling, std::string_view setting) {
+  for (const auto& r : readers())
+    if (r.name == setting) return std::find(r.methods.begin(), r.methods.end(), scaling) != r.methods.end();
+  return true;
+}
+
 std::vector<std::pair<std::string, std::string>> ignored_settings(const RopeConfig& c) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& r : readers()) {
