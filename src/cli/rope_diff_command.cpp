@@ -117,21 +117,29 @@ void add_rope_diff_command(CLI::App& rope, Context& ctx, const RopeSettings& sha
 void add_rope_permutation_command(CLI::App& rope, Context& ctx, int& exit_code) {
   struct PermutationOptions {
     std::int64_t dim = 0;
+    std::int64_t rotary_dim = 0;
     ReportOutput output;
   };
   auto opts = std::make_shared<PermutationOptions>();
   CLI::App* cmd = rope.add_subcommand(
       "permutation", "q/k weight-row permutation from the interleaved to the half layout, and its inverse");
   cmd->footer(
-      "half row j*D/2+i takes interleaved row 2i+j (transformers convert_llama_weights_to_hf.py permute)\n"
-      "example: posenc rope permutation --dim 128 --format json");
+      "half row j*R/2+i takes interleaved row 2i+j for the R rotary rows; rows R..D-1 pass through\n"
+      "(transformers convert_llama_weights_to_hf.py permute)\n"
+      "examples:\n"
+      "  posenc rope permutation --dim 128 --format json\n"
+      "  posenc rope permutation --dim 80 --rotary-dim 32          (partial rotary, Phi-2)");
   cmd->add_option("--dim", opts->dim, "head dimension D (even)")
       ->required()
       ->transform(integer_in(2, encodings::kMaxDim))->type_name(integer_type(2, encodings::kMaxDim));
+  cmd->add_option("--rotary-dim", opts->rotary_dim, "rotated width R (even, <= --dim): only rows 0..R-1 are permuted")
+      ->transform(integer_in(2, encodings::kMaxDim))
+      ->type_name(integer_type(2, encodings::kMaxDim))
+      ->default_str("--dim (the whole head)");
   opts->output.bind(*cmd, {io::Format::kText, io::Format::kJson});
   cmd->callback([opts, &ctx, &exit_code] {
     const io::Format f = opts->output.prepare();
-    const auto p = encodings::rope_permutation(opts->dim);
+    const auto p = encodings::rope_permutation(opts->dim, opts->rotary_dim);
     opts->output.emit(ctx, f, [&](std::ostream& s) {
       if (f == io::Format::kJson) {
         io::write_rope_permutation_json(p, s);

@@ -146,12 +146,19 @@ Matrix rope_rotation_matrix(std::span<const double> angles, std::size_t n, RopeL
   return r;
 }
 
-RopePermutation rope_permutation(std::int64_t dim) {
-  if (dim < 2 || dim % 2 != 0) throw Error(fmt::format("--dim must be even and at least 2 (got {})", dim));
-  const auto half = dim / 2;
+RopePermutation rope_permutation(std::int64_t dim, std::int64_t rotary_dim) {
+  const std::int64_t rotary = rotary_dim > 0 ? rotary_dim : dim;
+  if (rotary_dim == 0 && (dim < 2 || dim % 2 != 0))
+    throw Error(fmt::format("--dim must be even and at least 2 (got {})", dim));
+  if (rotary < 2 || rotary % 2 != 0 || rotary > dim)
+    throw Error(fmt::format("--rotary-dim must be even, at least 2 and at most --dim {} (got {})", dim, rotary));
+  const auto half = rotary / 2;
   RopePermutation p;
+  p.rotary_dim = rotary;
   p.to_half.resize(static_cast<std::size_t>(dim));
   p.to_interleaved.resize(static_cast<std::size_t>(dim));
+  for (std::int64_t k = rotary; k < dim; ++k)  // pass-through rows stay
+    p.to_half[static_cast<std::size_t>(k)] = p.to_interleaved[static_cast<std::size_t>(k)] = k;
   for (std::int64_t i = 0; i < half; ++i) {
     for (std::int64_t j = 0; j < 2; ++j) {
       const auto old_row = 2 * i + j;     // interleaved: pair i at (2i, 2i+1)

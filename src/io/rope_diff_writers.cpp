@@ -44,7 +44,14 @@ void write_rope_diff_json(const encodings::RopeDiff& d, const RopeDiffLabels& la
 
 void write_rope_permutation_text(const encodings::RopePermutation& p, std::ostream& out) {
   const std::size_t d = p.to_half.size();
-  out << fmt::format("# head dim {}: half-layout row k takes interleaved row to_half[k] (row 2i+j -> j*{}+i)\n", d, d / 2);
+  const auto r = static_cast<std::size_t>(p.rotary_dim);
+  if (r == d) {
+    out << fmt::format("# head dim {}: half-layout row k takes interleaved row to_half[k] (row 2i+j -> j*{}+i)\n", d, d / 2);
+  } else {
+    out << fmt::format("# head dim {}, rotary dim {}: half-layout row k takes interleaved row to_half[k] (row 2i+j "
+                       "-> j*{}+i for rows < {}; rows {}..{} pass through)\n",
+                       d, r, r / 2, r, r, d - 1);
+  }
   out << fmt::format("{:>8} {:>14}\n", "half_row", "interleaved_row");
   for (std::size_t k = 0; k < d; ++k) out << fmt::format("{:>8} {:>14}\n", k, p.to_half[k]);
   out << "# inverse (to_interleaved): " << fmt::format("{}", fmt::join(p.to_interleaved, " ")) << "\n";
@@ -53,10 +60,12 @@ void write_rope_permutation_text(const encodings::RopePermutation& p, std::ostre
 void write_rope_permutation_json(const encodings::RopePermutation& p, std::ostream& out) {
   const nlohmann::json j = {
       {"dim", p.to_half.size()},
+      {"rotary_dim", p.rotary_dim},
       {"to_half", p.to_half},
       {"to_interleaved", p.to_interleaved},
-      {"rule", "half[k] = interleaved[to_half[k]]; interleaved row 2i+j becomes half row j*dim/2+i "
-               "(transformers convert_llama_weights_to_hf.py permute)"}};
+      {"rule", "half[k] = interleaved[to_half[k]]; interleaved row 2i+j becomes half row j*rotary_dim/2+i "
+               "for rows below rotary_dim, the others pass through (transformers convert_llama_weights_to_hf.py "
+               "permute)"}};
   out << j.dump(2) << "\n";
 }
 

@@ -413,6 +413,49 @@ TEST_CASE("rope permutation needs an even --dim", "[cli][rope][permutation]") {
   }
 }
 
+TEST_CASE("rope permutation with a partial rotary width permutes the rotary rows only", "[cli][rope][permutation]") {
+  // By hand: D = 10, R = 6. Interleaved row 2i+j -> half row j·3+i for rows < 6, so half rows
+  // 0..2 take interleaved 0,2,4 and half rows 3..5 take 1,3,5; rows 6..9 stay.
+  const auto r = run_cli({"rope", "permutation", "--dim", "10", "--rotary-dim", "6", "--format", "json"});
+  REQUIRE(r.code == 0);
+  const json j = json::parse(r.out);
+  CHECK(j.at("dim") == 10);
+  CHECK(j.at("rotary_dim") == 6);
+  CHECK(j.at("to_half") == json::array({0, 2, 4, 1, 3, 5, 6, 7, 8, 9}));
+  CHECK(j.at("to_interleaved") == json::array({0, 3, 1, 4, 2, 5, 6, 7, 8, 9}));
+  const auto text = run_cli({"rope", "permutation", "--dim", "10", "--rotary-dim", "6"});
+  CHECK(text.code == 0);
+  CHECK_THAT(text.out, Contains("rows 6..9 pass through"));
+  CHECK(json::parse(run_cli({"rope", "permutation", "--dim", "8", "--format", "json"}).out).at("rotary_dim") == 8);
+  for (const auto& [dim, rotary] : {std::pair{"10", "5"}, std::pair{"10", "12"}, std::pair{"10", "0"}}) {
+    const auto bad = run_cli({"rope", "permutation", "--dim", dim, "--rotary-dim", rotary});
+    CHECK(bad.code == 2);
+    CHECK(one_line(bad.err));
+    CHECK_THAT(bad.err, Contains("--rotary-dim"));
+  }
+}
+
+TEST_CASE("rope permutation maps the interleaved angle table onto the half one, partial rotary included",
+          "[cli][rope][permutation]") {
+  // An independent path: the tables `generate rope` writes in each layout. Column k of the
+  // half table must be column to_half[k] of the interleaved one, pass-through columns too.
+  for (const auto& [dim, rotary] : {std::pair{"10", "6"}, std::pair{"8", "8"}, std::pair{"7", "4"}}) {
+    const auto perm = json::parse(run_cli({"rope", "permutation", "--dim", dim, "--rotary-dim", rotary, "--format", "json"}).out);
+    const auto table = [&](const char* layout) {
+      const auto r = run_cli({"generate", "rope", "--dim", dim, "--rotary-dim", rotary, "--layout", layout, "--table",
+                              "angle", "--len", "5", "--format", "json", "--dtype", "float64"});
+      INFO(r.err);
+      REQUIRE(r.code == 0);
+      return json::parse(r.out).at("data");
+    };
+    const json inter = table("interleaved"), half = table("half");
+    CAPTURE(dim, rotary);
+    for (std::size_t t = 0; t < 5; ++t)
+      for (std::size_t k = 0; k < half[t].size(); ++k)
+        CHECK(half[t][k] == inter[t][perm.at("to_half")[k].get<std::size_t>()]);
+  }
+}
+
 TEST_CASE("generate rope from a config writes the cos table", "[cli][rope]") {
   const auto r = run_cli({"generate", "rope", "--hf-config", config("llama-3.1-8b.json"), "--len", "8", "--format", "csv"});
   CHECK(r.code == 0);

@@ -100,6 +100,13 @@ TEST_CASE("half and interleaved layouts agree after the HF permutation", "[rope]
   for (std::size_t i = 0; i < 128; ++i) CHECK(lhs[i] == Approx(rhs[i]).epsilon(0).margin(1e-12));
   CHECK(apply_permutation(apply_permutation(x, big.to_half), big.to_interleaved) == x);
   CHECK_THROWS(rope_permutation(7));
+  // Partial rotary: the first R rows only (R = 4 of 7: pairs (0,1), (2,3) -> (0,2), (1,3)).
+  const auto partial = rope_permutation(7, 4);
+  CHECK(partial.to_half == std::vector<std::int64_t>{0, 2, 1, 3, 4, 5, 6});
+  CHECK(partial.to_interleaved == std::vector<std::int64_t>{0, 2, 1, 3, 4, 5, 6});
+  CHECK(partial.rotary_dim == 4);
+  CHECK_THROWS(rope_permutation(10, 12));
+  CHECK_THROWS(rope_permutation(10, 5));
 }
 
 TEST_CASE("cos table: layouts, pass-through dims and the attention factor", "[rope][apply]") {

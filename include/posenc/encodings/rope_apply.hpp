@@ -50,11 +50,15 @@ Matrix rope_rotation_matrix(std::span<const double> angles, std::size_t n, RopeL
 /// `convert_llama_weights_to_hf.py` `permute`: interleaved row 2i+j → half row j·d/2+i);
 /// `to_interleaved` is its inverse. Rotating P·x in the half layout equals P·(x rotated in
 /// the interleaved layout), so q·k is unchanged when q and k are permuted alike.
+/// With partial rotary (`rotary_dim` R < d: GPT-NeoX's rotary_pct, Phi-2) only the first R
+/// rows rotate, pair i at (2i, 2i+1) or (i, i + R/2); rows R..d-1 pass through and keep
+/// their place. rotary_dim 0 = d.
 struct RopePermutation {
   std::vector<std::int64_t> to_half;
   std::vector<std::int64_t> to_interleaved;
+  std::int64_t rotary_dim = 0;  ///< R: rows 0..R-1 are permuted
 };
-RopePermutation rope_permutation(std::int64_t dim);
+RopePermutation rope_permutation(std::int64_t dim, std::int64_t rotary_dim = 0);
 
 /// y[k] = x[perm[k]].
 std::vector<double> apply_permutation(std::span<const double> x, std::span<const std::int64_t> perm);
