@@ -129,7 +129,7 @@ void add_rope_permutation_command(CLI::App& rope, Context& ctx, int& exit_code) 
       "examples:\n"
       "  posenc rope permutation --dim 128 --format json\n"
       "  posenc rope permutation --dim 80 --rotary-dim 32          (partial rotary, Phi-2)");
-  cmd->add_option("--dim", opts->dim, "head dimension D (even)")
+  cmd->add_option("--dim", opts->dim, "head dimension D (even unless --rotary-dim is given)")
       ->required()
       ->transform(integer_in(2, encodings::kMaxDim))->type_name(integer_type(2, encodings::kMaxDim));
   cmd->add_option("--rotary-dim", opts->rotary_dim, "rotated width R (even, <= --dim): only rows 0..R-1 are permuted")

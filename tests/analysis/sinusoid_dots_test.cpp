@@ -58,3 +58,23 @@ TEST_CASE("sinusoid_dots: gaps, negative offsets and any thread count give the s
     CHECK(one[i] == Approx(direct_dot(omega, offsets[i])).epsilon(0).margin(1e-12 * 32));
   }
 }
+
+TEST_CASE("sinusoid_dots with K not a multiple of the 16-frequency block: the tail frequencies step alone",
+          "[sinusoids]") {
+  // K = 37 (two blocks of 16 and 5 left over) and K = 5 (no whole block): runs of consecutive
+  // offsets across chunk ends, gaps and offset 0 inside a run, all against the direct sum.
+  std::vector<std::int64_t> offsets;
+  for (std::int64_t t = -20; t < 700; ++t) offsets.push_back(t);
+  for (std::int64_t t = 5000; t < 5300; t += 3) offsets.push_back(t);
+  for (const int d : {74, 10}) {
+    std::vector<double> omega;
+    for (int k = 0; k < d / 2; ++k) omega.push_back(std::pow(10000.0, -2.0 * k / d));
+    const auto k_pairs = static_cast<double>(omega.size());
+    const auto dots = sinusoid_dots(interleaved_sinusoids(omega, static_cast<std::size_t>(d)), offsets);
+    REQUIRE(dots.size() == offsets.size());
+    double worst = 0;
+    for (std::size_t i = 0; i < offsets.size(); ++i) worst = std::max(worst, std::abs(dots[i] - direct_dot(omega, offsets[i])));
+    CAPTURE(d);
+    CHECK(worst < 1e-12 * k_pairs);
+  }
+}

@@ -201,6 +201,24 @@ def check_gallery(tmp):
     expect("Σ_{k&lt;j}" in page, "index.html: '<' in a caption is not escaped")
 
 
+def check_colour_range_is_drawn_values():
+    """A heatmap that averages draws float32 values, so its colour range is theirs: fairseq's
+    table (positions from 2) has cos(2·ω_63) = 0.99999998 in double, 1.0 in float32 (numpy
+    computes both here), and the colorbar must reach 1.0 and label it."""
+    import numpy as np
+
+    d = 128
+    w = 10000.0 ** (-np.arange(d // 2) / (d // 2 - 1))  # fairseq: exponent over half_dim - 1
+    pos = np.arange(2, 52, dtype=np.float64)[:, None]
+    table = np.concatenate([np.sin(pos * w), np.cos(pos * w)], axis=1)
+    expect(table.max() < 1.0 and table.astype(np.float32).max() == 1.0,
+           f"fairseq max {table.max()!r} in double, {table.astype(np.float32).max()!r} in float32")
+    r = run("generate", "sinusoidal", "--len", "50", "--dim", str(d), "--convention", "fairseq", "--format", "svg")
+    expect(r.returncode == 0, f"fairseq svg exit {r.returncode}")
+    _, labels = texts(r.stdout)
+    expect("1.0" in labels and "\u22121.0" in labels, f"fairseq colorbar ends labelled 1.0 and -1.0: {labels}")
+
+
 def main():
     figures = {
         "heatmap": ["generate", "sinusoidal", "--len", "50", "--dim", "128"],
@@ -259,6 +277,7 @@ def main():
         check_svg_rasters(["similarity", "sinusoidal", "--len", "64", "--dim", "128", "--width", "520", "--height", "480"])
         check_svg_rasters(["generate", "alibi", "--len", "10", "--heads", "3", "--width", "500", "--height", "300"])
         check_gallery(tmp)
+    check_colour_range_is_drawn_values()
     finish()
 
 
