@@ -2,6 +2,8 @@
 // (PRODUCT.md: "every number the tool prints can be reproduced").
 #include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "test_data.hpp"
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -47,7 +49,7 @@ TEST_CASE("echoed parameters replay to the same table", "[cli][echo]") {
     runs.push_back({"sinusoidal", "--convention", convention});
   // rope echoes the settings in effect, including those a config.json gave: replayed without
   // the file, they make the same table (and the same results: inv_freq, attention factor).
-  const std::string configs = std::string(POSENC_TEST_DATA) + "/configs/";
+  const std::string configs = posenc::test::data_path("configs/");
   for (const char* model : {"llama-2-7b", "llama-3.1-8b", "qwen2.5-7b-yarn", "deepseek-v3", "phi-3.5-mini", "phi-2",
                             "gpt-neox-20b"})
     runs.push_back({"rope", "--hf-config", configs + model + ".json"});
@@ -120,10 +122,10 @@ TEST_CASE("rope echoes the settings in effect: no unset ones, none the method ig
   const auto linear = params({"--scaling", "linear", "--factor", "2", "--beta-fast", "16"});
   CHECK(linear["factor"] == 2.0);
   CHECK(!linear.contains("beta-fast"));  // linear does not read it (a warning says so)
-  const auto phi2 = params({"--hf-config", std::string(POSENC_TEST_DATA) + "/configs/phi-2.json"});
+  const auto phi2 = params({"--hf-config", posenc::test::data_path("configs/phi-2.json")});
   CHECK(phi2["partial-rotary-factor"] == 0.4);  // Phi-2's fraction, not its rotary width
   CHECK(!phi2.contains("rotary-dim"));
-  const auto llama3 = params({"--hf-config", std::string(POSENC_TEST_DATA) + "/configs/llama-3.1-8b.json"});
+  const auto llama3 = params({"--hf-config", posenc::test::data_path("configs/llama-3.1-8b.json")});
   CHECK(llama3["scaling"] == "llama3");
   CHECK(llama3["factor"] == 8.0);
   CHECK(llama3["original-max-position-embeddings"] == 8192);

@@ -1,6 +1,8 @@
 // `posenc rope`, `rope diff`, `rope permutation` and `generate rope`, through cli::run.
 #include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "test_data.hpp"
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -17,7 +19,7 @@ using Catch::Contains;
 using Catch::StartsWith;
 using nlohmann::json;
 
-std::string config(const std::string& name) { return std::string(POSENC_TEST_DATA) + "/configs/" + name; }
+std::string config(const std::string& name) { return posenc::test::data_path("configs/" + name); }
 
 /// Writes `text` to a fresh file in the temp folder and returns its path.
 std::string temp_file(const std::string& name, const std::string& text) {

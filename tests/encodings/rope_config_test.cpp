@@ -1,6 +1,8 @@
 // Reading Hugging Face config.json files: the shipped model configs resolve to the models'
 // published settings, and bad files fail with a message naming the field.
 #include <catch2/catch.hpp>
+
+#include "test_data.hpp"
 #include <cmath>
 #include <string>
 
@@ -11,7 +13,7 @@ using namespace posenc::encodings;
 
 namespace {
 
-std::string data(const std::string& name) { return std::string(POSENC_TEST_DATA) + "/configs/" + name; }
+std::string data(const std::string& name) { return posenc::test::data_path("configs/" + name); }
 
 RopeConfig load(const std::string& name, posenc::ParamMap p = posenc::ParamMap(rope_param_specs())) {
   p.set("hf-config", data(name));

@@ -1,5 +1,7 @@
 // The `rope` registry entry: tables through make_table and the echoed parameters.
 #include <catch2/catch.hpp>
+
+#include "test_data.hpp"
 #include <cmath>
 
 #include "posenc/encodings/registry.hpp"
@@ -34,7 +36,7 @@ TEST_CASE("rope scheme: cos table in the half layout, float64", "[rope][scheme]"
 TEST_CASE("rope scheme: echoes resolved values from a config file", "[rope][scheme]") {
   posenc::ParamMap p;
   p.set("len", std::int64_t{2});
-  p.set("hf-config", std::string(POSENC_TEST_DATA) + "/configs/phi-2.json");
+  p.set("hf-config", posenc::test::data_path("configs/phi-2.json"));
   p.set("table", std::string("angle"));
   const auto t = make_table("rope", p);
   CHECK(t->cols() == 80);

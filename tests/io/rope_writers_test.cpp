@@ -2,6 +2,8 @@
 #include "posenc/io/rope_writers.hpp"
 
 #include <catch2/catch.hpp>
+
+#include "test_data.hpp"
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -12,7 +14,7 @@ using namespace posenc::encodings;
 namespace {
 RopeReport llama31() {
   posenc::ParamMap p(rope_param_specs());
-  p.set("hf-config", std::string(POSENC_TEST_DATA) + "/configs/llama-3.1-8b.json");
+  p.set("hf-config", posenc::test::data_path("configs/llama-3.1-8b.json"));
   return make_rope_report(resolve_rope_config(p));
 }
 }  // namespace
