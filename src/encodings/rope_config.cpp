@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <set>
 
+#include "posenc/encodings/llama_arch.hpp"
 #include "posenc/error.hpp"
 #include "rope_internal.hpp"
 
@@ -19,20 +19,19 @@ void check_number(const RopeConfig& c, const char* name, double v, double lo, bo
 }
 
 /// hf: half (transformers' rotate_half; Llama weights are permuted on conversion). meta:
-/// interleaved. ggml: NEOX (half) for the architectures llama.cpp runs in NEOX mode, else
-/// NORMAL (interleaved: convert_hf_to_gguf.py undoes the Llama permutation).
+/// interleaved. ggml: the rope type llama.cpp assigns to the architecture the converter makes
+/// of this model_type (llama_arch.hpp): NEOX, MROPE and IMROPE pair (i, i+d/2), NORM (2i, 2i+1).
 void set_default_layout(RopeConfig& c) {
-  static const std::set<std::string> neox = {"falcon", "qwen", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe",
-                                             "phi", "phi3", "gemma", "gemma2", "gemma3", "stablelm",
-                                             "gpt_neox", "starcoder2", "olmo2"};
   std::string why = fmt::format("default for --convention {}", to_string(c.convention));
-  if (c.convention == RopeConvention::kHf) {
-    c.layout = RopeLayout::kHalf;
-  } else if (c.convention == RopeConvention::kGgml && neox.count(c.model_type) != 0) {
-    c.layout = RopeLayout::kHalf;
-    why += fmt::format(" (llama.cpp runs {} in NEOX mode)", c.model_type);
-  } else {
-    c.layout = RopeLayout::kInterleaved;
+  c.layout = c.convention == RopeConvention::kHf ? RopeLayout::kHalf : RopeLayout::kInterleaved;
+  if (c.convention == RopeConvention::kGgml && !c.model_type.empty()) {
+    if (const LlamaArch* a = llama_arch_for_model_type(c.model_type)) {
+      if (rope_type_is_half(a->rope)) c.layout = RopeLayout::kHalf;
+      why += fmt::format(" (llama.cpp runs model_type {} as architecture {} in {} mode{}{})", c.model_type, a->name,
+                         to_string(a->rope), a->conditional.empty() ? "" : "; ", a->conditional);
+    } else {
+      why += fmt::format(" (model_type {} is not in llama.cpp's architecture table: NORM assumed)", c.model_type);
+    }
   }
   c.set_source("layout", std::string(to_string(c.layout)), why);
 }
@@ -53,7 +52,7 @@ std::vector<ParamSpec> rope_param_specs() {
       len_param(),
       dim,
       number("base", "RoPE base θ (rope_theta)", 10000.0, 1.0),
-      {"layout", "pairs (2i,2i+1) or (i,i+d/2); default: half for hf, interleaved for meta and ggml", std::string("half"),
+      {"layout", "pairs (2i,2i+1) or (i,i+d/2); default: half for hf, interleaved for meta, for ggml llama.cpp's rope type of the model_type (NEOX: half)", std::string("half"),
        rope_layout_names()},
       {"table", "what each cell holds", std::string("cos"), {"angle", "cos", "sin"}},
       lengths("rotary-dim", "rotated width R (even, ≤ --dim); 0 = int(dim × partial-rotary-factor)"),

@@ -7,9 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 #include <string>
 
+#include "posenc/encodings/llama_arch.hpp"
 #include "posenc/error.hpp"
 
 namespace posenc::encodings::rope_detail {
@@ -192,8 +192,8 @@ void setup(const RopeConfig& c, RopeFrequencies& f) {
 
 bool ggml_deepseek2_arch(const RopeConfig& c) {
   // convert_hf_to_gguf.py DeepseekV2Model (and subclasses): model_arch = MODEL_ARCH.DEEPSEEK2.
-  static const std::set<std::string> deepseek2 = {"deepseek_v2", "deepseek_v3", "kimi_k2", "kimi_vl", "glm4_moe_lite"};
-  return deepseek2.count(c.model_type) != 0;
+  const LlamaArch* a = llama_arch_for_model_type(c.model_type);
+  return a != nullptr && a->name == "deepseek2";
 }
 
 double ggml_mscale(const RopeConfig& c) {

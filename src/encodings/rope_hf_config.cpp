@@ -248,7 +248,9 @@ RopeConfig parse_hf_config(const std::string& json_text, const std::string& file
   bool has_partial = false;
   for (const auto& st : c.sources) has_partial = has_partial || st.name == "partial-rotary-factor";
   if (!has_partial) c.set_source("partial-rotary-factor", "1", "default (no partial_rotary_factor in the file)");
-  const auto model_type = cfg.text("model_type").value_or("");
+  // A multimodal config's text_config may lack model_type; the top level names the model then.
+  const Obj top{&root, "", file};
+  const auto model_type = cfg.text("model_type").value_or(top.text("model_type").value_or(""));
   c.model_type = model_type;
   if (auto inter = cfg.boolean("rope_interleave")) {
     c.layout = *inter ? RopeLayout::kInterleaved : RopeLayout::kHalf;
