@@ -22,8 +22,11 @@ namespace posenc::io {
 /// (full disk, `ulimit -f`, closed pipe) stops `write` at once. On any failure the temporary
 /// file is removed, `path` is left as it was, and Error is thrown naming -o ("-o 'PATH':
 /// cannot write: <reason>"); an exception thrown by `write` itself is rethrown unchanged.
-/// `binary` output is refused to a terminal. A replaced file keeps its permissions; a new one
-/// gets 0666 & ~umask.
+/// `binary` output is refused to a terminal. An existing file the process may not write (as
+/// `>` would find) is refused before anything is written: "-o 'PATH': cannot write: Permission
+/// denied". A replaced file keeps its mode, owner and group; when it has other hard links, or
+/// its owner or group cannot be kept, the finished temporary file is copied into it in place
+/// (same inode, like `>`) instead of renamed over it. A new file gets 0666 & ~umask.
 void write_atomically(const std::string& path, bool binary, const std::function<void(std::ostream&)>& write,
                       std::uint64_t min_bytes = 0);
 
@@ -36,8 +39,9 @@ void write_atomically(const std::string& path, Format format, const std::functio
 /// final flush) stops it with Error "cannot write to stdout: <reason>".
 void write_to_stdout(std::ostream& out, const std::function<void(std::ostream&)>& write);
 
-/// Throws Error if `path`'s folder does not exist or is not writable, or `path` is a folder
-/// (checked before work starts, so a long computation does not end in a failed write).
+/// Throws Error if `path`'s folder does not exist or is not writable, `path` is a folder, or
+/// `path` exists and may not be written (checked before work starts, so a long computation
+/// does not end in a failed write).
 void check_writable(const std::string& path);
 
 /// Throws Error "-o 'PATH': the output needs at least 16 GiB, the disk has 3 GiB free" when
