@@ -99,6 +99,29 @@ std::vector<double> rope_qk_decay(const std::vector<double>& theta, const std::v
   return out;
 }
 
+std::vector<double> rope_qk_distance(const std::vector<double>& theta, const std::vector<double>& q,
+                                     const std::vector<double>& k, bool interleaved,
+                                     const std::vector<std::int64_t>& offsets) {
+  const RopeLayout layout = interleaved ? RopeLayout::kInterleaved : RopeLayout::kHalf;
+  std::vector<double> out;
+  out.reserve(offsets.size());
+  for (std::int64_t d : offsets) {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < theta.size(); ++i) {
+      const auto [a, b] = rope_pair(layout, q.size(), i);
+      const double phi = static_cast<double>(d) * theta[i];
+      const double h = std::sin(0.5 * phi);
+      // 1 − e^{iφ} = 2 sin²(φ/2) − i sin φ: no difference of nearly equal numbers.
+      const std::complex<double> one_minus(2.0 * h * h, -std::sin(phi));
+      const std::complex<double> kk(k[a], k[b]);
+      const std::complex<double> diff = std::complex<double>(q[a] - k[a], q[b] - k[b]) + kk * one_minus;
+      sum += std::norm(diff);
+    }
+    out.push_back(std::sqrt(sum));
+  }
+  return out;
+}
+
 std::vector<double> alibi_decay(double slope, const std::vector<std::int64_t>& offsets, bool causal) {
   std::vector<double> out;
   out.reserve(offsets.size());

@@ -40,9 +40,13 @@ DecayCurves rope_curves(const ParamMap& p, const DecayRequest& r) {
   const auto view = rope_view(scheme_table("rope", p, 1)->info());
   const auto c = analysis::make_rope_case(view.theta, view.layout, 1, analysis::parse_qk(r.qk), r.seed);
   const analysis::Metric metric = analysis::parse_metric(r.metric);
-  auto score = analysis::rope_qk_decay(view.theta, c.q, c.k, view.layout == analysis::RopeLayout::kInterleaved, r.offsets);
+  const bool interleaved = view.layout == analysis::RopeLayout::kInterleaved;
+  auto score = metric == analysis::Metric::kDistance
+                   ? analysis::rope_qk_distance(view.theta, c.q, c.k, interleaved, r.offsets)
+                   : analysis::rope_qk_decay(view.theta, c.q, c.k, interleaved, r.offsets);
   const double qq = analysis::dot(c.q, c.q), kk = analysis::dot(c.k, c.k);
-  for (double& v : score) v = analysis::metric_from_dot(metric, v, qq, kk);  // rotations keep |q|, |k|
+  if (metric != analysis::Metric::kDistance)
+    for (double& v : score) v = analysis::metric_from_dot(metric, v, qq, kk);  // rotations keep |q|, |k|
   const std::string vectors = r.qk == "ones"   ? "q=k=ones"
                               : r.qk == "same" ? fmt::format("q=k random (seed {})", r.seed)
                                                : fmt::format("q, k random (seed {})", r.seed);

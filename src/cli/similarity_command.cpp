@@ -57,9 +57,13 @@ int run_similarity(Context& ctx, const SimilarityOptions& o) {
     info.params.emplace_back("qk", o.qk);
     info.params.emplace_back("seed", static_cast<std::int64_t>(o.seed));
     info.title = fmt::format("RoPE {} of R_i q and R_j k, q,k {}", o.metric, o.qk);
-    auto g = analysis::rope_qk_decay(view.theta, c.q, c.k, view.layout == analysis::RopeLayout::kInterleaved, offsets);
+    const bool interleaved = view.layout == analysis::RopeLayout::kInterleaved;
+    auto g = metric == analysis::Metric::kDistance
+                 ? analysis::rope_qk_distance(view.theta, c.q, c.k, interleaved, offsets)  // no cancellation
+                 : analysis::rope_qk_decay(view.theta, c.q, c.k, interleaved, offsets);
     const double qq = analysis::dot(c.q, c.q), kk = analysis::dot(c.k, c.k);
-    for (double& v : g) v = analysis::metric_from_dot(metric, v, qq, kk);
+    if (metric != analysis::Metric::kDistance)
+      for (double& v : g) v = analysis::metric_from_dot(metric, v, qq, kk);
     result = analysis::toeplitz_table(std::move(info), std::move(g));
   } else if (const auto known = analysis::known_sinusoids(table->info())) {
     info.title = fmt::format("{} similarity of {} (closed form)", o.metric, info.title.empty() ? info.scheme : info.title);

@@ -119,3 +119,43 @@ TEST_CASE("alibi and t5 against distance", "[decay]") {
   const posenc::encodings::T5Options o;
   CHECK(t5_decay(o, {-16, 0, 16}) == std::vector<double>{10, 0, 26});
 }
+
+TEST_CASE("rope q.k distance: exactly 0 at delta 0 for q = k, accurate for small delta (issue 15.4)", "[decay][rope]") {
+  // theta_i = 10000^(-2i/d), q and k fixed irregular vectors (no posenc code makes them).
+  const std::size_t d = 64;
+  std::vector<double> theta(d / 2), q(d), k(d);
+  for (std::size_t i = 0; i < d / 2; ++i) theta[i] = std::pow(10000.0, -2.0 * static_cast<double>(i) / d);
+  for (std::size_t c = 0; c < d; ++c) {
+    q[c] = std::sin(1.3 * static_cast<double>(c) + 0.4) * 1.7;
+    k[c] = std::cos(0.7 * static_cast<double>(c) * static_cast<double>(c) + 0.1);
+  }
+  for (bool interleaved : {true, false}) {
+    INFO("interleaved " << interleaved);
+    // q = k: |q - R_delta q| = sqrt(sum_i |q~_i|^2 4 sin^2(delta theta_i / 2)), by hand in long double.
+    const std::vector<std::int64_t> offsets{0, 1, -1, 2, 1000};
+    const auto same = rope_qk_distance(theta, q, q, interleaved, offsets);
+    CHECK(same[0] == 0.0);  // sqrt(|q|^2 + |q|^2 - 2 q.q) gave ~1e-7 here
+    for (std::size_t o = 0; o < offsets.size(); ++o) {
+      long double s = 0;
+      for (std::size_t i = 0; i < d / 2; ++i) {
+        const std::size_t a = interleaved ? 2 * i : i, b = interleaved ? 2 * i + 1 : i + d / 2;
+        const long double h = std::sin(0.5L * static_cast<long double>(offsets[o]) * theta[i]);
+        s += (static_cast<long double>(q[a]) * q[a] + static_cast<long double>(q[b]) * q[b]) * 4 * h * h;
+      }
+      CHECK(same[o] == Approx(static_cast<double>(std::sqrt(s))).epsilon(1e-13).margin(0));
+    }
+    // q != k: rotate k explicitly by delta (2x2 blocks, long double) and subtract.
+    const auto diff = rope_qk_distance(theta, q, k, interleaved, offsets);
+    for (std::size_t o = 0; o < offsets.size(); ++o) {
+      long double s = 0;
+      for (std::size_t i = 0; i < d / 2; ++i) {
+        const std::size_t a = interleaved ? 2 * i : i, b = interleaved ? 2 * i + 1 : i + d / 2;
+        const long double phi = static_cast<long double>(offsets[o]) * theta[i];
+        const long double ra = k[a] * std::cos(phi) - k[b] * std::sin(phi);
+        const long double rb = k[b] * std::cos(phi) + k[a] * std::sin(phi);
+        s += (q[a] - ra) * (q[a] - ra) + (q[b] - rb) * (q[b] - rb);
+      }
+      CHECK(diff[o] == Approx(static_cast<double>(std::sqrt(s))).epsilon(1e-13).margin(0));
+    }
+  }
+}

@@ -267,3 +267,28 @@ TEST_CASE("cosmetics: no -0 in alibi decay, shortest float32 in decay JSON, inte
   // Two positions leave no t with t - 1 >= 0 and t + 1 < 2: dot-symmetric cannot be decided.
   CHECK(run_cli({"check", "learned", "--len", "2", "--identity", "dot-symmetric"}).code == 2);
 }
+
+TEST_CASE("decay rope --qk same --metric distance: exactly 0 at delta 0 (issue 15.4)", "[cli][decay][qk]") {
+  for (const char* layout : {"interleaved", "half"}) {
+    const auto j = decay_json({"rope", "--qk", "same", "--no-extras", "--metric", "distance", "--max-offset", "1",
+                               "--layout", layout});
+    REQUIRE(j["series"].size() == 1);
+    CHECK(j["series"][0]["values"][0].get<double>() == 0.0);  // was 3.37e-7 (cancellation)
+    CHECK(j["series"][0]["values"][1].get<double>() > 0.0);
+  }
+  // similarity rope, same q: the diagonal of the distance matrix is exactly 0.
+  const auto r = run_cli({"similarity", "rope", "--len", "3", "--dim", "64", "--qk", "same", "--metric", "distance",
+                          "--dtype", "float64", "--format", "csv"});
+  REQUIRE(r.code == 0);
+  std::istringstream in(r.out);
+  std::string line;
+  std::getline(in, line);  // header
+  for (int i = 0; i < 3; ++i) {
+    REQUIRE(std::getline(in, line));
+    std::vector<std::string> cells;
+    std::stringstream ls(line);
+    for (std::string c; std::getline(ls, c, ',');) cells.push_back(c);
+    REQUIRE(cells.size() == 4);
+    CHECK(cells[static_cast<std::size_t>(i) + 1] == "0");
+  }
+}

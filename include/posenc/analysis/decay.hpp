@@ -43,6 +43,14 @@ std::vector<double> rope_qk_decay(const std::vector<double>& theta, const std::v
                                   const std::vector<double>& k, bool interleaved,
                                   const std::vector<std::int64_t>& offsets);
 
+/// |R_T q − R_{T+Δ} k| for fixed q, k, the same for every T. Computed per pair without the
+/// cancellation of sqrt(|q|² + |k|² − 2·score) (which leaves ~1e-7 at Δ = 0 for q = k):
+/// q̃ − k̃ e^{iΔθ} = (q̃ − k̃) + k̃ (2 sin²(Δθ/2) − i sin Δθ), exactly 0 for q = k at Δ = 0 and
+/// accurate to rounding of the result for small Δ. O(d) per offset.
+std::vector<double> rope_qk_distance(const std::vector<double>& theta, const std::vector<double>& q,
+                                     const std::vector<double>& k, bool interleaved,
+                                     const std::vector<std::int64_t>& offsets);
+
 /// ALiBi bias against the offset for one head: −m·|Δ|. The causal form m·j equals this
 /// up to the row constant m·T (softmax ignores it) for the visible keys Δ <= 0; with
 /// `causal`, later keys (Δ > 0) are masked: −inf, as in the alibi table.
