@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "posenc/analysis/linalg.hpp"
+#include "posenc/parallel.hpp"
 #include "identity_util.hpp"
 
 namespace posenc::analysis {
@@ -53,14 +54,20 @@ IdentityResult check_shift_linear(const Matrix& pe, const std::optional<Sinusoid
     const std::int64_t k_max = effective_max_offset(n, max_offset);
     std::vector<bool> paired(pe.cols(), false);
     for (std::size_t k = 0; k < known->omega.size(); ++k) paired[known->sin_col[k]] = paired[known->cos_col[k]] = true;
+    std::vector<double> cos_d(known->omega.size()), sin_d(known->omega.size());
     for (std::int64_t d = 1; d <= k_max; ++d) {
       const auto du = static_cast<std::size_t>(d);
+      for (std::size_t k = 0; k < known->omega.size(); ++k) {  // once per offset, not per (offset, t)
+        cos_d[k] = std::cos(known->omega[k] * static_cast<double>(d));
+        sin_d[k] = std::sin(known->omega[k] * static_cast<double>(d));
+      }
+      report_progress(du - 1, static_cast<std::size_t>(k_max));
       for (std::size_t t = 0; t + du < n; ++t) {
         const auto a = pe.row(t), b = pe.row(t + du);
         double err2 = 0.0;
         for (std::size_t k = 0; k < known->omega.size(); ++k) {
-          const double c = std::cos(known->omega[k] * static_cast<double>(d));
-          const double s = std::sin(known->omega[k] * static_cast<double>(d));
+          const double c = cos_d[k];
+          const double s = sin_d[k];
           const double sn = a[known->sin_col[k]], cs = a[known->cos_col[k]];
           const double es = sn * c + cs * s - b[known->sin_col[k]];
           const double ec = cs * c - sn * s - b[known->cos_col[k]];
@@ -71,6 +78,7 @@ IdentityResult check_shift_linear(const Matrix& pe, const std::optional<Sinusoid
         record(r, std::sqrt(err2) / scale, {{"t", i64(t)}, {"delta", d}});
       }
     }
+    report_progress(static_cast<std::size_t>(k_max), static_cast<std::size_t>(k_max));
     r.note = fmt::format("known block rotation of {} frequency pairs, delta = 1..{}, every t", known->omega.size(), k_max);
     finish(r);
     return r;
@@ -114,10 +122,12 @@ IdentityResult check_dot_shift_invariant(const Matrix& pe, std::int64_t max_offs
   const std::int64_t k_max = effective_max_offset(pe.rows(), max_offset);
   for (std::int64_t d = 0; d <= k_max; ++d) {
     const auto du = static_cast<std::size_t>(d);
+    report_progress(du, static_cast<std::size_t>(k_max) + 1);
     const double ref = dot(pe.row(0), pe.row(du));
     for (std::size_t t = 1; t + du < pe.rows(); ++t)
       record(r, std::abs(dot(pe.row(t), pe.row(t + du)) - ref) / scale, {{"t", i64(t)}, {"delta", d}});
   }
+  report_progress(static_cast<std::size_t>(k_max) + 1, static_cast<std::size_t>(k_max) + 1);
   r.note = fmt::format("delta = 0..{}, every t", k_max);
   finish(r);
   return r;
@@ -135,10 +145,12 @@ IdentityResult check_dot_symmetric(const Matrix& pe, std::int64_t max_offset, do
   }
   for (std::int64_t d = 1; d <= k_max; ++d) {
     const auto du = static_cast<std::size_t>(d);
+    report_progress(du - 1, static_cast<std::size_t>(k_max));
     for (std::size_t t = du; t + du < pe.rows(); ++t)
       record(r, std::abs(dot(pe.row(t), pe.row(t + du)) - dot(pe.row(t), pe.row(t - du))) / scale,
              {{"t", i64(t)}, {"delta", d}});
   }
+  if (k_max >= 1) report_progress(static_cast<std::size_t>(k_max), static_cast<std::size_t>(k_max));
   if (r.decided) r.note = fmt::format("delta = 1..{}, every t with t - delta >= 0", k_max);
   finish(r);
   return r;

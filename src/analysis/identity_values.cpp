@@ -9,6 +9,7 @@
 #include "identity_util.hpp"
 #include "posenc/analysis/identity.hpp"
 #include "posenc/analysis/linalg.hpp"
+#include "posenc/parallel.hpp"
 
 namespace posenc::analysis {
 using namespace detail;
@@ -38,6 +39,10 @@ IdentityResult check_unique(const Matrix& pe, double min_distance) {
   constexpr std::size_t kRows = 64;
   for (std::size_t first = 0; first < n; first += kRows) {
     const std::size_t count = std::min(kRows, n - first);
+    // O(N²·D): a bar on a terminal (posenc::set_progress), in rows weighted by the pairs
+    // left (the first rows pair with all the others), so that its time left is right.
+    const double pairs_done = static_cast<double>(first) * static_cast<double>(2 * n - first - 1) / 2.0;
+    report_progress(static_cast<std::size_t>(static_cast<double>(n) * pairs_done / (static_cast<double>(n) * static_cast<double>(n - 1) / 2.0)), n);
     gram_rows(pe, first, count, gram);
     for (std::size_t a = 0; a < count; ++a) {
       const std::size_t i = first + a;
@@ -51,6 +56,7 @@ IdentityResult check_unique(const Matrix& pe, double min_distance) {
       }
     }
   }
+  report_progress(n, n);
   double exact = 0.0;
   for (std::size_t c = 0; c < pe.cols(); ++c) exact += (pe(bi, c) - pe(bj, c)) * (pe(bi, c) - pe(bj, c));
   r.max_error = std::sqrt(exact) / scale;

@@ -113,6 +113,7 @@ void add_check_command(CLI::App& app, Context& ctx, int& exit_code) {
   cmd->footer(
       "identities (default: every one that applies to the scheme):" + names +
       "\nabsolute tables (incl. --input): shift-linear dot-shift-invariant dot-symmetric unique bounded"
+      "\n  sinusoidal: closed forms, O(N*D), rows streamed; other tables in memory, unique O(N^2*D)"
       "\nrope: rope-relative rope-norm rope-forms-agree layouts-agree (+ dot-shift-invariant dot-symmetric on request);"
       "\n  the scheme's own cos/sin are checked, in float64 unless --precision f32 (HF's float32 angles)"
       "\nalibi, t5, an H x N x M --input .npy: bias-relative"

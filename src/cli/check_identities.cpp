@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "analysis_support.hpp"
+#include "posenc/analysis/identity_sinusoids.hpp"
 #include "posenc/analysis/rope_case.hpp"
 #include "posenc/analysis/rope_identity.hpp"
 #include "posenc/analysis/sinusoids.hpp"
@@ -27,6 +29,23 @@ IdentityResult run_absolute(const std::string& name, const Table& table, const M
   if (name == "unique") return analysis::check_unique(pe, s.min_distance);
   if (name == "bounded") return analysis::check_bounded(pe, s.bound);
   return analysis::check_bias_relative(table, s.tolerance);
+}
+
+/// The identities the closed forms of a sin/cos table decide (issue 15.8); nullopt for the others.
+std::vector<std::optional<IdentityResult>> closed_forms(const Table& table, const analysis::Sinusoids& known,
+                                                        const std::vector<std::string>& names, const CheckSettings& s) {
+  std::vector<std::optional<IdentityResult>> out(names.size());
+  const auto dev = analysis::sinusoid_deviation(table, known);
+  if (!dev.finite) return out;  // the direct checks name the first NaN or inf
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string& n = names[i];
+    if (n == "shift-linear") out[i] = analysis::closed_shift_linear(dev, table.rows(), s.tolerance);
+    if (n == "dot-shift-invariant" || n == "dot-symmetric")
+      out[i] = analysis::closed_dot_identity(n.c_str(), dev, known, table.rows(), s.tolerance);
+    if (n == "unique") out[i] = analysis::closed_unique(table, known, dev, s.min_distance);
+    if (n == "bounded") out[i] = analysis::closed_bounded(dev, table.rows(), table.cols(), s.bound);
+  }
+  return out;
 }
 
 IdentityResult run_rope(const std::string& name, const analysis::RopeCheckCase& c, double tol) {
@@ -88,16 +107,24 @@ CheckRun run_identities(const std::string& scheme, const ParamMap& params, const
   } else {
     if (table.info().shape.size() != 2 && scheme_kind(scheme) == SchemeKind::kAbsolute && !heads_input)
       throw Error(fmt::format("check needs a 2-D table (rows = positions); got {} axes", table.info().shape.size()));
-    if (scheme_kind(scheme) != SchemeKind::kBias && !heads_input) {
+    const bool vectors = scheme_kind(scheme) != SchemeKind::kBias && !heads_input;
+    const auto known = vectors ? analysis::known_sinusoids(table.info()) : std::nullopt;
+    // Closed forms first (O(N·D), rows streamed); what they cannot decide is checked directly.
+    std::vector<std::optional<IdentityResult>> closed(names.size());
+    if (known) closed = closed_forms(table, *known, names, s);
+    std::vector<std::string> direct;
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (!closed[i]) direct.push_back(names[i]);
+    if (vectors && !direct.empty()) {
       // The table, and for a least-squares shift-linear (no known frequencies) X, Y, their
       // transposed copies and the Householder reflectors: five more tables' worth.
       const auto n = static_cast<double>(table.rows()), d = static_cast<double>(table.cols());
-      const auto known = analysis::known_sinusoids(table.info());
-      const bool lsq = contains(names, "shift-linear") && !(known && known->dim == table.cols());
+      const bool lsq = contains(direct, "shift-linear") && !(known && known->dim == table.cols());
       check_working_memory((lsq ? 6 : 1) * n * d, fmt::format("check of a {} x {} table", table.rows(), table.cols()));
     }
-    const Matrix pe = scheme_kind(scheme) == SchemeKind::kBias || heads_input ? Matrix() : table.to_matrix();
-    for (const auto& n : names) results.push_back(run_absolute(n, table, pe, s));
+    const Matrix pe = !vectors || direct.empty() ? Matrix() : table.to_matrix();
+    for (std::size_t i = 0; i < names.size(); ++i)
+      results.push_back(closed[i] ? std::move(*closed[i]) : run_absolute(names[i], table, pe, s));
   }
   for (auto& r : results) {
     if (r.decided) {
