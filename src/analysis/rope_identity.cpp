@@ -122,17 +122,21 @@ IdentityResult check_rope_relative(const RopeCheckCase& c, double tol) {
 }
 
 IdentityResult check_rope_norm(const RopeCheckCase& c, double tol) {
-  IdentityResult r = start("rope-norm", tol, "max ||R_m x| - |x|| / |x|, x = q, k");
+  // The attention factor s (R_0 = s·I) is divided out: what must keep norms is R_m / s.
+  const bool scaled = c.scale != 1.0;
+  IdentityResult r = start("rope-norm", tol,
+                           scaled ? "max ||R_m x| - s|x|| / (s|x|), x = q, k, s = R_0's factor"
+                                  : "max ||R_m x| - |x|| / |x|, x = q, k");
+  const double s = std::abs(c.scale) > 1e-300 ? std::abs(c.scale) : 1.0;
   for (std::int64_t m : c.positions)
     for (const auto* x : {&c.q, &c.k}) {
-      const double nx = std::max(norm(*x), 1e-300);
+      const double nx = s * std::max(norm(*x), 1e-300);
       record(r, std::abs(norm(c.apply(*x, static_cast<double>(m), c.layout)) - nx) / nx, Pos{{"m", m}});
     }
   r.note = vectors_note(c) + "; " + c.implementation +
-           (c.scale != 1.0 ? fmt::format("; cos and sin carry the attention factor {}, so |R_m x| = {} |x| "
-                                         "(--apply-attention-factor false leaves it out)",
-                                         c.scale, c.scale)
-                           : "");
+           (scaled ? fmt::format("; cos and sin carry the attention factor s = {} (divided out here: |R_m x| = s |x|)",
+                                 c.scale)
+                   : "");
   finish(r);
   return r;
 }

@@ -51,8 +51,9 @@ std::string side_label(const Side& s, const ParamMap& shared) {
 
 int run_rope_diff(Context& ctx, const RopeDiffOptions& o, const ParamMap& shared) {
   const io::Format f = o.output.prepare();
-  const auto a = encodings::resolve_rope_config(side_params(shared, o.a));
-  const auto b = encodings::resolve_rope_config(side_params(shared, o.b));
+  // A side's own config file is named by its own flag in messages (--config-a, not --hf-config).
+  const auto a = encodings::resolve_rope_config(side_params(shared, o.a), o.a.config ? "--config-a" : "--hf-config");
+  const auto b = encodings::resolve_rope_config(side_params(shared, o.b), o.b.config ? "--config-b" : "--hf-config");
   const auto d = encodings::compare_rope(a, b, o.len);
   io::RopeDiffLabels labels{side_label(o.a, shared), side_label(o.b, shared)};
   if (labels.a == labels.b) labels.a += " (a)", labels.b += " (b)";

@@ -81,11 +81,11 @@ std::vector<ParamSpec> rope_param_specs() {
   };
 }
 
-RopeConfig resolve_rope_config(const ParamMap& p) {
+RopeConfig resolve_rope_config(const ParamMap& p, std::string_view config_option) {
   const std::string path = p.has("hf-config") ? p.text("hf-config") : std::string();
   const bool file = !path.empty();
-  RopeConfig c = file ? read_hf_config(path) : RopeConfig{};
-  if (file) c.set_source("hf-config", path, "flag --hf-config");
+  RopeConfig c = file ? read_hf_config(path, config_option) : RopeConfig{};
+  if (file) c.set_source("hf-config", path, fmt::format("flag {}", config_option));
   // Settings a config.json can hold come from the file unless the flag is given; the others
   // (layout aside) always come from the flags or their defaults.
   const auto from_flag = [&](const std::string& name) { return p.has(name) && (!file || p.given(name)); };
@@ -186,8 +186,15 @@ void finalize_rope_config(RopeConfig& c, std::int64_t explicit_rotary_dim) {
     check_number(c, "low-freq-factor", c.low_freq_factor, 0.0, true, "a finite number > 0");
     check_number(c, "high-freq-factor", c.high_freq_factor, 0.0, true, "a finite number > 0");
   }
-  if (c.scaling == RopeScaling::kLlama3 && !(c.high_freq_factor > c.low_freq_factor))
+  // Equal factors are legal (Llama 4 Scout: 1 and 1, a hard step); transformers only warns for
+  // high < low too, but then its torch.where order and meta-llama's if-chain give different bands.
+  if (c.scaling == RopeScaling::kLlama3 && c.high_freq_factor < c.low_freq_factor)
     throw Error(rope_detail::must_exceed(c, "high-freq-factor", c.high_freq_factor, "low-freq-factor", c.low_freq_factor));
+  if (c.scaling == RopeScaling::kLlama3 && c.high_freq_factor == c.low_freq_factor)
+    c.notes.push_back(fmt::format("llama3 with low_freq_factor = high_freq_factor = {} (as Llama 4): no blended band; "
+                                  "pairs whose wavelength exceeds original / {} are divided by the factor, the others "
+                                  "kept",
+                                  c.low_freq_factor, c.low_freq_factor));
   if (c.scaling == RopeScaling::kLongrope) {
     const auto n = static_cast<std::size_t>(c.rotary_dim / 2);
     for (const auto& [name, list] : {std::pair{"short-factor", &c.short_factor}, std::pair{"long-factor", &c.long_factor}}) {

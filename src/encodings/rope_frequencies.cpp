@@ -28,7 +28,7 @@ std::string must_exceed(const RopeConfig& c, const char* hi, double hi_value, co
   std::string b = c.label(lo);
   const std::string file = c.config_file + ": ";
   if (!c.config_file.empty() && a.starts_with(file) && b.starts_with(file)) b = b.substr(file.size());
-  return fmt::format("{} must be greater than {} (got {} and {})", a, b, hi_value, lo_value);
+  return fmt::format("{} must be at least {} (got {} and {})", a, b, hi_value, lo_value);
 }
 
 std::size_t proportional_angles(const RopeConfig& c) {

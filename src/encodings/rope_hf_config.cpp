@@ -141,11 +141,26 @@ RopeScaling read_type(const Obj& s, RopeConfig& c) {
     c.notes.push_back("rope_type 'su' is the old name of 'longrope' (Phi-3)");
     return RopeScaling::kLongrope;
   }
-  if (*t == "mrope") {
-    c.notes.push_back("rope_type 'mrope': M-RoPE sections are not modelled; these are the default frequencies");
-    return RopeScaling::kNone;
-  }
+  if (*t == "mrope") return RopeScaling::kNone;  // the sections get mrope_note
+
   return parse_rope_scaling(*t, fmt::format("{}: \"{}\"", s.file, s.field(key)));
+}
+
+/// M-RoPE (Qwen2-VL's legacy `type: mrope`, Qwen2.5-VL, Qwen3-VL's `rope_type: default` with
+/// `mrope_section` and `mrope_interleaved`): the sections are not modelled, only said.
+void mrope_note(const Obj& s, RopeConfig& c) {
+  const json* sec = s.get("mrope_section");
+  const auto type = s.get("rope_type") ? s.get("rope_type") : s.get("type");
+  const bool legacy = type != nullptr && type->is_string() && type->get<std::string>() == "mrope";
+  if (sec == nullptr && !legacy) return;
+  const json* inter = s.get("mrope_interleaved");
+  const bool interleaved = inter != nullptr && inter->is_boolean() && inter->get<bool>();
+  c.notes.push_back(fmt::format(
+      "M-RoPE: {}{} gives the temporal, height and width position streams their own pairs; the sections are not "
+      "modelled here: these are the frequencies the streams share (for text tokens, whose three positions are "
+      "equal, the table is exact)",
+      sec != nullptr ? fmt::format("\"{}\" {}", s.field("mrope_section"), sec->dump()) : "rope_type 'mrope'",
+      interleaved ? " (mrope_interleaved: sections interleaved over the pairs)" : ""));
 }
 
 }  // namespace
@@ -217,6 +232,7 @@ RopeConfig parse_hf_config(const std::string& json_text, const std::string& file
     from_file(c, "original-max-position-embeddings", fmt::format("{}", *o), s, "original_max_position_embeddings");
   }
   if (s.o != nullptr) c.scaling = read_type(s, c);
+  mrope_note(s, c);
   // yarn: transformers (current main) uses max_position_embeddings / original_max_position_embeddings
   // when factor is absent, so it is not required here.
   const bool needs_factor = c.scaling == RopeScaling::kLinear || c.scaling == RopeScaling::kDynamic ||
@@ -263,8 +279,8 @@ RopeConfig parse_hf_config(const std::string& json_text, const std::string& file
   return c;
 }
 
-RopeConfig read_hf_config(const std::string& path) {
-  return parse_hf_config(io::read_small_file(path, "--hf-config", io::kMaxConfigBytes), path);
+RopeConfig read_hf_config(const std::string& path, std::string_view option) {
+  return parse_hf_config(io::read_small_file(path, option, io::kMaxConfigBytes), path);
 }
 
 }  // namespace posenc::encodings

@@ -56,7 +56,7 @@ struct SettingName {
 };
 std::string either(const RopeConfig& c, SettingName a, SettingName b);
 
-/// "`hi` must be greater than `lo` (got x and y)", naming the file once when both come from it.
+/// "`hi` must be at least `lo` (got x and y)", naming the file once when both come from it.
 std::string must_exceed(const RopeConfig& c, const char* hi, double hi_value, const char* lo, double lo_value);
 
 /// Fills regime and blend for pairs a method did not classify: equal → unchanged,

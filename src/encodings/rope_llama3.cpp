@@ -11,11 +11,21 @@
 namespace posenc::encodings::rope_detail {
 namespace {
 
+/// low == high (Llama 4): the medium band is the single wavelength L/low. A pair exactly there
+/// divides 0 (or x) by 0: transformers computes NaN, meta-llama's apply_scaling asserts.
+std::string tie(const RopeConfig& c, std::size_t pair, double low, std::int64_t original) {
+  return fmt::format("llama3 with equal low and high frequency factors ({}) has no blended band, but pair {}'s "
+                     "wavelength is exactly {} / {}, where transformers divides by high_freq_factor - "
+                     "low_freq_factor = 0 (NaN) and meta-llama asserts: change {} or {}",
+                     low, pair, original, low, c.label("low-freq-factor"), c.label("high-freq-factor"));
+}
+
 /// With λ = 2π/θ (float32), λ_lo = L/low, λ_hi = L/high:
 /// λ < λ_hi → θ; λ > λ_lo → θ/s; otherwise θ' = (1−w)·θ/s + w·θ, w = (L/λ − low)/(high − low).
-/// Both ends of the medium band are inclusive (`~(λ < λ_hi) * ~(λ > λ_lo)`).
+/// Both ends of the medium band are inclusive (`~(λ < λ_hi) * ~(λ > λ_lo)`). With low == high
+/// every pair is either kept or divided: a hard step.
 template <class T>
-void bands(RopeFrequencies& f, double factor, double low, double high, std::int64_t original) {
+void bands(const RopeConfig& c, RopeFrequencies& f, double factor, double low, double high, std::int64_t original) {
   const std::size_t n = f.pairs();
   Llama3Bands b;
   b.original_length = original;
@@ -38,6 +48,7 @@ void bands(RopeFrequencies& f, double factor, double low, double high, std::int6
       f.regime[i] = RopeRegime::kInterpolated;
       f.blend[i] = 0.0;
     } else {
+      if (high == low) throw Error(tie(c, i, low, original));
       ++b.smoothed;
       const T w = (static_cast<T>(original) / wavelen - static_cast<T>(low)) / static_cast<T>(high - low);
       f.inv_freq[i] = static_cast<double>((T(1) - w) * inv / s + w * inv);
@@ -65,6 +76,7 @@ std::vector<double> gguf_factors(const RopeConfig& c, std::int64_t original) {
     } else if (wavelen > lo_wl) {
       out.push_back(static_cast<double>(static_cast<T>(factor)));
     } else {
+      if (high == low) throw Error(tie(c, out.size(), low, original));
       const T w = (static_cast<T>(original) / wavelen - static_cast<T>(low)) / static_cast<T>(high - low);
       out.push_back(static_cast<double>(T(1) / ((T(1) - w) / static_cast<T>(factor) + w)));
     }
@@ -76,19 +88,19 @@ std::vector<double> gguf_factors(const RopeConfig& c, std::int64_t original) {
 
 void llama3_scaling(const RopeConfig& c, RopeFrequencies& f, double factor, double low_freq_factor,
                     double high_freq_factor, std::int64_t original) {
-  if (!(high_freq_factor > low_freq_factor))
+  if (high_freq_factor < low_freq_factor)
     throw Error(must_exceed(c, "high-freq-factor", high_freq_factor, "low-freq-factor", low_freq_factor));
   f.factor = factor;
   f.original_length = original;
   if (c.precision == RopePrecision::kF32) {
-    bands<float>(f, factor, low_freq_factor, high_freq_factor, original);
+    bands<float>(c, f, factor, low_freq_factor, high_freq_factor, original);
   } else {
-    bands<double>(f, factor, low_freq_factor, high_freq_factor, original);
+    bands<double>(c, f, factor, low_freq_factor, high_freq_factor, original);
   }
 }
 
 std::vector<double> gguf_llama3_factors(const RopeConfig& c, std::int64_t original) {
-  if (!(c.high_freq_factor > c.low_freq_factor))
+  if (c.high_freq_factor < c.low_freq_factor)
     throw Error(must_exceed(c, "high-freq-factor", c.high_freq_factor, "low-freq-factor", c.low_freq_factor));
   return c.precision == RopePrecision::kF32 ? gguf_factors<float>(c, original) : gguf_factors<double>(c, original);
 }

@@ -121,7 +121,31 @@ TEST_CASE("the rope scheme's own rotation: float32 angles, attention factor", "[
   const auto yarn = make_rope_case(c, posenc::encodings::compute_frequencies(c), 64, QkChoice::kRandom, 0);
   CHECK(yarn.scale == Approx(0.1 * std::log(4.0) + 1.0).epsilon(1e-12));
   CHECK(check_rope_relative(yarn, 1e-12).holds);  // both sides carry a^2
-  const auto norm = check_rope_norm(yarn, 1e-6);
-  CHECK_FALSE(norm.holds);
-  CHECK(norm.max_error == Approx(0.1 * std::log(4.0)).epsilon(1e-12));
+  // rope-norm divides the factor out: |R_m x| = a|x| (it failed by a − 1 = 0.139 before).
+  const auto norm = check_rope_norm(yarn, 1e-12);
+  CHECK(norm.holds);
+  CHECK(norm.max_error < 1e-14);
+}
+
+TEST_CASE("rope-norm divides out a constant attention factor, not one that grows", "[rope-identity]") {
+  auto c = make(QkChoice::kRandom);
+  const auto theta = c.theta;
+  c.scale = 1.5;  // R_0 = 1.5 I, as cos and sin carrying an attention factor
+  c.apply = [theta](std::span<const double> x, double m, RopeLayout l) {
+    auto y = rope_elementwise(x, m, theta, l);
+    for (double& v : y) v *= 1.5;
+    return y;
+  };
+  const auto held = check_rope_norm(c, 1e-12);
+  CHECK(held.holds);
+  CHECK(held.max_error < 1e-14);
+  // 1.5 at m = 0, growing after: R_m / 1.5 does not keep norms (error m/1000 at m = 4095).
+  c.apply = [theta](std::span<const double> x, double m, RopeLayout l) {
+    auto y = rope_elementwise(x, m, theta, l);
+    for (double& v : y) v *= 1.5 * (1.0 + m / 1000.0);
+    return y;
+  };
+  const auto grown = check_rope_norm(c, 1e-9);
+  CHECK_FALSE(grown.holds);
+  CHECK(grown.max_error == Approx(4.095).epsilon(1e-9));
 }

@@ -243,11 +243,15 @@ TEST_CASE("check rope-relative and dot-shift-invariant: float32 angles drift at 
   }
 }
 
-TEST_CASE("check rope-norm: YaRN's attention factor scales q and k", "[cli][check][rope]") {
+TEST_CASE("check rope-norm divides out YaRN's attention factor", "[cli][check][rope]") {
+  // cos and sin carry a = 0.1 ln 4 + 1 = 1.1386: |R_m x| = a|x|, so R_m / a keeps norms (the
+  // previous rule compared |R_m x| with |x| and failed by a − 1 = 0.139 on every YaRN config).
   const std::vector<std::string> yarn = {"rope", "--dim", "64", "--scaling", "yarn", "--factor", "4",
                                          "--original-max-position-embeddings", "2048", "--identity", "rope-norm"};
-  const auto fail = check_json(yarn, 1);
-  CHECK(fail["max_error"].get<double>() == Approx(0.1 * std::log(4.0)).epsilon(1e-12));  // a - 1, a = 0.1 ln s + 1
+  const auto scaled = check_json(yarn, 0);
+  CHECK(scaled["max_error"].get<double>() < 1e-14);
+  CHECK_THAT(scaled["measure"].get<std::string>(), Catch::Contains("s|x|"));
+  CHECK_THAT(scaled["note"].get<std::string>(), Catch::Contains("attention factor s = 1.1386294361119"));
   auto without = yarn;
   for (const char* a : {"--apply-attention-factor", "false"}) without.push_back(a);
   check_json(without, 0);

@@ -222,7 +222,7 @@ TEST_CASE("a head dim derived from hidden_size / num_attention_heads names those
 TEST_CASE("llama3 band factors in the wrong order: one readable message", "[rope][config]") {
   CHECK_THROWS_WITH(parse(R"({"head_dim": 64, "rope_scaling": {"rope_type": "llama3", "factor": 8,
                               "low_freq_factor": 4, "high_freq_factor": 1, "original_max_position_embeddings": 8192}})"),
-                    "config.json: \"rope_scaling.high_freq_factor\" must be greater than "
+                    "config.json: \"rope_scaling.high_freq_factor\" must be at least "
                     "\"rope_scaling.low_freq_factor\" (got 1 and 4)");
 }
 
@@ -234,8 +234,8 @@ TEST_CASE("flag values are checked with the flag's name", "[rope][config]") {
   posenc::ParamMap q(rope_param_specs());
   q.set("scaling", std::string("llama3"));
   q.set("factor", 8.0);
-  q.set("low-freq-factor", 4.0);
-  CHECK_THROWS_WITH(resolve_rope_config(q), "--high-freq-factor must be greater than --low-freq-factor (got 4 and 4)");
+  q.set("low-freq-factor", 5.0);
+  CHECK_THROWS_WITH(resolve_rope_config(q), "--high-freq-factor must be at least --low-freq-factor (got 4 and 5)");
 }
 
 TEST_CASE("meaningless config values are refused with the field and the rule", "[rope][config]") {
@@ -328,4 +328,22 @@ TEST_CASE("'default' is accepted for none; the choices say so", "[rope][config]"
   CHECK(to_string(RopeScaling::kNone) == "none");
   CHECK_THROWS_WITH(parse_rope_scaling("defualt"), Catch::Contains("none, default, linear") &&
                                                       Catch::Contains("did you mean 'default'"));
+}
+
+TEST_CASE("mrope_section gets a note whatever the rope_type", "[rope][config]") {
+  const auto note = [](const RopeConfig& c) {
+    for (const auto& n : c.notes)
+      if (n.find("M-RoPE") != std::string::npos) return n;
+    return std::string();
+  };
+  // Qwen3-VL's text_config: rope_type "default" with interleaved sections (no note before).
+  const auto qwen3vl = parse(R"({"text_config": {"head_dim": 128, "rope_theta": 5000000,
+      "rope_scaling": {"mrope_interleaved": true, "mrope_section": [24, 20, 20], "rope_type": "default"}}})");
+  CHECK(qwen3vl.scaling == RopeScaling::kNone);
+  CHECK_THAT(note(qwen3vl), Catch::Contains("\"text_config.rope_scaling.mrope_section\" [24,20,20] (mrope_interleaved"));
+  CHECK_THAT(note(qwen3vl), Catch::Contains("not modelled"));
+  // Qwen2-VL's legacy "type": "mrope".
+  const auto qwen2vl = parse(R"({"head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}})");
+  CHECK_THAT(note(qwen2vl), Catch::Contains("\"rope_scaling.mrope_section\" [16,24,24] gives"));
+  CHECK(note(parse(R"({"head_dim": 128, "rope_scaling": {"rope_type": "default"}})")).empty());
 }

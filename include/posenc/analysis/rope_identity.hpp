@@ -37,7 +37,7 @@ struct RopeCheckCase {
   RopeApply apply_matrix;
   /// R_0 = scale·I: the factor the implementation multiplies into cos and sin (HF's attention
   /// factor, e.g. YaRN's 0.1 ln s + 1). rope-relative expects scale² on its closed form;
-  /// rope-norm reports it (a scaled rotation does not keep norms).
+  /// rope-norm divides it out (|R_m x| = scale·|x|).
   double scale = 1.0;
   std::string implementation = "exact rotation by m theta_i in double";  ///< for notes
 };
@@ -54,7 +54,8 @@ RopeCheckCase make_rope_case(std::vector<double> theta, RopeLayout layout, std::
 /// rope-relative: <R_m q, R_n k> = <R_0 q, R_{n−m} k> = scale² Re Σ q̃_i conj(k̃_i) e^{i(m−n)θ_i}
 /// (R_0 q = q when scale = 1).
 IdentityResult check_rope_relative(const RopeCheckCase& c, double tol);
-/// rope-norm: |R_m q| = |q| and |R_m k| = |k| (fails for a scaled rotation, scale ≠ 1).
+/// rope-norm: |R_m q| = scale·|q| and |R_m k| = scale·|k|: R_m / scale keeps norms (the attention
+/// factor is divided out; a scale that changes with m still fails).
 IdentityResult check_rope_norm(const RopeCheckCase& c, double tol);
 /// rope-forms-agree: apply_matrix, apply_complex and apply give the same R_m q.
 IdentityResult check_rope_forms_agree(const RopeCheckCase& c, double tol);
