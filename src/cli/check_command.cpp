@@ -10,6 +10,7 @@
 #include "analysis_support.hpp"
 #include "app.hpp"
 #include "validators.hpp"
+#include "check_echo.hpp"
 #include "check_identities.hpp"
 #include "posenc/encodings/registry.hpp"
 #include "posenc/error.hpp"
@@ -38,8 +39,9 @@ std::string short_number(double v) {
   return fmt::format("{:.3g}", v);
 }
 
-void print_text(std::ostream& out, const std::string& title, const CheckRun& run) {
-  out << fmt::format("posenc check {}\n", title);
+void print_text(std::ostream& out, const CheckEcho& echo, const CheckRun& run) {
+  out << fmt::format("posenc {}\n", echo.command);
+  if (!echo.settings.empty()) out << fmt::format("  settings: {}\n", echo.settings);
   for (const auto& r : run.results)
     out << fmt::format("  {:<5}  {:<20} {} {} (tolerance {}){}\n      {}; {}\n", r.holds ? "holds" : "FAILS", r.name,
                        r.measure.find("must exceed") != std::string::npos ? "smallest" : "max error",
@@ -86,11 +88,16 @@ int run_check(Context& ctx, const CheckOptions& o) {
   const CheckRun run = run_identities(scheme, params, *table, o.identities, o.settings);
   bool all_hold = true;
   for (const auto& r : run.results) all_hold = all_hold && r.holds;
-  const std::string title = scheme.empty() ? "--input " + o.scheme.input() : scheme;
+  // The report says what was checked: the command that repeats it and the settings in effect.
+  const CheckEcho echo = check_echo(scheme, scheme.empty() ? o.scheme.input() : std::string(),
+                                    scheme.empty() ? ParamMap() : o.scheme.values(), table->info(), o.identities,
+                                    o.settings, run);
   if (o.format == "json") {
     nlohmann::ordered_json j;
     j["scheme"] = scheme.empty() ? "input" : scheme;
+    j["command"] = "posenc " + echo.command;
     j["params"] = entries_json(table->info().params);
+    j["options"] = echo.options;
     j["all_hold"] = all_hold;
     j["identities"] = nlohmann::ordered_json::array();
     for (const auto& r : run.results) j["identities"].push_back(to_json(r, true));
@@ -98,7 +105,7 @@ int run_check(Context& ctx, const CheckOptions& o) {
     for (const auto& r : run.skipped) j["skipped"].push_back(to_json(r, false));
     ctx.out << j.dump(2) << "\n";
   } else {
-    print_text(ctx.out, title, run);
+    print_text(ctx.out, echo, run);
   }
   return all_hold ? kOk : kCheckFailed;
 }
