@@ -10,10 +10,17 @@ namespace posenc::cli {
 namespace {
 
 /// One plot of the figure: `value(row, scaled)` per pair, before and (when scaled) after scaling.
+/// "yarn", or "longrope (short_factor)": LongRoPE's frequencies depend on the list in use.
+std::string method_name(const encodings::RopeReport& r) {
+  std::string s(encodings::to_string(r.config.scaling));
+  if (!r.freqs.longrope_list.empty()) s += fmt::format(" ({}_factor)", r.freqs.longrope_list);
+  return s;
+}
+
 template <class F>
 void add_curves(render::LineFigure& plot, const encodings::RopeReport& r, bool scaled, F value) {
   render::LineSeries before{scaled ? "original" : "unscaled", {}};
-  render::LineSeries after{std::string(encodings::to_string(r.config.scaling)), {}};
+  render::LineSeries after{method_name(r), {}};
   for (const auto& row : r.rows) {
     before.y.push_back(value(row, false));
     after.y.push_back(value(row, true));
@@ -29,8 +36,10 @@ render::LineFigure rope_report_figure(const encodings::RopeReport& r) {
   render::LineFigure f;
   const bool scaled = c.scaling != encodings::RopeScaling::kNone;
   const std::string who = c.model_type.empty() ? std::string() : c.model_type + ", ";
-  f.title = scaled ? fmt::format("RoPE wavelengths and frequencies: {}{} ×{:g}, d={}, base {}", who,
-                                 encodings::to_string(c.scaling), r.freqs.factor, c.rotary_dim, c.base)
+  f.title = scaled ? fmt::format("RoPE wavelengths and frequencies: {}{} ×{:g}{}, d={}, base {}", who,
+                                 encodings::to_string(c.scaling), r.freqs.factor,
+                                 r.freqs.longrope_list.empty() ? "" : fmt::format(" ({}_factor)", r.freqs.longrope_list),
+                                 c.rotary_dim, c.base)
                    : fmt::format("RoPE wavelengths and frequencies: {}d={}, base {}", who, c.rotary_dim, c.base);
   std::vector<std::string> counts;
   auto count = [&](std::size_t n, const char* what) {
@@ -45,6 +54,8 @@ render::LineFigure rope_report_figure(const encodings::RopeReport& r) {
     f.subtitle = fmt::format("pairs: {}", fmt::join(counts, ", "));
     if (r.freqs.attention_factor != 1.0)
       f.subtitle += fmt::format("; attention factor {:.4g}", r.freqs.attention_factor);
+    if (!r.freqs.longrope_list.empty() && c.seq_len <= 0 && c.convention != encodings::RopeConvention::kGgml)
+      f.subtitle += fmt::format("; {}_factor: no --seq-len", r.freqs.longrope_list);
   } else if (r.never_full_turn > 0) {
     f.subtitle = fmt::format("{} pairs never make a full turn within the original context", r.never_full_turn);
   }

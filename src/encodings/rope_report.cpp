@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -50,6 +51,46 @@ std::string original_source(const RopeConfig& c, const RopeFrequencies& f, std::
   return "the method";
 }
 
+/// Linear scaling reads no length, and a config with linear scaling but no
+/// original_max_position_embeddings declares the context the model runs at after the extension
+/// (LLaMA-2-7B-32K: linear ×8 with max_position_embeddings 32768 = 8 × Llama-2's 4096). So the
+/// original is max / factor and the target max; the other reading is said in a note.
+bool linear_extended(const RopeConfig& c, const RopeFrequencies& f) {
+  return c.scaling == RopeScaling::kLinear && c.original_max_position_embeddings <= 0 &&
+         c.max_position_embeddings > 0 && f.factor > 1.0;
+}
+
+void read_linear_lengths(RopeReport& r) {
+  const auto& c = r.config;
+  const double exact = static_cast<double>(c.max_position_embeddings) / r.freqs.factor;
+  r.original_length = std::max<std::int64_t>(1, std::llround(exact));
+  r.original_source = fmt::format("max_position_embeddings / factor = {} / {}{}: linear, max_position_embeddings read "
+                                  "as the extended context",
+                                  c.max_position_embeddings, r.freqs.factor,
+                                  exact == static_cast<double>(r.original_length) ? "" : ", rounded");
+  r.config.notes.push_back(fmt::format(
+      "linear: no original_max_position_embeddings, so {} {} is read as the context after the ×{} extension "
+      "(original {}); if it is the pre-extension length instead, give --original-max-position-embeddings {} "
+      "(target then {})",
+      c.label("max-position-embeddings"), c.max_position_embeddings, r.freqs.factor, r.original_length,
+      c.max_position_embeddings, std::llround(r.freqs.factor * static_cast<double>(c.max_position_embeddings))));
+}
+
+/// Which LongRoPE list the frequencies use, and why: without --seq-len transformers starts with
+/// short_factor whatever the target length, so a report must say the list it shows.
+std::string longrope_source(const RopeConfig& c, const RopeFrequencies& f) {
+  if (f.longrope_list.empty()) return "";
+  const auto l = f.original_length;
+  if (c.convention == RopeConvention::kGgml) {
+    const auto n_ctx = c.seq_len > 0 ? c.seq_len : c.max_position_embeddings;
+    return fmt::format("llama.cpp picks once by context size: n_ctx {} {} original {}", n_ctx, n_ctx > l ? ">" : "≤", l);
+  }
+  if (c.seq_len > 0) return fmt::format("--seq-len {} {} original {}", c.seq_len, c.seq_len > l ? ">" : "≤", l);
+  return fmt::format("no --seq-len: transformers' list up to position {}; longer sequences switch to long_factor, "
+                     "--seq-len {} shows it",
+                     l, l + 1);
+}
+
 /// Adds the values the method derived to the settings, unless the user set them.
 void add_derived(RopeConfig& c, const RopeFrequencies& f, std::int64_t original, const std::string& source) {
   const auto given = [&](const std::string& name) {
@@ -72,6 +113,8 @@ RopeReport make_rope_report(const RopeConfig& c) {
   const auto& f = r.freqs;
   r.original_length = f.original_length > 0 ? f.original_length : c.original_length();
   r.original_source = original_source(c, f, r.original_length);
+  if (linear_extended(c, f)) read_linear_lengths(r);
+  r.longrope_list_source = longrope_source(c, f);
   std::tie(r.target_length, r.target_source) = target_length(c, f, r.original_length);
   add_derived(r.config, f, r.original_length, r.original_source);  // listed with the settings
   r.logit_scale = f.attention_factor * f.attention_factor;

@@ -73,7 +73,8 @@ void write_rope_report_text(const RopeReport& r, std::ostream& out) {
     out << fmt::format("  llama3 bands       {} unchanged / {} smoothed / {} divided (wavelengths {} .. {})\n",
                        f.llama3->unchanged, f.llama3->smoothed, f.llama3->divided, f.llama3->high_freq_wavelen,
                        f.llama3->low_freq_wavelen);
-  if (!f.longrope_list.empty()) out << fmt::format("  longrope list      {}_factor\n", f.longrope_list);
+  if (!f.longrope_list.empty())
+    out << fmt::format("  longrope list      {}_factor ({})\n", f.longrope_list, r.longrope_list_source);
   out << "\nsettings\n";
   std::size_t name_width = 0, value_width = 0;  // columns as wide as their longest entry
   for (const auto& s : r.config.sources) {
@@ -120,6 +121,7 @@ void write_rope_report_json(const RopeReport& r, std::ostream& out) {
             {"attention_factor", f.attention_factor}, {"logit_scale", r.logit_scale}, {"inv_freq", json::array()},
             {"inv_freq_original", json::array()}, {"pairs", pairs}, {"yarn", nullptr}, {"llama3", nullptr},
             {"longrope_list", f.longrope_list.empty() ? json(nullptr) : json(f.longrope_list)},
+            {"longrope_list_source", source(r.longrope_list_source)},
             {"never_full_turn", r.never_full_turn},
             {"regimes", {{"unchanged", r.unchanged}, {"interpolated", r.interpolated}, {"blended", r.blended},
                          {"rescaled", r.rescaled}, {"zero", r.zero}}},

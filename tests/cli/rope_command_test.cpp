@@ -494,3 +494,19 @@ TEST_CASE("rope figure: wavelength and inverse frequency per pair, before and af
   CHECK_THAT(r.out, Contains(">original context 8192</text>"));
   CHECK_THAT(r.out, Contains(">one turn in 8192 (2π/8192)</text>"));
 }
+
+TEST_CASE("rope of Phi-3.5 without --seq-len names the factor list in title, legend and summary", "[cli][rope]") {
+  const auto svg = run_cli({"rope", "--hf-config", config("phi-3.5-mini.json"), "--format", "svg"});
+  REQUIRE(svg.code == 0);
+  CHECK_THAT(svg.out, Contains("longrope ×32 (short_factor), d=96"));
+  CHECK_THAT(svg.out, Contains(">longrope (short_factor)</text>"));
+  CHECK_THAT(svg.out, Contains("short_factor: no --seq-len"));
+  const auto text = run_cli({"rope", "--hf-config", config("phi-3.5-mini.json")});
+  CHECK_THAT(text.out, Contains("longrope list      short_factor (no --seq-len: transformers' list up to position 4096"));
+  const auto json = nlohmann::json::parse(run_cli({"rope", "--hf-config", config("phi-3.5-mini.json"), "--seq-len",
+                                                   "8192", "--format", "json"}).out);
+  CHECK(json["longrope_list"] == "long");
+  CHECK(json["longrope_list_source"] == "--seq-len 8192 > original 4096");
+  const auto llama = run_cli({"rope", "--hf-config", config("llama-2-7b-32k.json")});
+  CHECK_THAT(llama.out, Contains("lengths            original 4096 (max_position_embeddings / factor = 32768 / 8: "));
+}

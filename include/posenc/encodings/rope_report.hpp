@@ -29,6 +29,8 @@ struct RopeReport {
   /// dynamic: max(--seq-len, max_position_embeddings), where its frequencies are evaluated.
   std::int64_t target_length = 0;
   std::string original_source, target_source;  ///< where each length came from ("" when not set)
+  /// longrope: why freqs.longrope_list was chosen ("no --seq-len: ..."); "" for other methods.
+  std::string longrope_list_source;
   std::vector<RopePairRow> rows;
   double logit_scale = 1;             ///< attention_factor² (q and k are both scaled)
   std::size_t never_full_turn = 0;    ///< pairs with fewer than one turn within L_orig
