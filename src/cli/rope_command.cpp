@@ -26,6 +26,27 @@ void RopeSettings::bind(CLI::App& app) {
   }
 }
 
+void RopeSettings::bind_side(CLI::App& app, const std::string& suffix, const std::string& group) {
+  for (ParamSpec spec : encodings::find_scheme("rope").params) {
+    if (spec.name == "len" || spec.name == "table" || spec.name == "hf-config") continue;
+    Bound& b = bound_.emplace_back(Bound{spec.name, nullptr, spec.default_value});
+    spec.name += "-" + suffix;
+    spec.help = fmt::format("side {}: {}", suffix, spec.help);
+    b.option = add_param(app, spec, b.value);
+    b.option->default_str("--" + b.name)->group(group);
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> RopeSettings::apply_given(ParamMap& p) const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& b : bound_) {
+    if (b.option->count() == 0) continue;
+    p.set(b.name, b.value, true);
+    out.emplace_back(b.name, posenc::to_string(b.value));
+  }
+  return out;
+}
+
 ParamMap RopeSettings::values() const {
   ParamMap p;
   for (const auto& b : bound_) p.set(b.name, b.value, b.option->count() > 0);

@@ -21,8 +21,14 @@ namespace posenc::cli {
 class RopeSettings {
  public:
   void bind(CLI::App& app);
+  /// The same settings as one side's overrides of `rope diff`: `--NAME-a` (suffix "a") for each
+  /// setting but --hf-config (that side's file is --config-a), in help group `group`.
+  void bind_side(CLI::App& app, const std::string& suffix, const std::string& group);
   /// The values, `given` set for the flags the user typed (they override --hf-config).
   ParamMap values() const;
+  /// Sets in `p` (as given) each setting whose flag the user typed; returns them as
+  /// {name, value text} in declaration order.
+  std::vector<std::pair<std::string, std::string>> apply_given(ParamMap& p) const;
 
  private:
   struct Bound {

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <tuple>
 
 #include "posenc/encodings/registry.hpp"
 #include "posenc/encodings/rope_apply.hpp"
@@ -22,7 +23,8 @@ namespace {
 
 /// What differs on one side of the comparison; unset = the shared setting.
 struct Side {
-  std::optional<std::string> config, convention, precision;
+  std::optional<std::string> config;  ///< --config-a
+  RopeSettings settings;              ///< --convention-a, --factor-a, ... (every setting)
 };
 
 struct RopeDiffOptions {
@@ -33,29 +35,62 @@ struct RopeDiffOptions {
   FigureOptions figure;
 };
 
-ParamMap side_params(ParamMap p, const Side& s) {
+/// The shared settings with one side's file and overrides on top; `chosen` gets the overrides.
+ParamMap side_params(ParamMap p, const Side& s, std::vector<std::pair<std::string, std::string>>& chosen) {
   if (s.config) p.set("hf-config", *s.config, true);
-  if (s.convention) p.set("convention", *s.convention, true);
-  if (s.precision) p.set("precision", *s.precision, true);
+  chosen = s.settings.apply_given(p);
   return p;
 }
 
-/// "ggml", "b.json", "b.json (ggml)", "hf f64": what the user chose for that side.
-std::string side_label(const Side& s, const ParamMap& shared) {
-  const std::string convention = s.convention.value_or(shared.text("convention"));
-  std::string label = s.config ? std::filesystem::path(*s.config).filename().string() : convention;
-  if (s.config && s.convention) label += fmt::format(" ({})", *s.convention);
-  if (s.precision) label += " " + *s.precision;
-  return label;
+/// "ggml", "b.json", "b.json (ggml)", "hf f64", "hf factor=8": what the user chose for that side.
+std::string side_label(const Side& s, const ParamMap& shared, const std::vector<std::pair<std::string, std::string>>& chosen) {
+  std::optional<std::string> convention, precision;
+  std::string rest;
+  for (const auto& [name, value] : chosen) {
+    if (name == "convention") convention = value;
+    else if (name == "precision") precision = value;
+    else rest += fmt::format(" {}={}", name, value.size() > 24 ? value.substr(0, 21) + "..." : value);
+  }
+  std::string label = s.config ? std::filesystem::path(*s.config).filename().string()
+                               : convention.value_or(shared.text("convention"));
+  if (s.config && convention) label += fmt::format(" ({})", *convention);
+  if (precision) label += " " + *precision;
+  return label + rest;
+}
+
+/// Whether the two sides compute the same thing: the same convention, precision, layout and
+/// widths, and the same frequencies, attention factor and (ggml) per-position recipe, so the
+/// comparison cannot find a difference. Settings the method does not read (max_position_embeddings
+/// under `none`) do not count.
+bool same_settings(const encodings::RopeConfig& a, const encodings::RopeConfig& b) {
+  const auto head = [](const encodings::RopeConfig& c) {
+    return std::tie(c.head_dim, c.rotary_dim, c.layout, c.convention, c.precision, c.apply_attention_factor);
+  };
+  if (head(a) != head(b)) return false;
+  const auto fa = encodings::compute_frequencies(a), fb = encodings::compute_frequencies(b);
+  const auto recipe = [](const encodings::RopeFrequencies& f) {
+    return std::tie(f.inv_freq, f.attention_factor, f.ggml_theta_scale, f.ggml_freq_scale, f.ggml_ext_factor,
+                    f.ggml_corr_dims[0], f.ggml_corr_dims[1], f.ggml_attn_factor, f.ggml_freq_factors);
+  };
+  return recipe(fa) == recipe(fb);
 }
 
 int run_rope_diff(Context& ctx, const RopeDiffOptions& o, const ParamMap& shared) {
   const io::Format f = o.output.prepare();
+  std::vector<std::pair<std::string, std::string>> chosen_a, chosen_b;
+  const ParamMap pa = side_params(shared, o.a, chosen_a), pb = side_params(shared, o.b, chosen_b);
+  // Nothing named per side: both sides are the shared settings, so there is nothing to compare.
+  if (!o.a.config && !o.b.config && chosen_a.empty() && chosen_b.empty())
+    throw Error("rope diff compares two sides, and nothing differs between them: give --config-a/-b, "
+                "--convention-a/-b, --precision-a/-b or any setting per side (--scaling-b yarn, --factor-b 8, ...)");
   // A side's own config file is named by its own flag in messages (--config-a, not --hf-config).
-  const auto a = encodings::resolve_rope_config(side_params(shared, o.a), o.a.config ? "--config-a" : "--hf-config");
-  const auto b = encodings::resolve_rope_config(side_params(shared, o.b), o.b.config ? "--config-b" : "--hf-config");
+  const auto a = encodings::resolve_rope_config(pa, o.a.config ? "--config-a" : "--hf-config");
+  const auto b = encodings::resolve_rope_config(pb, o.b.config ? "--config-b" : "--hf-config");
+  if (same_settings(a, b))  // e.g. two configs with the same RoPE, or --convention-a hf --convention-b hf
+    ctx.err << "posenc: warning: rope diff: both sides resolve to the same settings, so they agree by construction "
+               "(nothing was compared that could differ)\n";
   const auto d = encodings::compare_rope(a, b, o.len);
-  io::RopeDiffLabels labels{side_label(o.a, shared), side_label(o.b, shared)};
+  io::RopeDiffLabels labels{side_label(o.a, shared, chosen_a), side_label(o.b, shared, chosen_b)};
   if (labels.a == labels.b) labels.a += " (a)", labels.b += " (b)";
   if (draws(f)) {
     render::Figure fig = rope_diff_figure(d, labels, o.tol, o.len);
@@ -80,11 +115,11 @@ int run_rope_diff(Context& ctx, const RopeDiffOptions& o, const ParamMap& shared
 }
 
 void add_side_options(CLI::App& cmd, Side& s, const std::string& x) {
-  cmd.add_option("--config-" + x, s.config, "config.json of side " + x + " (default: --hf-config)")->type_name("FILE");
-  cmd.add_option("--convention-" + x, s.convention, "convention of side " + x + " (default: --convention)")
-      ->check(CLI::IsMember(encodings::rope_convention_names()));
-  cmd.add_option("--precision-" + x, s.precision, "precision of side " + x + " (default: --precision)")
-      ->check(CLI::IsMember(encodings::rope_precision_names()));
+  const std::string group = "side " + x + " (each overrides the shared setting, --hf-config's value included)";
+  cmd.add_option("--config-" + x, s.config, "config.json of side " + x + " (default: --hf-config)")
+      ->type_name("FILE")
+      ->group(group);
+  s.settings.bind_side(cmd, x, group);
 }
 
 }  // namespace
@@ -92,11 +127,14 @@ void add_side_options(CLI::App& cmd, Side& s, const std::string& x) {
 void add_rope_diff_command(CLI::App& rope, Context& ctx, const RopeSettings& shared, int& exit_code) {
   auto opts = std::make_shared<RopeDiffOptions>();
   CLI::App* cmd = rope.add_subcommand(
-      "diff", "compare two conventions, precisions or configs on the same settings; exit 1 above --tol");
+      "diff", "compare two conventions, precisions, configs or settings; exit 1 above --tol");
   cmd->fallthrough();  // the shared settings (--hf-config, --dim, --scaling, ...) belong to `rope`
   cmd->footer(
-      "the other options are those of 'posenc rope' and apply to both sides; examples:\n"
+      "the options of 'posenc rope' apply to both sides; --NAME-a / --NAME-b override one for one side.\n"
+      "nothing named per side is refused (exit 2); sides that resolve to the same settings get a warning.\n"
+      "examples:\n"
       "  posenc rope diff --hf-config config.json --convention-a hf --convention-b ggml\n"
+      "  posenc rope diff --hf-config config.json --scaling-b yarn --factor-b 4    # before and after YaRN\n"
       "  posenc rope diff --dim 128 --precision-a f32 --precision-b f64 --len 100000 --tol 1e-3\n"
       "  posenc rope diff --config-a a.json --config-b b.json --format json\n"
       "  posenc rope diff --hf-config config.json --convention-b ggml --len 32768 -o diff.png   # per pair\n"
