@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(g++ cmake make pkg-config libcli11-dev libfmt-dev nlohmann-json3-dev libstb-dev
-          libdeflate-dev catch2 fonts-dejavu-core)
+          libdeflate-dev libzip-dev catch2 fonts-dejavu-core)
 if [[ "${1:-}" == "--tests" ]]; then
   packages+=(python3 python3-numpy python3-pandas)
 fi

@@ -128,7 +128,7 @@ void add_check_command(CLI::App& app, Context& ctx, int& exit_code) {
       "\nexamples:\n  posenc check sinusoidal --dim 64 --len 200 && echo ok"
       "\n  posenc check sine --dim 2 --len 1000 --identity unique"
       "\n  posenc check --input wpe.npy --format json");
-  opts->scheme.bind(*cmd);
+  opts->scheme.bind(*cmd, &ctx.err);
   std::vector<std::string> all_names;
   for (const auto& i : analysis::identity_infos()) all_names.push_back(i.name);
   cmd->add_option("--identity", opts->identities, "check only these (repeat or comma-separate)")

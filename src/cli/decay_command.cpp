@@ -227,7 +227,7 @@ void add_decay_command(CLI::App& app, Context& ctx, int& exit_code) {
       "  posenc decay rope --dim 128 --qk random --metric cosine --no-extras --format csv\n"
       "  posenc decay alibi --heads 8 --max-offset 50 --symmetric --format json");
   opts->scheme.allow_value_lists();
-  opts->scheme.bind(*cmd);
+  opts->scheme.bind(*cmd, &ctx.err);
   opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kPng});
   opts->output.figure.bind_log_axes(*cmd);
   integer_option(cmd->add_option("--max-offset", opts->max_offset, "largest offset K")->capture_default_str(), 0, 1 << 24);

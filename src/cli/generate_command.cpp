@@ -17,7 +17,7 @@ int run_generate(Context& ctx, const GenerateOptions& o) {
   o.scheme.scheme();   // unknown scheme or stray words first
   o.output.resolve();  // bad format or path: fail before computing anything
   o.output.check_path();
-  const auto table = o.scheme.make_table();
+  const auto table = o.scheme.make_table(/*max_axes=*/3);  // an H x N x M --input (generate alibi's) too
   emit_table(ctx, o.output, *table);
   return 0;
 }
@@ -33,7 +33,7 @@ void add_generate_command(CLI::App& app, Context& ctx, int& exit_code) {
       "  posenc generate binary --len 16 --dim 4          (csv to stdout)\n"
       "  posenc generate --input wpe.npy -o wpe.png\n"
       "run 'posenc generate SCHEME --help' for the options of one scheme");
-  opts->scheme.bind(*cmd);
+  opts->scheme.bind(*cmd, &ctx.err);
   opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kNpy, io::Format::kPng});
   opts->output.figure.bind_reduce(*cmd);
   cmd->callback([opts, &ctx, &exit_code] { exit_code = run_generate(ctx, *opts); });

@@ -114,7 +114,8 @@ std::string why_not_finite(const Table& table, const FiniteCountingTable& counte
   const auto add = [&](std::string c) {
     if (std::find(causes.begin(), causes.end(), c) == causes.end()) causes.push_back(std::move(c));
   };
-  const bool input = info.scheme == "input" && info.value_name == "value";  // the file's values as they are
+  // the file's values as they are (a long-form CSV keeps its value name: "bias")
+  const bool input = info.scheme == "input" && (info.value_name == "value" || info.title.rfind("table from ", 0) == 0);
   const auto kind = [&](std::size_t at, const char* what) {
     if (dtype == io::DType::kFloat32 && std::isfinite(value_at(table, at))) {
       add("values beyond the float32 range became infinite: use --dtype float64");

@@ -1,6 +1,8 @@
 // posenc project SCHEME [scheme options] [--dims i,j[,k] | --pca 2|3] [-o PATH] [--format csv|json|png|svg|ansi]
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "analysis_support.hpp"
 #include "app.hpp"
 #include "output_options.hpp"
@@ -20,6 +22,23 @@ struct ProjectOptions {
   std::vector<std::size_t> dims;
   int pca = 0;
 };
+
+/// PCA of a table holding NaN or an infinity would spread it over every output (all NaN) and
+/// call the components zero: refused, naming the first such value. (--dims copies columns:
+/// a NaN there stays in its own row, and the output warns of it.)
+void refuse_non_finite(const Table& table, const Matrix& pe, const std::string& input) {
+  for (std::size_t r = 0; r < pe.rows(); ++r) {
+    for (std::size_t c = 0; c < pe.cols(); ++c) {
+      if (std::isfinite(pe(r, c))) continue;
+      const auto& names = table.info().column_names;
+      throw Error(fmt::format("PCA needs finite values: {} position {} (row {}), column {}{} holds {}; "
+                              "remove the row, or project chosen columns with --dims",
+                              input.empty() ? "the table's" : fmt::format("--input '{}'", input),
+                              table.info().first_position + r, r, c,
+                              c < names.size() ? fmt::format(" ('{}')", names[c]) : "", pe(r, c)));
+    }
+  }
+}
 
 int run_project(Context& ctx, const ProjectOptions& o) {
   const io::Format format = o.output.resolve();
@@ -56,6 +75,7 @@ int run_project(Context& ctx, const ProjectOptions& o) {
     }
   }
   if (pca != 0) {
+    refuse_non_finite(*table, pe, o.scheme.input());
     const auto p = analysis::pca(pe, static_cast<std::size_t>(pca));
     // Components past the data's rank are zero columns: say so rather than plot a flat axis.
     const double top = p.variance.empty() ? 0.0 : p.variance[0];
@@ -116,7 +136,7 @@ void add_project_command(CLI::App& app, Context& ctx, int& exit_code) {
       "examples:\n"
       "  posenc project sine --dim 3 --len 2000 -o loop.png      # seed 003: the closed loop\n"
       "  posenc project sinusoidal --len 200 --dim 64 --pca 3 --format csv");
-  opts->scheme.bind(*cmd);
+  opts->scheme.bind(*cmd, &ctx.err);
   opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kPng});
   cmd->add_option("--dims", opts->dims, "2 or 3 column indices (0-based), e.g. 0,1,2")->delimiter(',')
       ->transform(integer_in(0, encodings::kMaxDim - 1))->type_name("INT,...");

@@ -130,11 +130,13 @@ ParamValue parse_number(const ParamSpec& spec, const std::string& text) {  // al
 
 }  // namespace
 
-void SchemeOptions::bind(CLI::App& parent) {
+void SchemeOptions::bind(CLI::App& parent, std::ostream* notes) {
   parent_ = &parent;
+  notes_ = notes;
   parent.add_option("--input", input_,
-                    "a table of your own (.npy or .csv: rows = positions) in place of a SCHEME")
+                    "a table of your own (.npy, .npz or .csv; - reads stdin: rows = positions) in place of a SCHEME")
       ->type_name("FILE");
+  bind_input_options(parent, input_flags_);
   for (const auto& s : encodings::schemes()) {
     CLI::App* sub = parent.add_subcommand(s.name, s.summary);
     sub->fallthrough();
@@ -181,6 +183,7 @@ std::string SchemeOptions::scheme() const {
     throw Error(fmt::format("give a SCHEME ({}) or --input FILE", join_choices(scheme_names())));
   if (!chosen.empty() && !input_.empty())
     throw Error(fmt::format("give either a SCHEME or --input, not both (got '{}' and --input '{}')", chosen, input_));
+  check_input_options(input_flags_, !input_.empty());
   return chosen;
 }
 
@@ -214,21 +217,14 @@ std::unique_ptr<Table> SchemeOptions::make_table(std::size_t max_axes) const {
   const std::string s = scheme();
   if (!s.empty()) return encodings::make_table(s, values());
   TableInfo info;
-  Matrix m;
-  io::TableFile file;
-  std::string ext = input_.size() >= 4 ? input_.substr(input_.size() - 4) : "";
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const bool npy = ext == ".npy";
-  if (max_axes > 2 && npy) {
-    auto a = io::read_npy_array(input_, max_axes);
-    m = std::move(a.values);
-    if (a.shape.size() == 3) {
-      info.shape = a.shape;
-      info.axis_names = {"head", "i", "j"};
-    }
-  } else {
-    file = io::read_input(input_);
-    m = std::move(file.values);
+  io::TableFile file = io::read_input(input_, read_options(input_flags_, max_axes));
+  if (notes_ != nullptr)
+    for (const auto& n : file.notes) *notes_ << "posenc: note: " << n << "\n";
+  Matrix m = std::move(file.values);
+  if (file.shape.size() == 3) {
+    info.shape = file.shape;
+    info.axis_names = file.axis_names.empty() ? std::vector<std::string>{"head", "i", "j"} : file.axis_names;
+    if (!file.value_name.empty()) info.value_name = file.value_name;
   }
   info.scheme = "input";
   info.params = {{"input", input_}};

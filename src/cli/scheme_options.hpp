@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "input_options.hpp"
 #include "posenc/params.hpp"
 #include "posenc/table.hpp"
 
@@ -28,8 +29,9 @@ class SchemeOptions {
   void allow_value_lists() { allow_lists_ = true; }
   /// The options of the chosen scheme given two or more values: {name, "V1,V2,..."}.
   std::vector<std::pair<std::string, std::string>> value_lists() const;
-  /// Adds the scheme sub-commands and `--input FILE` to `parent`.
-  void bind(CLI::App& parent);
+  /// Adds the scheme sub-commands, `--input FILE` and the options that say how to read it to
+  /// `parent`; what the reader decided for the user (an index column taken) goes to `notes`.
+  void bind(CLI::App& parent, std::ostream* notes = nullptr);
 
   /// The chosen scheme ("" when --input is used); throws Error when neither or both are given,
   /// or an unknown word stands where a scheme belongs.
@@ -37,7 +39,7 @@ class SchemeOptions {
   /// The values of the chosen scheme, `given` set for the flags the user typed.
   ParamMap values() const;
   /// Builds the table: the scheme's, or the user's --input file. With max_axes 3 an --input
-  /// .npy may also be H×N×M (axes head, i, j: a bias table per head, for `check`).
+  /// may also be H×N×M (an .npy/.npz, or posenc's long-form CSV: a bias table per head).
   std::unique_ptr<Table> make_table(std::size_t max_axes = 2) const;
   const std::string& input() const { return input_; }
 
@@ -55,6 +57,8 @@ class SchemeOptions {
   CLI::App* parent_ = nullptr;
   bool allow_lists_ = false;
   std::string input_;
+  InputFlags input_flags_;
+  std::ostream* notes_ = nullptr;
   std::list<ParamValue> storage_;  // stable addresses for CLI11 to write into
   std::list<std::string> texts_;
   std::list<Bound> bound_;

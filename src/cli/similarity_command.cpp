@@ -88,7 +88,7 @@ void add_similarity_command(CLI::App& app, Context& ctx, int& exit_code) {
       "examples:\n"
       "  posenc similarity sinusoidal --len 100 --dim 128 -o sim.png\n"
       "  posenc similarity --input wpe.npy --metric cosine -o wpe_sim.npy");
-  opts->scheme.bind(*cmd);
+  opts->scheme.bind(*cmd, &ctx.err);
   opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kNpy, io::Format::kPng});
   opts->output.figure.bind_reduce(*cmd);
   cmd->add_option("--metric", opts->metric, "dot, cosine or distance")

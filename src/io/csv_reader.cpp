@@ -1,5 +1,5 @@
-// parse_csv_table, declared in readers.hpp: a user's CSV, read the way pandas and posenc
-// write it.
+// parse_csv_grid: a user's CSV split into a header and numbers, read the way pandas and
+// posenc write it (csv_layout.cpp then finds its index columns and long form).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "posenc/error.hpp"
+#include "csv_internal.hpp"
 #include "posenc/io/readers.hpp"
 #include "posenc/memory.hpp"
 #include "posenc/text.hpp"
@@ -44,11 +45,16 @@ std::optional<double> parse_number(std::string_view s) {
 std::string quoted_cell(std::string_view cell) {
   bool escaped = false;
   const std::string text = printable(trim(cell), 80, &escaped);
+  if (escaped) {  // a tab (another separator) is text: only other bytes make the remark
+    std::string no_tabs(trim(cell));
+    std::replace(no_tabs.begin(), no_tabs.end(), '\t', ' ');
+    printable(no_tabs, 80, &escaped);
+  }
   return fmt::format("'{}' is not a number{}", text, escaped ? " (CSV files must be UTF-8 text)" : "");
 }
 
 /// Splits one CSV line into cells; double quotes may enclose a cell ("" is a quote).
-std::vector<std::string> split_cells(std::string_view line, const std::string& name, std::size_t line_no) {
+std::vector<std::string> split_cells(std::string_view line, const std::string& name, std::size_t line_no, char delimiter) {
   std::vector<std::string> cells(1);
   bool quoted = false;
   for (std::size_t i = 0; i < line.size(); ++i) {
@@ -64,7 +70,7 @@ std::vector<std::string> split_cells(std::string_view line, const std::string& n
       }
     } else if (c == '"') {
       quoted = true;
-    } else if (c == ',') {
+    } else if (c == delimiter) {
       cells.emplace_back();
     } else {
       cells.back() += c;
@@ -97,13 +103,6 @@ void check_text(std::string_view text, const std::string& name) {
                          nul % 2 == 1 && nul < 4 ? " (this looks like UTF-16: save it as UTF-8)" : ""));
 }
 
-bool is_index_name(std::string_view header) {
-  std::string h(trim(header));
-  std::transform(h.begin(), h.end(), h.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  static const std::set<std::string> kNames = {"", "position", "i", "t", "offset", "index"};
-  return kNames.count(h) != 0;
-}
-
 /// pandas' default column labels after an unnamed index: ",0,1,2".
 bool pandas_labels(const std::vector<std::string>& cells) {
   if (cells.size() < 2 || !trim(cells[0]).empty()) return false;
@@ -112,29 +111,44 @@ bool pandas_labels(const std::vector<std::string>& cells) {
   return true;
 }
 
+/// A hint for a cell that is not a number because the file uses another separator.
+std::string separator_hint(std::string_view cell, char delimiter) {
+  for (const char c : {';', '\t', '|', ','}) {
+    if (c != delimiter && cell.find(c) != std::string_view::npos)
+      return fmt::format(" (the cells are split at {}: give --delimiter {} if the file separates them with {})",
+                         delimiter_name(delimiter), delimiter_name(c), delimiter_name(c));
+  }
+  return "";
+}
+
 }  // namespace
 
-TableFile parse_csv_table(std::string_view text, const std::string& name) {
+std::string delimiter_name(char c) {
+  if (c == '\t') return "tab";
+  if (c == ' ') return "space";
+  return fmt::format("'{}'", c);
+}
+
+CsvGrid parse_csv_grid(std::string_view text, const std::string& name, char delimiter) {
   check_text(text, name);
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // UTF-8 byte order mark
-  // Every value is sized before it is stored: at most one per comma or line end.
-  const std::size_t most = static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-                             return c == ',' || c == '\n' || c == '\r';
+  // Every value is sized before it is stored: at most one per separator or line end.
+  const std::size_t most = static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [delimiter](char c) {
+                             return c == delimiter || c == '\n' || c == '\r';
                            })) + 1;
   check_memory(most, sizeof(double), fmt::format("--input '{}'", name));
-  std::vector<double> values;
-  values.reserve(most);
-  std::vector<std::string> header;
-  std::size_t cols = 0, rows = 0, first_line = 0, line_no = 0;
+  CsvGrid g;
+  g.values.reserve(most);
+  std::size_t first_line = 0, line_no = 0;
   bool seen_first = false;
   while (!text.empty()) {
     const std::string_view line = next_line(text);
     ++line_no;
     if (trim(line).empty()) continue;
-    auto cells = split_cells(line, name, line_no);
+    auto cells = split_cells(line, name, line_no, delimiter);
     if (!seen_first) {
       seen_first = true;
-      cols = cells.size();
+      g.cols = cells.size();
       first_line = line_no;
       const auto text_cell = std::find_if(cells.begin(), cells.end(), [](const auto& c) { return !parse_number(c); });
       if (text_cell != cells.end()) {
@@ -144,51 +158,36 @@ TableFile parse_csv_table(std::string_view text, const std::string& name) {
           fail(name, fmt::format("line 1, column {}: {} (line 1 starts with a number, so it is data, not a header)",
                                  text_cell - cells.begin() + 1, quoted_cell(*text_cell)));
         }
-        header = std::move(cells);
+        g.header = std::move(cells);
+        for (auto& h : g.header) h = std::string(trim(h));
+        g.header_line = line_no;
         continue;
       }
       if (pandas_labels(cells)) {
-        header = std::move(cells);
+        g.header = std::move(cells);
+        for (auto& h : g.header) h = std::string(trim(h));
+        g.header_line = line_no;
         continue;
       }
     }
-    if (cells.size() != cols) {
-      fail(name, fmt::format("line {} has {} cell{}, expected {} as on line {}", line_no, cells.size(),
-                             cells.size() == 1 ? "" : "s", cols, first_line));
+    if (cells.size() != g.cols) {
+      fail(name, fmt::format("line {} has {} cell{}, expected {} as on line {}{}", line_no, cells.size(),
+                             cells.size() == 1 ? "" : "s", g.cols, first_line,
+                             cells.size() == 1 || g.cols == 1 ? separator_hint(line, delimiter) : ""));
     }
     for (std::size_t c = 0; c < cells.size(); ++c) {
       const auto v = parse_number(cells[c]);
-      if (!v) fail(name, fmt::format("line {}, column {}: {}", line_no, c + 1, quoted_cell(cells[c])));
-      values.push_back(*v);
+      if (!v)
+        fail(name, fmt::format("line {}, column {}: {}{}", line_no, c + 1, quoted_cell(cells[c]),
+                               separator_hint(cells[c], delimiter)));
+      g.values.push_back(*v);
     }
-    ++rows;
+    if (g.first_data_line == 0) g.first_data_line = line_no;
+    ++g.rows;
   }
   if (!seen_first) fail(name, "empty file");
-  if (rows == 0) fail(name, "no data rows after the header");
-  TableFile out;
-  // An index column: a known name, and consecutive integers from 0 or more (posenc's and pandas' CSVs).
-  bool index = !header.empty() && is_index_name(header[0]);
-  if (index) {
-    const double first = values[0];
-    index = first >= 0 && first < 0x1p53 && std::floor(first) == first;
-    for (std::size_t r = 1; index && r < rows; ++r) index = values[r * cols] == first + static_cast<double>(r);
-    if (index && cols == 1) fail(name, fmt::format("no data columns besides '{}'", printable(trim(header[0]))));
-    if (index) {
-      out.first_position = static_cast<std::size_t>(first);
-      out.index_name = std::string(trim(header[0]));
-      // Drop the first column in place: each value moves to a lower or equal index.
-      std::size_t w = 0;
-      for (std::size_t i = 0; i < values.size(); ++i)
-        if (i % cols != 0) values[w++] = values[i];
-    }
-  }
-  const std::size_t width = cols - (index ? 1 : 0);
-  for (std::size_t c = index ? 1 : 0; c < header.size(); ++c) {
-    const std::string_view h = trim(header[c]);
-    out.column_names.push_back(h.empty() ? fmt::format("dim{}", out.column_names.size()) : std::string(h));
-  }
-  out.values = Matrix(rows, width, std::move(values));
-  return out;
+  if (g.rows == 0) fail(name, "no data rows after the header");
+  return g;
 }
 
 }  // namespace posenc::io

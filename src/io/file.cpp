@@ -24,7 +24,8 @@ std::string read_small_file(const std::string& path, std::string_view option, st
     return Error(fmt::format("{} '{}': the file holds {}, more than the {} allowed{}", option, path, size,
                              format_bytes(static_cast<double>(limit)), why));
   };
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  // "-" is stdin (a duplicate, so that closing it leaves fd 0 alone).
+  const int fd = path == "-" ? ::fcntl(0, F_DUPFD_CLOEXEC, 0) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) throw Error(fmt::format("{} '{}': cannot read: {}", option, path, std::strerror(errno)));
   struct Closer {
     int fd;

@@ -8,7 +8,9 @@
 #include <cctype>
 #include <charconv>
 #include <cstdint>
+#include <cmath>
 #include <cstring>
+#include <span>
 #include <limits>
 #include <vector>
 
@@ -123,44 +125,82 @@ class HeaderParser {
   std::size_t i_ = 0;
 };
 
-enum class Kind { kFloat, kInt, kUInt, kBool };
+enum class Kind { kFloat, kHalf, kBfloat16, kInt, kUInt, kBool };
 struct DtypeInfo {
   Kind kind;
   std::size_t size;
+  bool big_endian = false;
 };
 
-DtypeInfo parse_descr(const std::string& d, const std::string& name) {
+DtypeInfo parse_descr(const std::string& d, const std::string& name, const ReadOptions& opts) {
   const auto unsupported = [&] {
-    fail(name, fmt::format("unsupported dtype '{}': give float32, float64, integer or bool data", printable(d)));
+    fail(name, fmt::format("unsupported dtype '{}': give float16, float32, float64, bfloat16, integer or bool data",
+                           printable(d)));
   };
+  // ml_dtypes' bfloat16 under its own name: what str(arr.dtype) gives and the common
+  // work-around for np.save's '<V2' writes (jax-ml/ml_dtypes#41); stored in the host's order.
+  if (d == "bfloat16") return {Kind::kBfloat16, 2, false};
   if (d.size() < 3 || std::string_view("<>|=").find(d[0]) == std::string_view::npos) unsupported();
   std::size_t size = 0;
   const auto [end, ec] = std::from_chars(d.data() + 2, d.data() + d.size(), size);
   if (ec != std::errc() || end != d.data() + d.size()) unsupported();
-  if (d[0] == '>' && size > 1) {
-    fail(name, fmt::format("big-endian dtype '{}' is not supported: save it with arr.astype('<{}')", d, d.substr(1)));
-  }
+  const bool big = d[0] == '>';
   const char k = d[1];
   const bool int_size = size == 1 || size == 2 || size == 4 || size == 8;
-  if (k == 'f' && (size == 4 || size == 8)) return {Kind::kFloat, size};
-  if (k == 'i' && int_size) return {Kind::kInt, size};
-  if (k == 'u' && int_size) return {Kind::kUInt, size};
-  if (k == 'b' && size == 1) return {Kind::kBool, size};
+  if (k == 'f' && (size == 4 || size == 8)) return {Kind::kFloat, size, big};
+  if (k == 'f' && size == 2) return {Kind::kHalf, size, big};
+  if (k == 'i' && int_size) return {Kind::kInt, size, big};
+  if (k == 'u' && int_size) return {Kind::kUInt, size, big};
+  if (k == 'b' && size == 1) return {Kind::kBool, size, big};
+  if (k == 'V' && size == 2 && d[0] != '>') {
+    // np.save writes ml_dtypes' bfloat16 as '<V2': numpy has no name for it, so the bytes
+    // alone cannot say whether they are bfloat16 or float16.
+    if (opts.raw2 == "bfloat16") return {Kind::kBfloat16, 2, false};
+    if (opts.raw2 == "float16") return {Kind::kHalf, 2, false};
+    fail(name, fmt::format("dtype '{}' is 2 raw bytes a value (np.save writes ml_dtypes' bfloat16 so): give "
+                           "--input-dtype bfloat16 (or float16) to say what they are, or save arr.astype(np.float32)",
+                           d));
+  }
   unsupported();
   return {};  // not reached
 }
 
-/// Reads one little-endian element.
+/// IEEE 754 binary16: 1 sign, 5 exponent (bias 15), 10 fraction bits.
+double half_value(std::uint16_t h) {
+  const int exponent = (h >> 10) & 0x1f;
+  const int fraction = h & 0x3ff;
+  double v = 0;
+  if (exponent == 0) {
+    v = std::ldexp(fraction, -24);  // subnormal (and zero)
+  } else if (exponent == 31) {
+    v = fraction != 0 ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+  } else {
+    v = std::ldexp(fraction + 1024, exponent - 25);
+  }
+  return (h & 0x8000) != 0 ? -v : v;
+}
+
+/// bfloat16: the upper 16 bits of a float32.
+double bfloat16_value(std::uint16_t b) {
+  const std::uint32_t bits = std::uint32_t{b} << 16;
+  float f = 0;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+/// Reads one element in the file's byte order.
 double element(const char* p, DtypeInfo t) {
   unsigned char b[8];
   std::memcpy(b, p, t.size);
-  if constexpr (std::endian::native == std::endian::big) std::reverse(b, b + t.size);
+  if (t.big_endian != (std::endian::native == std::endian::big)) std::reverse(b, b + t.size);
   const auto get = [&](auto v) {
     std::memcpy(&v, b, sizeof v);
     return static_cast<double>(v);
   };
   switch (t.kind) {
     case Kind::kFloat: return t.size == 4 ? get(float{}) : get(double{});
+    case Kind::kHalf: return half_value(static_cast<std::uint16_t>(get(std::uint16_t{})));
+    case Kind::kBfloat16: return bfloat16_value(static_cast<std::uint16_t>(get(std::uint16_t{})));
     case Kind::kBool: return b[0] != 0 ? 1.0 : 0.0;
     case Kind::kInt:
       return t.size == 1 ? get(std::int8_t{}) : t.size == 2 ? get(std::int16_t{}) : t.size == 4 ? get(std::int32_t{}) : get(std::int64_t{});
@@ -179,6 +219,13 @@ std::string shape_text(const std::vector<std::size_t>& shape) {
 Matrix parse_npy(std::string_view bytes, const std::string& name) { return parse_npy_array(bytes, name, 2).values; }
 
 NpyArray parse_npy_array(std::string_view bytes, const std::string& name, std::size_t max_axes) {
+  ReadOptions opts;
+  opts.max_axes = max_axes;
+  return parse_npy_array(bytes, name, opts);
+}
+
+NpyArray parse_npy_array(std::string_view bytes, const std::string& name, const ReadOptions& opts) {
+  const std::size_t max_axes = opts.max_axes;
   if (bytes.size() < 10 || bytes.substr(0, 6) != "\x93NUMPY") fail(name, "not a .npy file (bad magic)");
   const auto u8 = [&](std::size_t i) { return static_cast<std::size_t>(static_cast<unsigned char>(bytes[i])); };
   const std::size_t major = u8(6), minor = u8(7);
@@ -192,8 +239,7 @@ NpyArray parse_npy_array(std::string_view bytes, const std::string& name, std::s
   if (header_len > kMaxHeader) fail(name, fmt::format(".npy header too long ({} bytes)", header_len));
   if (bytes.size() - start < header_len) fail(name, "truncated .npy header");
   const NpyHeader h = HeaderParser(bytes.substr(start, header_len), name).parse();
-  const DtypeInfo type = parse_descr(h.descr, name);
-  if (h.fortran_order) fail(name, "Fortran-order arrays are not supported: save np.ascontiguousarray(arr)");
+  const DtypeInfo type = parse_descr(h.descr, name, opts);
   if (h.shape.empty() || h.shape.size() > max_axes) {
     fail(name, fmt::format("{}-D array of shape {}: need a 1-D{} array", h.shape.size(), shape_text(h.shape),
                            max_axes > 2 ? fmt::format(" to {}-D", max_axes) : std::string(" or 2-D")));
@@ -213,13 +259,33 @@ NpyArray parse_npy_array(std::string_view bytes, const std::string& name, std::s
   const std::size_t max = std::numeric_limits<std::size_t>::max();
   if (cols > max / rows || rows * cols > max / type.size || rows * cols * type.size > avail) {
     fail(name, fmt::format("truncated data: shape {} of '{}' needs more than the {} bytes the file holds",
-                           shape_text(h.shape), h.descr, avail));
+                           shape_text(h.shape), printable(h.descr), avail));
   }
   Matrix m(rows, cols);
   const char* p = bytes.data() + start + header_len;
-  for (double& v : m.data()) {
-    v = element(p, type);
-    p += type.size;
+  std::span<double> out = m.data();
+  if (!h.fortran_order || h.shape.size() == 1) {
+    for (double& v : out) {
+      v = element(p, type);
+      p += type.size;
+    }
+  } else {
+    // Fortran order: the first axis varies fastest in the file. Walk the file in its order,
+    // keeping the element's index and its C-order offset.
+    const std::size_t axes = h.shape.size();
+    std::vector<std::size_t> index(axes, 0), c_stride(axes, 1);
+    for (std::size_t a = axes - 1; a-- > 0;) c_stride[a] = c_stride[a + 1] * h.shape[a + 1];
+    std::size_t offset = 0;
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      out[offset] = element(p, type);
+      p += type.size;
+      for (std::size_t a = 0; a < axes; ++a) {  // next index, axis 0 first
+        offset += c_stride[a];
+        if (++index[a] < h.shape[a]) break;
+        offset -= c_stride[a] * h.shape[a];
+        index[a] = 0;
+      }
+    }
   }
   return {h.shape, std::move(m)};
 }

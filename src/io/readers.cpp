@@ -10,6 +10,7 @@
 #include "posenc/error.hpp"
 #include "posenc/io/file.hpp"
 #include "posenc/memory.hpp"
+#include "posenc/text.hpp"
 
 namespace posenc::io {
 
@@ -20,44 +21,96 @@ std::string lower(std::string s) {
   return s;
 }
 
-/// The file's bytes, its size first checked against what reading it will take in memory: a
-/// CSV's text plus its values (about one number per 2 bytes, "0,", as 8-byte doubles), an
-/// .npy's bytes (its values are checked again when the header gives their number).
-std::string read_input_file(const std::string& path, bool csv) {
+/// A CSV takes about 5 times its size in memory: its text, and 8-byte doubles for about one
+/// value per 2 bytes ("0,").
+constexpr std::uint64_t kCsvFactor = 5;
+
+std::string limit_source() { return memory_limit_is_default() ? "half the available memory" : "--max-memory"; }
+
+[[noreturn]] void too_big(const std::string& path, std::uint64_t size, std::uint64_t per_byte) {
   const std::uint64_t limit = memory_limit();
-  const std::uint64_t per_byte = csv ? 5 : 1;  // a CSV: its text + 8 bytes per value, a value per 2 bytes
-  const std::string source = memory_limit_is_default() ? "half the available memory" : "--max-memory";
-  const std::uint64_t size = regular_file_size(path);
-  if (size != UINT64_MAX && size > limit / per_byte) {
-    throw Error(fmt::format("--input '{}': the {} file needs about {} in memory, more than the limit of {} ({}): give "
-                            "--max-memory SIZE to allow it",
-                            path, format_bytes(static_cast<double>(size)),
-                            format_bytes(static_cast<double>(size) * static_cast<double>(per_byte)),
-                            format_bytes(static_cast<double>(limit)), source));
-  }
-  // A FIFO or device has no size: read up to what fits.
+  throw Error(fmt::format("--input '{}': the {} file needs about {} in memory, more than the limit of {} ({}): give "
+                          "--max-memory SIZE to allow it",
+                          path, format_bytes(static_cast<double>(size)),
+                          format_bytes(static_cast<double>(size) * static_cast<double>(per_byte)),
+                          format_bytes(static_cast<double>(limit)), limit_source()));
+}
+
+/// The file's bytes ("-": stdin), its size first checked against what reading it will take
+/// in memory: `per_byte` times its size (5 for a CSV, 1 for an .npy, whose values are checked
+/// again when the header gives their number).
+std::string read_input_file(const std::string& path, std::uint64_t per_byte) {
+  const std::uint64_t limit = memory_limit();
+  const std::uint64_t size = path == "-" ? UINT64_MAX : regular_file_size(path);
+  if (size != UINT64_MAX && size > limit / per_byte) too_big(path, size, per_byte);
+  // A pipe, FIFO or device has no size: read up to what fits.
   return read_small_file(path, "--input", limit / per_byte,
-                         fmt::format(" ({}the memory limit is {}, {})", csv ? "a CSV needs about 5 times its size in memory; " : "",
-                                     format_bytes(static_cast<double>(limit)), source));
+                         fmt::format(" ({}the memory limit is {}, {})",
+                                     per_byte == kCsvFactor ? "a CSV needs about 5 times its size in memory; " : "",
+                                     format_bytes(static_cast<double>(limit)), limit_source()));
+}
+
+/// The format a name says: its extension, "" when it has none or names a stream.
+std::string format_of_name(const std::string& path) {
+  if (path == "-" || path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0) return "";
+  const std::string ext = lower(std::filesystem::path(path).extension().string());
+  if (ext == ".npy" || ext == ".npz" || ext == ".csv") return ext.substr(1);
+  if (ext == ".tsv") return "tsv";
+  if (ext.empty()) return "";
+  throw Error(fmt::format("--input '{}': cannot read '{}' files: give a .npy, .npz or .csv file, or say what it "
+                          "holds with --input-format csv|npy|npz",
+                          path, printable(ext)));
+}
+
+/// The format the first bytes say: numpy's magic, a zip's local header, else text.
+std::string sniff(std::string_view bytes) {
+  if (bytes.substr(0, 6) == "\x93NUMPY") return "npy";
+  if (bytes.substr(0, 4) == std::string_view("PK\x03\x04", 4)) return "npz";
+  return "csv";
+}
+
+TableFile from_array(NpyArray a) {
+  TableFile t;
+  t.values = std::move(a.values);
+  if (a.shape.size() >= 3) t.shape = std::move(a.shape);
+  return t;
 }
 
 }  // namespace
 
-Matrix parse_csv(std::string_view text, const std::string& name) { return std::move(parse_csv_table(text, name).values); }
-
-Matrix read_csv(const std::string& path) { return std::move(parse_csv_table(read_input_file(path, true), path).values); }
-
-Matrix read_npy(const std::string& path) { return parse_npy(read_input_file(path, false), path); }
-
-NpyArray read_npy_array(const std::string& path, std::size_t max_axes) {
-  return parse_npy_array(read_input_file(path, false), path, max_axes);
+Matrix read_csv(const std::string& path) {
+  return std::move(parse_csv_table(read_input_file(path, kCsvFactor), path).values);
 }
 
-TableFile read_input(const std::string& path) {
-  const std::string ext = lower(std::filesystem::path(path).extension().string());
-  if (ext == ".npy") return {read_npy(path), {}, {}, 0};
-  if (ext == ".csv") return parse_csv_table(read_input_file(path, true), path);
-  throw Error(fmt::format("--input '{}': cannot read '{}' files: give a .npy or .csv file", path, ext.empty() ? path : ext));
+Matrix read_npy(const std::string& path) { return parse_npy(read_input_file(path, 1), path); }
+
+NpyArray read_npy_array(const std::string& path, std::size_t max_axes) {
+  return parse_npy_array(read_input_file(path, 1), path, max_axes);
+}
+
+TableFile read_input(const std::string& path, const ReadOptions& opts) {
+  std::string format = opts.format.empty() ? format_of_name(path) : opts.format;
+  ReadOptions o = opts;
+  if (format == "tsv") {
+    format = "csv";
+    if (o.delimiter == ',') o.delimiter = '\t';
+  }
+  if (format == "csv") return parse_csv_table(read_input_file(path, kCsvFactor), path, o);
+  // An .npy or .npz, or a stream whose first bytes decide.
+  std::string bytes = read_input_file(path, 1);
+  if (format.empty()) format = sniff(bytes);
+  if (format == "csv") {
+    const std::uint64_t limit = memory_limit();
+    if (bytes.size() > limit / kCsvFactor) too_big(path, bytes.size(), kCsvFactor);
+    return parse_csv_table(bytes, path, o);
+  }
+  if (format == "npz") {
+    std::vector<std::string> notes;
+    TableFile t = from_array(parse_npz(bytes, path, o, &notes));
+    t.notes = std::move(notes);
+    return t;
+  }
+  return from_array(parse_npy_array(bytes, path, o));
 }
 
 Matrix read_table(const std::string& path) { return std::move(read_input(path).values); }

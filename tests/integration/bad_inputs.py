@@ -25,10 +25,11 @@ NPY = {
     "int_dtype_str.npy": npy(descr="<U8"),
     "object.npy": npy(descr="|O"),
     "complex.npy": npy(descr="<c16", data=b"\0" * 64),
-    "float16.npy": npy(descr="<f2", data=b"\0" * 8),
-    "fortran.npy": npy(fortran=True),
-    "bigendian.npy": npy(descr=">f8"),
-    "three_d.npy": npy(shape=(2, 1, 2)),
+    "float128.npy": npy(descr="<f16", data=b"\0" * 64),
+    "raw2.npy": npy(descr="<V2", data=b"\0" * 8),
+    "fortran_truncated.npy": npy(fortran=True, shape=(3, 2)),
+    "bigendian_complex.npy": npy(descr=">c8", data=b"\0" * 32),
+    "four_d.npy": npy(shape=(2, 1, 1, 2)),
     "empty_shape.npy": npy(shape=(0, 4), data=b""),
     "garbage_header.npy": npy(header="this is not a dict"),
     "version9.npy": npy(version=(9, 0)),
@@ -60,6 +61,31 @@ def cfg(**kw):
     d.update(kw)
     return json.dumps(d).encode()
 
+
+def zip_stored(name, data, crc=None):
+    """A one-member zip archive (stored), as np.savez writes it, with a chosen CRC-32."""
+    import zlib
+    crc = zlib.crc32(data) if crc is None else crc
+    local = struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, 0, 0, 0, crc, len(data), len(data), len(name), 0)
+    central = struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0, 0, 0, 0, crc, len(data), len(data), len(name),
+                          0, 0, 0, 0, 0, 0)
+    body = local + name + data
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 1, 1, len(central) + len(name), len(body), 0)
+    return body + central + name + end
+
+
+NPZ = {
+    "bad_crc.npz": zip_stored(b"pe.npy", npy(), crc=0x12345678),
+    "truncated.npz": zip_stored(b"pe.npy", npy())[:70],
+    "no_npy.npz": zip_stored(b"notes.txt", b"hello"),
+    "bad_member.npz": zip_stored(b"pe.npy", npy(shape=(9, 9))),
+}
+
+CSV.update({
+    "every_2nd.csv": b",position,a\n0,0,1\n2,2,3\n4,4,5\n",
+    "long_form.csv": b"head,i,j,bias\n0,0,0,0\n0,0,1,-1\n0,1,0,-1\n0,1,1,0\n",
+    "semicolon.csv": b"a;b\n1;2\n",
+})
 
 CONFIG = {
     "not_json.json": b"{rope_theta: 10000",
@@ -94,7 +120,7 @@ CONFIG = {
 
 def write_all(folder):
     os.makedirs(folder, exist_ok=True)
-    for group in (NPY, CSV, CONFIG):
+    for group in (NPY, NPZ, CSV, CONFIG):
         for name, data in group.items():
             with open(os.path.join(folder, name), "wb") as f:
                 f.write(data)

@@ -78,6 +78,59 @@ TEST_CASE("npy reads float32, float64 and integer arrays", "[readers][npy]") {
   CHECK(parse_npy(npy(dict("<f8", "(1,)"), bytes_of<double>({4.5}), 2), "a.npy")(0, 0) == 4.5);
 }
 
+/// Bytes in the order written (a big-endian file's bytes are spelt out by hand).
+std::string raw(std::initializer_list<int> bytes) {
+  std::string out;
+  for (const int b : bytes) out += static_cast<char>(b);
+  return out;
+}
+
+TEST_CASE("npy reads float16, bfloat16, big-endian and Fortran-order arrays", "[readers][npy]") {
+  // IEEE binary16 bit patterns: 0x3C00 = 1, 0xC000 = -2, 0x7BFF = 65504 (largest), 0x0001 =
+  // 2^-24 (smallest subnormal), 0x0400 = 2^-14, 0x7C00 = inf, 0x7E00 = nan, 0x8000 = -0
+  const auto h = parse_npy(npy(dict("<f2", "(8,)"), bytes_of<std::uint16_t>({0x3C00, 0xC000, 0x7BFF, 0x0001, 0x0400,
+                                                                              0x7C00, 0x7E00, 0x8000})),
+                           "h.npy");
+  CHECK(h(0, 0) == 1.0);
+  CHECK(h(1, 0) == -2.0);
+  CHECK(h(2, 0) == 65504.0);
+  CHECK(h(3, 0) == 5.9604644775390625e-08);
+  CHECK(h(4, 0) == 6.103515625e-05);
+  CHECK(h(5, 0) == INFINITY);
+  CHECK(std::isnan(h(6, 0)));
+  CHECK((h(7, 0) == 0.0 && std::signbit(h(7, 0))));
+  // big-endian: 1.5f is 3F C0 00 00, -2.0 is C0 00 ... 00, int16 -2 is FF FE, uint32 258 is 00 00 01 02,
+  // float16 1.0 is 3C 00
+  CHECK(parse_npy(npy(dict(">f4", "(1,)"), raw({0x3F, 0xC0, 0, 0})), "b.npy")(0, 0) == 1.5);
+  CHECK(parse_npy(npy(dict(">f8", "(1,)"), raw({0xC0, 0, 0, 0, 0, 0, 0, 0})), "b.npy")(0, 0) == -2.0);
+  CHECK(parse_npy(npy(dict(">i2", "(1,)"), raw({0xFF, 0xFE})), "b.npy")(0, 0) == -2.0);
+  CHECK(parse_npy(npy(dict(">u4", "(1,)"), raw({0, 0, 1, 2})), "b.npy")(0, 0) == 258.0);
+  CHECK(parse_npy(npy(dict(">f2", "(1,)"), raw({0x3C, 0x00})), "b.npy")(0, 0) == 1.0);
+  // bfloat16 is the upper half of a float32: 0x3F80 = 1, 0x4049 = 3.140625, 0xC2F7 = -123.5
+  const std::string bf = bytes_of<std::uint16_t>({0x3F80, 0x4049, 0xC2F7});
+  const auto b = parse_npy(npy(dict("bfloat16", "(3,)"), bf), "bf.npy");
+  CHECK(b(0, 0) == 1.0);
+  CHECK(b(1, 0) == 3.140625);
+  CHECK(b(2, 0) == -123.5);
+  posenc::io::ReadOptions raw2;
+  raw2.raw2 = "bfloat16";
+  CHECK(posenc::io::parse_npy_array(npy(dict("<V2", "(3,)"), bf), "v.npy", raw2).values(2, 0) == -123.5);
+  raw2.raw2 = "float16";
+  CHECK(posenc::io::parse_npy_array(npy(dict("|V2", "(1,)"), bytes_of<std::uint16_t>({0xC000})), "v.npy", raw2)
+            .values(0, 0) == -2.0);
+  // Fortran order: the first axis varies fastest in the file. (2, 3): file 1 4 2 5 3 6 is
+  // [[1, 2, 3], [4, 5, 6]]
+  const auto f = parse_npy(npy(dict("<f8", "(2, 3)", "True"), bytes_of<double>({1, 4, 2, 5, 3, 6})), "f.npy");
+  REQUIRE(f.rows() == 2);
+  CHECK((f(0, 0) == 1 && f(0, 1) == 2 && f(0, 2) == 3 && f(1, 0) == 4 && f(1, 1) == 5 && f(1, 2) == 6));
+  // (2, 2, 2) holding i + 2j + 4k at (i, j, k), file order 0..7; C row i*2 + j, column k
+  const auto f3 = posenc::io::parse_npy_array(npy(dict("<i1", "(2, 2, 2)", "True"), raw({0, 1, 2, 3, 4, 5, 6, 7})),
+                                              "f3.npy", 3);
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j)
+      for (int k = 0; k < 2; ++k) CHECK(f3.values(static_cast<std::size_t>(i * 2 + j), static_cast<std::size_t>(k)) == i + 2 * j + 4 * k);
+}
+
 TEST_CASE("npy refuses hostile or unsupported files with one line naming the file", "[readers][npy]") {
   const std::string ok_data = bytes_of<float>({1, 2, 3, 4});
   CHECK(npy_error("PK\x03\x04 not numpy") == "--input 'x.npy': not a .npy file (bad magic)");
@@ -85,14 +138,15 @@ TEST_CASE("npy refuses hostile or unsupported files with one line naming the fil
   std::string v9 = npy(dict("<f4", "(2, 2)"), ok_data);
   v9[6] = 9;
   CHECK(npy_error(v9) == "--input 'x.npy': unsupported .npy version 9.0");
-  CHECK(npy_error(npy(dict("<f4", "(2, 2)", "True"), ok_data)) ==
-        "--input 'x.npy': Fortran-order arrays are not supported: save np.ascontiguousarray(arr)");
-  CHECK(npy_error(npy(dict(">f4", "(2, 2)"), ok_data)) ==
-        "--input 'x.npy': big-endian dtype '>f4' is not supported: save it with arr.astype('<f4')");
+  CHECK(npy_error(npy(dict(">V2", "(2, 2)"), ok_data)) ==
+        "--input 'x.npy': unsupported dtype '>V2': give float16, float32, float64, bfloat16, integer or bool data");
+  CHECK(npy_error(npy(dict("<V2", "(2, 2)"), ok_data)) ==
+        "--input 'x.npy': dtype '<V2' is 2 raw bytes a value (np.save writes ml_dtypes' bfloat16 so): give "
+        "--input-dtype bfloat16 (or float16) to say what they are, or save arr.astype(np.float32)");
   CHECK(npy_error(npy(dict("<U5", "(2, 2)"), ok_data)) ==
-        "--input 'x.npy': unsupported dtype '<U5': give float32, float64, integer or bool data");
+        "--input 'x.npy': unsupported dtype '<U5': give float16, float32, float64, bfloat16, integer or bool data");
   CHECK(npy_error(npy(dict("|O", "(2, 2)"), ok_data)) ==
-        "--input 'x.npy': unsupported dtype '|O': give float32, float64, integer or bool data");
+        "--input 'x.npy': unsupported dtype '|O': give float16, float32, float64, bfloat16, integer or bool data");
   CHECK(npy_error(npy("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }", ok_data)) ==
         "--input 'x.npy': structured dtypes are not supported: save a plain numeric array");
   CHECK(npy_error(npy(dict("<f4", "()"), ok_data)) == "--input 'x.npy': 0-D array of shape (): need a 1-D or 2-D array");
@@ -158,7 +212,8 @@ TEST_CASE("read_table dispatches on the extension and reads files", "[readers]")
   const auto npy_path = (dir / "t.npy").string();
   std::ofstream(npy_path, std::ios::binary) << npy(dict("<f8", "(1,)"), bytes_of<double>({2.5}));
   CHECK(posenc::io::read_table(npy_path)(0, 0) == 2.5);
-  CHECK_THROWS_WITH(posenc::io::read_table("t.txt"), "--input 't.txt': cannot read '.txt' files: give a .npy or .csv file");
+  CHECK_THROWS_WITH(posenc::io::read_table("t.txt"), "--input 't.txt': cannot read '.txt' files: give a .npy, .npz or "
+                                                     ".csv file, or say what it holds with --input-format csv|npy|npz");
   CHECK_THROWS_WITH(posenc::io::read_table((dir / "missing.npy").string()),
                     "--input '" + (dir / "missing.npy").string() + "': cannot read: No such file or directory");
   std::filesystem::remove_all(dir);
@@ -182,8 +237,7 @@ TEST_CASE("csv index column: a known name and consecutive integers", "[readers][
     INFO(name);
     CHECK(parse_csv_table(std::string(name) + ",x\n0,7\n1,8\n", "n.csv").values.cols() == 1);
   }
-  // a known name over values that are not consecutive integers from >= 0 is data
-  CHECK(parse_csv("position,x\n0,1\n2,3\n", "a.csv").cols() == 2);
+  // a known name over values that are not integers from >= 0 is data
   CHECK(parse_csv("t,x\n0.5,1\n1.5,3\n", "a.csv").cols() == 2);
   CHECK(parse_csv("offset,x\n-1,1\n0,3\n", "a.csv").cols() == 2);
   // pandas' to_csv with default integer column labels and an unnamed index
@@ -220,7 +274,7 @@ TEST_CASE("csv messages show bytes that are not text as \\xNN and say what is ac
   CHECK(csv_error("x,y\n1,\xC3\xA9\n") == "--input 'x.csv': line 2, column 2: '\xC3\xA9' is not a number");  // é
   const std::string descr_nul = npy(dict(std::string("<f\0" "4", 4), "(1,)"), bytes_of<float>({1}));
   CHECK(npy_error(descr_nul) ==
-        "--input 'x.npy': unsupported dtype '<f\\x004': give float32, float64, integer or bool data");
+        "--input 'x.npy': unsupported dtype '<f\\x004': give float16, float32, float64, bfloat16, integer or bool data");
 }
 
 TEST_CASE("input files are sized before they are read", "[readers][memory]") {

@@ -10,7 +10,7 @@ namespace posenc::io {
 /// The largest config.json read (real ones are a few KiB).
 inline constexpr std::uint64_t kMaxConfigBytes = std::uint64_t{16} << 20;
 
-/// The bytes of the file `path`, named in messages as `option` ("--input", "--hf-config").
+/// The bytes of the file `path` ("-": stdin), named in messages as `option` ("--input", "--hf-config").
 /// A regular file larger than `limit` bytes is refused before reading; a file of unknown
 /// size (FIFO, device, /proc) is read up to `limit` bytes and refused past it. Throws Error:
 /// "--input 'x.csv': the file holds 40 MiB, more than the 10 MiB allowed (--max-memory)",
