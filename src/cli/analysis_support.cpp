@@ -111,6 +111,9 @@ std::vector<Variant> make_variants(const std::string& scheme, const ParamMap& ba
 ParamMap analysis_params(const std::string& scheme, ParamMap params) {
   if (scheme == "rope" && params.has("precision") && !params.given("precision"))
     params.set("precision", std::string("f64"), false);
+  if (!scheme.empty())
+    for (const auto& [name, value] : encodings::find_scheme(scheme).analysis_defaults)
+      if (params.has(name) && !params.given(name)) params.set(name, value, false);
   return params;
 }
 

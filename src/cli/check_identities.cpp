@@ -7,6 +7,7 @@
 
 #include "analysis_support.hpp"
 #include "posenc/analysis/identity_sinusoids.hpp"
+#include "posenc/analysis/mrope_case.hpp"
 #include "posenc/analysis/rope_case.hpp"
 #include "posenc/analysis/rope_identity.hpp"
 #include "posenc/analysis/sinusoids.hpp"
@@ -57,9 +58,23 @@ IdentityResult run_rope(const std::string& name, const analysis::RopeCheckCase& 
   return analysis::check_rope_dot_symmetric(c, tol);
 }
 
+// Schemes with several position axes: their identities and the case they are checked on.
+bool is_axial(const std::string& scheme) { return scheme == "mrope"; }
+
+analysis::AxialCase axial_case(const ParamMap& params, const CheckSettings& s) {
+  return analysis::make_mrope_case(encodings::mrope_options(params), analysis::parse_qk(s.qk), s.seed);
+}
+
+IdentityResult run_axial(const std::string& name, const analysis::AxialCase& c, double tol) {
+  if (name == "axial-relative") return analysis::check_axial_relative(c, tol);
+  if (name == "text-reduces-to-rope") return analysis::check_text_reduces_to_rope(c, tol);
+  return analysis::check_axial_norm(c, tol);
+}
+
 }  // namespace
 
 std::vector<std::string> default_identities(const std::string& scheme) {
+  if (is_axial(scheme)) return {"axial-relative", "text-reduces-to-rope", "rope-norm"};
   switch (scheme_kind(scheme)) {
     case SchemeKind::kRope: return {"rope-relative", "rope-norm", "rope-forms-agree", "layouts-agree"};
     case SchemeKind::kBias: return {"bias-relative"};
@@ -98,7 +113,10 @@ CheckRun run_identities(const std::string& scheme, const ParamMap& params, const
 
   CheckRun run;
   std::vector<IdentityResult> results;
-  if (scheme_kind(scheme) == SchemeKind::kRope) {
+  if (is_axial(scheme)) {
+    const auto c = axial_case(params, s);
+    for (const auto& n : names) results.push_back(run_axial(n, c, s.tolerance));
+  } else if (scheme_kind(scheme) == SchemeKind::kRope) {
     // The scheme's own cos and sin (precision, convention, attention factor) are what is checked.
     const auto config = encodings::resolve_rope_config(params);
     const auto c = analysis::make_rope_case(config, encodings::compute_frequencies(config),

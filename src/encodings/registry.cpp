@@ -20,6 +20,7 @@ const std::vector<SchemeInfo>& schemes() {
       rope_scheme(),
       alibi_scheme(),
       t5_scheme(),
+      mrope_scheme(),
   };
   return all;
 }

@@ -28,6 +28,10 @@ struct SchemeInfo {
     ParamValue value;
   };
   std::vector<Derived> derived = {};
+  /// Values the analyses (decay, similarity, project, check) use for parameters the user did
+  /// not give, e.g. mrope's table "rotated" (rows whose dot products are attention scores)
+  /// and precision "f64".
+  std::vector<std::pair<std::string, ParamValue>> analysis_defaults = {};
 };
 
 /// Every scheme, in the order `posenc list` shows them.

@@ -14,5 +14,6 @@ SchemeInfo recurrent_scheme();   // recurrent.cpp
 SchemeInfo rope_scheme();        // rope_scheme.cpp
 SchemeInfo alibi_scheme();       // alibi.cpp
 SchemeInfo t5_scheme();          // t5.cpp
+SchemeInfo mrope_scheme();       // mrope_scheme.cpp
 
 }  // namespace posenc::encodings
