@@ -42,6 +42,9 @@ const std::map<std::string, std::map<std::string, std::string>>& documented_defa
         {"beta-slow", "1"}, {"convention", "hf"}, {"precision", "f32"}}},
       {"alibi", {{"len", "50"}, {"heads", "8"}, {"head", "-1"}, {"form", "symmetric"}}},
       {"t5", {{"len", "50"}, {"key-len", "0"}, {"buckets", "32"}, {"max-distance", "128"}, {"mode", "bidirectional"}}},
+      {"mrope",
+       {{"len", "0"}, {"preset", "qwen2-vl"}, {"dim", "128"}, {"base", "1000000"}, {"sections", "16,24,24"},
+        {"mrope-layout", "sectioned"}, {"grid", "1,8,8"}, {"merge", "2"}, {"table", "cos"}, {"precision", "f32"}}},
   };
   return d;
 }
