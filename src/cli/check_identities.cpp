@@ -7,6 +7,7 @@
 
 #include "analysis_support.hpp"
 #include "posenc/analysis/identity_sinusoids.hpp"
+#include "posenc/analysis/axial_rope_case.hpp"
 #include "posenc/analysis/mrope_case.hpp"
 #include "posenc/analysis/rope_case.hpp"
 #include "posenc/analysis/rope_identity.hpp"
@@ -59,9 +60,12 @@ IdentityResult run_rope(const std::string& name, const analysis::RopeCheckCase& 
 }
 
 // Schemes with several position axes: their identities and the case they are checked on.
-bool is_axial(const std::string& scheme) { return scheme == "mrope"; }
+bool is_axial(const std::string& scheme) { return scheme == "mrope" || scheme == "axial-rope"; }
 
-analysis::AxialCase axial_case(const ParamMap& params, const CheckSettings& s) {
+analysis::AxialCase axial_case(const std::string& scheme, const ParamMap& params, const CheckSettings& s) {
+  if (scheme == "axial-rope")
+    return analysis::make_axial_rope_case(encodings::axial_rope_options(params), params.integer("len"),
+                                          analysis::parse_qk(s.qk), s.seed);
   return analysis::make_mrope_case(encodings::mrope_options(params), analysis::parse_qk(s.qk), s.seed);
 }
 
@@ -74,6 +78,7 @@ IdentityResult run_axial(const std::string& name, const analysis::AxialCase& c, 
 }  // namespace
 
 std::vector<std::string> default_identities(const std::string& scheme) {
+  if (scheme == "axial-rope") return {"axial-relative", "rope-norm"};
   if (is_axial(scheme)) return {"axial-relative", "text-reduces-to-rope", "rope-norm"};
   switch (scheme_kind(scheme)) {
     case SchemeKind::kRope: return {"rope-relative", "rope-norm", "rope-forms-agree", "layouts-agree"};
@@ -114,7 +119,7 @@ CheckRun run_identities(const std::string& scheme, const ParamMap& params, const
   CheckRun run;
   std::vector<IdentityResult> results;
   if (is_axial(scheme)) {
-    const auto c = axial_case(params, s);
+    const auto c = axial_case(scheme, params, s);
     for (const auto& n : names) results.push_back(run_axial(n, c, s.tolerance));
   } else if (scheme_kind(scheme) == SchemeKind::kRope) {
     // The scheme's own cos and sin (precision, convention, attention factor) are what is checked.

@@ -21,6 +21,7 @@ const std::vector<SchemeInfo>& schemes() {
       alibi_scheme(),
       t5_scheme(),
       mrope_scheme(),
+      axial_rope_scheme(),
   };
   return all;
 }

@@ -15,5 +15,6 @@ SchemeInfo rope_scheme();        // rope_scheme.cpp
 SchemeInfo alibi_scheme();       // alibi.cpp
 SchemeInfo t5_scheme();          // t5.cpp
 SchemeInfo mrope_scheme();       // mrope_scheme.cpp
+SchemeInfo axial_rope_scheme();  // axial_rope_scheme.cpp
 
 }  // namespace posenc::encodings
