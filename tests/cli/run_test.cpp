@@ -46,7 +46,7 @@ const std::map<std::string, std::map<std::string, std::string>>& documented_defa
        {{"len", "0"}, {"preset", "qwen2-vl"}, {"dim", "128"}, {"base", "1000000"}, {"sections", "16,24,24"},
         {"mrope-layout", "sectioned"}, {"grid", "1,8,8"}, {"merge", "2"}, {"table", "cos"}, {"precision", "f32"}}},
       {"axial-rope",
-       {{"len", "0"}, {"grid", "8x8"}, {"dim", "64"}, {"base", "10000"}, {"positions", "index"}, {"max-freq", "10"},
+       {{"len", "0"}, {"dim", "64"}, {"base", "10000"}, {"positions", "index"}, {"max-freq", "10"},
         {"axis-order", "row-first"}, {"layout", "interleaved"}, {"table", "cos"}, {"precision", "f32"}}},
   };
   return d;
