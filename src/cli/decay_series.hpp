@@ -46,8 +46,12 @@ struct Compared {
   CLI::App app{"", "decay --compare"};
   SchemeOptions source;
 };
-/// Throws Error "--compare 'SPEC': ..." for unknown words or values.
+/// Throws Error "--compare 'SPEC': ..." for unknown words or values. The words are split as a
+/// POSIX shell splits them: at blanks outside quotes; '...' keeps everything, "..." keeps all
+/// but \" and \\, a backslash outside quotes keeps the next character (--input 'my table.npy').
 std::unique_ptr<Compared> parse_compare(const std::string& spec);
+/// The words of `spec` as parse_compare splits them; throws Error for an unterminated quote.
+std::vector<std::string> split_words(const std::string& spec);
 
 /// The curves of `scheme` (or the --input table of `source` when scheme is "") with `params`.
 DecayCurves decay_curves(const std::string& scheme, const ParamMap& params, const SchemeOptions& source,

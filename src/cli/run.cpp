@@ -13,6 +13,8 @@
 
 #include "app.hpp"
 #include "help_formatter.hpp"
+#include "parse_errors.hpp"
+#include "posenc/build_info.hpp"
 #include "posenc/error.hpp"
 #include "posenc/io/fd_stream.hpp"
 #include "posenc/io/output.hpp"
@@ -24,20 +26,9 @@
 namespace posenc::cli {
 namespace {
 
-// CLI11's messages, reshaped to our one-line form: "--len: must be ..." (a validator's
-// message) reads "--len must be ...", "--dim: 1 required INT ... missing" reads "--dim needs
-// a value".
-std::string failure_message(const CLI::App* /*app*/, const CLI::Error& e) {
-  std::string msg = e.what();
-  std::replace(msg.begin(), msg.end(), '\n', ' ');
-  const std::size_t colon = msg.find(": ");
-  if (colon != std::string::npos && msg.rfind("-", 0) == 0) {
-    const std::string name = msg.substr(0, colon), rest = msg.substr(colon + 2);
-    if (rest.rfind("must ", 0) == 0 || rest.rfind("each ", 0) == 0) msg = name + " " + rest;
-    if (rest.find(" required ") != std::string::npos && rest.ends_with(" missing"))
-      msg = name + " needs a value";
-  }
-  return fmt::format("posenc: error: {}\n", msg);
+// CLI11's messages, reshaped to our one-line form (parse_errors.cpp).
+std::string failure_message(const CLI::App* app, const CLI::Error& e) {
+  return fmt::format("posenc: error: {}\n", parse_error_message(*app, e));
 }
 
 /// "--dim=" with nothing after '=': CLI11 would take the next word ("-o") as the value.
@@ -106,6 +97,19 @@ void check_command_name(const std::vector<std::string>& args) {
   throw Error(fmt::format("unknown command '{}'{}; choose one of: {}", word, did_you_mean(word, names), join_choices(names)));
 }
 
+/// `posenc --version`: the version, then the build (build_info()).
+std::string version_text() {
+  std::string out = std::string("posenc ") + POSENC_VERSION;
+  for (const auto& [name, value] : build_info()) out += fmt::format("\n{}: {}", name, value);
+  return out;
+}
+
+/// "posenc --version extra": CLI11 would print the version and ignore the rest.
+void check_version_alone(const std::vector<std::string>& args) {
+  if (args.empty() || args.front() != "--version" || args.size() == 1) return;
+  throw Error(fmt::format("--version takes no other arguments (got '{}'); run 'posenc --version' alone", args[1]));
+}
+
 }  // namespace
 
 int run(int argc, const char* const* argv) {
@@ -130,7 +134,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   int exit_code = kOk;
   set_threads(0);  // all cores unless --threads says otherwise
   CLI::App app{"posenc: generate, analyse and draw the positional encodings of transformers", "posenc"};
-  app.set_version_flag("--version", std::string("posenc ") + POSENC_VERSION);
+  app.set_version_flag("--version", version_text);
   app.require_subcommand(1);
   app.failure_message(failure_message);
   app.formatter(help_formatter());
@@ -144,6 +148,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   try {
     check_empty_values(args);
     const auto rest = take_max_memory(args);
+    check_version_alone(rest);
     check_command_name(rest);
     // Only the command named is built (the commands hold hundreds of options, so this makes a
     // run several times cheaper); all of them for `posenc --help` and other options.
@@ -155,7 +160,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     const int code = app.exit(e, out, err);
     return code == 0 ? kOk : kUsageError;
   } catch (const Error& e) {
-    err << "posenc: error: " << e.what() << "\n";
+    err << "posenc: error: " << tidy_message(e.what()) << "\n";
     return kUsageError;
   } catch (const std::bad_alloc&) {
     err << "posenc: error: out of memory: use a smaller --len/--dim or write csv/npy/json, which stream\n";
@@ -165,9 +170,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     return kUsageError;
   } catch (const std::exception& e) {
     // Our bug, not the user's: still one line and exit 2, but say so (the fuzzers look for it).
-    std::string what = e.what();
-    std::replace(what.begin(), what.end(), '\n', ' ');
-    err << "posenc: error: internal error (please report): " << what << "\n";
+    err << "posenc: error: internal error (please report): " << tidy_message(e.what()) << "\n";
     return kUsageError;
   }
   return exit_code;

@@ -12,6 +12,7 @@
 #include "posenc/error.hpp"
 #include "posenc/io/readers.hpp"
 #include "posenc/text.hpp"
+#include "parse_errors.hpp"
 #include "validators.hpp"
 
 namespace posenc::cli {
@@ -175,8 +176,22 @@ std::string SchemeOptions::scheme() const {
     if (chosen.empty() && word.rfind('-', 0) != 0)
       throw Error(fmt::format("unknown scheme '{}'{}; choose one of: {}", word,
                               did_you_mean(word, scheme_names()), join_choices(scheme_names())));
-    throw Error(fmt::format("unexpected argument '{}'{}; see 'posenc {} {} --help'", word,
-                            chosen.empty() ? "" : " for scheme " + chosen, parent_->get_name(),
+    const std::string flag = word.substr(0, word.find('='));
+    std::string hint;
+    if (flag.rfind("--", 0) == 0 && !chosen.empty()) {
+      hint = did_you_mean(flag, long_option_names(*parent_->get_subcommand(chosen)));
+    } else if (flag.rfind("--", 0) == 0) {
+      // "generate --causal": an option of some schemes, given before the scheme.
+      std::vector<std::string> owners;
+      for (const CLI::App* sub : parent_->get_subcommands([](const CLI::App*) { return true; }))
+        for (const CLI::Option* o : sub->get_options())
+          if (o->check_lname(flag.substr(2))) owners.push_back(sub->get_name());
+      if (!owners.empty())
+        hint = fmt::format(" ({} is an option of {}: name the scheme first, e.g. 'posenc {} {} {}')", flag,
+                           join_choices(owners), parent_->get_name(), owners.front(), word);
+    }
+    throw Error(fmt::format("unexpected argument '{}'{}{}; see 'posenc {} {} --help'", word,
+                            chosen.empty() ? "" : " for scheme " + chosen, hint, parent_->get_name(),
                             chosen.empty() ? "SCHEME" : chosen));
   }
   if (chosen.empty() && input_.empty())

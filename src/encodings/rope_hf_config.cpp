@@ -163,16 +163,35 @@ void mrope_note(const Obj& s, RopeConfig& c) {
       interleaved ? " (mrope_interleaved: sections interleaved over the pairs)" : ""));
 }
 
+// nlohmann_json's "[json.exception.parse_error.101] parse error at line 1, column 5: syntax
+// error while parsing object key - invalid literal; last read: '{x'; expected string literal"
+// as "FILE: not valid JSON at line 1, column 5 (byte offset 4): syntax error while parsing
+// object key - invalid literal; last read: '{x'; expected string literal". `byte`: the
+// 1-based index of the last byte read (0: unknown). Raw bytes are escaped by the caller.
+std::string json_error_message(const std::string& file, std::string what, std::size_t byte) {
+  std::replace(what.begin(), what.end(), '\n', ' ');
+  if (what.rfind("[json.exception.", 0) == 0 && what.find("] ") != std::string::npos) what.erase(0, what.find("] ") + 2);
+  std::string where;
+  if (what.rfind("parse error at line ", 0) == 0 && what.find(": ") != std::string::npos) {
+    where = " at " + what.substr(std::string_view("parse error at ").size(), what.find(": ") - std::string_view("parse error at ").size());
+    what.erase(0, what.find(": ") + 2);
+  } else if (what.rfind("parse error: ", 0) == 0) {
+    what.erase(0, std::string_view("parse error: ").size());
+  }
+  if (byte > 0) where += fmt::format("{}byte offset {}", where.empty() ? " at " : " (", byte - 1) + (where.empty() ? "" : ")");
+  return fmt::format("{}: not valid JSON{}: {}", file, where, what);
+}
+
 }  // namespace
 
 RopeConfig parse_hf_config(const std::string& json_text, const std::string& file) {
   json root;
   try {
     root = json::parse(json_text);
-  } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers like 1e400
-    std::string what = e.what();
-    std::replace(what.begin(), what.end(), '\n', ' ');
-    throw Error(fmt::format("{}: not valid JSON ({})", file, what));
+  } catch (const json::parse_error& e) {
+    throw Error(json_error_message(file, e.what(), e.byte));
+  } catch (const json::exception& e) {  // out_of_range for numbers like 1e400
+    throw Error(json_error_message(file, e.what(), 0));
   }
   if (!root.is_object()) throw Error(fmt::format("{}: must be a JSON object (got {})", file, type_name(root)));
   RopeConfig c;

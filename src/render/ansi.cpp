@@ -33,9 +33,49 @@ std::string ansi_half_blocks(const Image& img) {
   return out;
 }
 
-Image resample_cells(const Image& cells, const std::string& cmap, int w, int h, bool by_max) {
+namespace {
+
+// One axis of a resampling from n source units to m: the units output index x covers, with
+// their weights (area fractions; the nearest unit when enlarging).
+struct Span {
+  int first = 0, last = 0;  // [first, last)
+  double x0 = 0, x1 = 0;    // the covered interval, in source units
+};
+
+Span span_of(int x, int n, int m) {
+  const double s = static_cast<double>(n) / m;
+  Span sp;
+  sp.x0 = x * s, sp.x1 = s <= 1 ? sp.x0 : (x + 1) * s;
+  sp.first = static_cast<int>(sp.x0);
+  sp.last = s <= 1 ? sp.first + 1 : std::min(n, static_cast<int>(std::ceil(sp.x1)));
+  return sp;
+}
+
+double weight_of(const Span& sp, int i, bool enlarging) {
+  return enlarging ? 1.0 : std::min<double>(i + 1, sp.x1) - std::max<double>(i, sp.x0);
+}
+
+}  // namespace
+
+bool columns_alternate(const std::vector<double>& v, int rows, int cols) {
+  if (cols < 3) return false;
+  double lag1 = 0, lag2 = 0;
+  for (int y = 0; y < rows; ++y) {
+    const double* r = v.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(cols);
+    for (int c = 0; c + 2 < cols; ++c) {
+      if (std::isnan(r[c]) || std::isnan(r[c + 1]) || std::isnan(r[c + 2])) continue;
+      lag1 += (r[c + 1] - r[c]) * (r[c + 1] - r[c]);
+      lag2 += (r[c + 2] - r[c]) * (r[c + 2] - r[c]);
+    }
+  }
+  return lag1 > kAlternationRatio * lag2 && lag1 > 0;
+}
+
+Image resample_cells(const Image& cells, const std::string& cmap, int w, int h, bool by_max, std::size_t table_cols,
+                     bool* sampled) {
   const Colormap map(cmap);
   Image out(std::max(w, 1), std::max(h, 1));
+  if (sampled) *sampled = false;
   const int iw = cells.width(), ih = cells.height();
   if (iw == 0 || ih == 0) return out;
   // Values in [0, 1]: the centre of the colour's slot in the map, NaN for anything else.
@@ -45,34 +85,69 @@ Image resample_cells(const Image& cells, const std::string& cmap, int w, int h, 
     value_of.emplace((std::uint32_t{c.r} << 16) | (std::uint32_t{c.g} << 8) | c.b, (k + 0.5) / 256);
   }
   value_of[(128u << 16) | (128u << 8) | 128u] = NAN;  // the NaN colour (masked cells) stays NaN
-  std::vector<double> v(static_cast<std::size_t>(iw) * static_cast<std::size_t>(ih));
-  for (int y = 0; y < ih; ++y)
-    for (int x = 0; x < iw; ++x) {
-      const Rgb c = cells.at(x, y);
-      const auto it = value_of.find((std::uint32_t{c.r} << 16) | (std::uint32_t{c.g} << 8) | c.b);
-      v[static_cast<std::size_t>(y) * static_cast<std::size_t>(iw) + static_cast<std::size_t>(x)] =
-          it == value_of.end() ? NAN : it->second;
+  // The table's columns: k pixels each when the image holds `table_cols` cells k pixels wide,
+  // else (a reduced image) one pixel each.
+  const int k = table_cols > 0 && static_cast<std::size_t>(iw) % table_cols == 0 ? iw / static_cast<int>(table_cols) : 1;
+  const int nc = iw / k;
+  const auto value = [&](int x, int y) {
+    const Rgb c = cells.at(x, y);
+    const auto it = value_of.find((std::uint32_t{c.r} << 16) | (std::uint32_t{c.g} << 8) | c.b);
+    return it == value_of.end() ? NAN : it->second;
+  };
+  // Rows first: per output row and table column, the weighted sum of the rows it covers and
+  // their weight (by_max: the largest value and a count).
+  const int oh = out.height(), ow = out.width();
+  const std::size_t cells_n = static_cast<std::size_t>(oh) * static_cast<std::size_t>(nc);
+  std::vector<double> sum(cells_n, 0.0), weight(cells_n, 0.0);
+  for (int y = 0; y < oh; ++y) {
+    const Span sp = span_of(y, ih, oh);
+    for (int j = sp.first; j < sp.last; ++j) {
+      const double wy = weight_of(sp, j, ih <= oh);
+      for (int c = 0; c < nc; ++c) {
+        const double v = value(c * k + k / 2, j);
+        if (std::isnan(v) || wy <= 0) continue;
+        const std::size_t i = static_cast<std::size_t>(y) * static_cast<std::size_t>(nc) + static_cast<std::size_t>(c);
+        if (by_max) sum[i] = weight[i] == 0 ? v : std::max(sum[i], v), weight[i] += 1;
+        else sum[i] += wy * v, weight[i] += wy;
+      }
     }
-  const double sx = static_cast<double>(iw) / out.width(), sy = static_cast<double>(ih) / out.height();
-  for (int y = 0; y < out.height(); ++y)
-    for (int x = 0; x < out.width(); ++x) {
-      // The input area [x·sx, (x+1)·sx) × [y·sy, (y+1)·sy), or its nearest pixel when smaller than one.
-      const double x0 = x * sx, x1 = sx <= 1 ? x0 : (x + 1) * sx, y0 = y * sy, y1 = sy <= 1 ? y0 : (y + 1) * sy;
+  }
+  // Then the columns: sampled when reducing columns that alternate (averaging 1.6 interleaved
+  // sin/cos columns per character would draw beats that are not in the data), else averaged.
+  std::vector<double> rows_v(cells_n);
+  for (std::size_t i = 0; i < cells_n; ++i) rows_v[i] = weight[i] == 0 ? NAN : by_max ? sum[i] : sum[i] / weight[i];
+  const bool sample = !by_max && nc > ow && columns_alternate(rows_v, oh, nc);
+  if (sampled) *sampled = sample;
+  for (int y = 0; y < oh; ++y) {
+    const double* r = rows_v.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(nc);
+    const double* s = sum.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(nc);
+    const double* wt = weight.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(nc);
+    for (int x = 0; x < ow; ++x) {
+      if (sample) {
+        out.set(x, y, map(r[alternating_sample(x, nc, ow)]));
+        continue;
+      }
+      const Span sp = span_of(x, nc, ow);
       double acc = 0, total = 0, best = -INFINITY;
-      const int j1 = sy <= 1 ? static_cast<int>(y0) + 1 : std::min(ih, static_cast<int>(std::ceil(y1)));
-      const int i1 = sx <= 1 ? static_cast<int>(x0) + 1 : std::min(iw, static_cast<int>(std::ceil(x1)));
-      for (int j = static_cast<int>(y0); j < j1; ++j) {
-        const double wy = sy <= 1 ? 1.0 : std::min<double>(j + 1, y1) - std::max<double>(j, y0);
-        for (int i = static_cast<int>(x0); i < i1; ++i) {
-          const double value = v[static_cast<std::size_t>(j) * static_cast<std::size_t>(iw) + static_cast<std::size_t>(i)];
-          if (std::isnan(value)) continue;
-          const double wgt = wy * (sx <= 1 ? 1.0 : std::min<double>(i + 1, x1) - std::max<double>(i, x0));
-          acc += wgt * value, total += wgt, best = std::max(best, value);
-        }
+      for (int c = sp.first; c < sp.last; ++c) {
+        if (wt[c] == 0) continue;
+        const double wx = weight_of(sp, c, nc <= ow);
+        if (wx <= 0) continue;
+        acc += wx * s[c], total += wx * wt[c], best = std::max(best, s[c]);
       }
       out.set(x, y, map(total == 0 ? NAN : by_max ? best : acc / total));
     }
+  }
   return out;
+}
+
+int alternating_sample(int x, int n, int m) {
+  // The centre of character x, in columns: (x + ½)·n/m − ½; the nearest column of x's parity.
+  const double centre = (x + 0.5) * n / m - 0.5;
+  int c = 2 * static_cast<int>(std::lround((centre - (x % 2)) / 2)) + x % 2;
+  if (c >= n) c -= 2;
+  if (c < 0) c += 2;
+  return std::clamp(c, 0, n - 1);
 }
 
 int terminal_columns() {

@@ -1,9 +1,12 @@
 // Terminal previews of figures: the picture in 24-bit colour half blocks, sized to the
 // terminal, with the title above and the colours named below.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "layouts.hpp"
 #include "posenc/render/ansi.hpp"
@@ -56,9 +59,21 @@ std::string ansi_colour_scale(const std::string& cmap, double lo, double hi, con
   return out + (ends > 0 ? fmt::format("\x1b[0m {}{}\n", b, tail) : "\x1b[0m\n");
 }
 
+// "reduced 128→80 columns (sampled: they alternate), 50→46 rows (averaged)": each axis the
+// preview shrinks, from the table's cells to the preview's (half-block) pixels.
+std::string reduction_note(const HeatmapFigure& h, int pw, int ph, bool sampled) {
+  const char* how = h.reduce_by_max ? "largest" : "averaged";
+  std::vector<std::string> parts;
+  if (h.cols > static_cast<std::size_t>(pw))
+    parts.push_back(fmt::format("{}→{} columns ({})", h.cols, pw, sampled ? "sampled: they alternate" : how));
+  if (h.rows > static_cast<std::size_t>(ph)) parts.push_back(fmt::format("{}→{} rows ({})", h.rows, ph, how));
+  return parts.empty() ? std::string() : fmt::format("reduced {}", fmt::join(parts, ", "));
+}
+
 // The heatmap's panels in its grid, each shrunk by value to the preview's panel size, one
 // white pixel apart; as wide as `columns` unless that would be taller than `max_h` pixels.
-Image heatmap_preview(const HeatmapFigure& h, int columns, int max_h) {
+// `note` says how the table was reduced ("" when it was not).
+Image heatmap_preview(const HeatmapFigure& h, int columns, int max_h, std::string& note) {
   const int n = static_cast<int>(std::max<std::size_t>(h.panels.size(), 1));
   const int ncols = static_cast<int>(heatmap_grid_columns(static_cast<std::size_t>(n))), nrows = (n + ncols - 1) / ncols;
   const int gap = n > 1 ? 1 : 0;
@@ -72,12 +87,16 @@ Image heatmap_preview(const HeatmapFigure& h, int columns, int max_h) {
     pw = std::clamp(static_cast<int>(std::lround(ph / aspect)), 1, pw);
   }
   Image out(ncols * pw + (ncols - 1) * gap, nrows * ph + (nrows - 1) * gap, theme().background);
+  bool sampled = false;
   for (int i = 0; i < static_cast<int>(h.panels.size()); ++i) {
-    const Image p = resample_cells(h.panels[static_cast<std::size_t>(i)].cells, h.cmap, pw, ph, h.reduce_by_max);
+    bool s = false;
+    const Image p = resample_cells(h.panels[static_cast<std::size_t>(i)].cells, h.cmap, pw, ph, h.reduce_by_max, h.cols, &s);
+    sampled |= s;
     const int ox = (i % ncols) * (pw + gap), oy = (i / ncols) * (ph + gap);
     for (int y = 0; y < ph; ++y)
       for (int x = 0; x < pw; ++x) out.set(ox + x, oy + y, p.at(x, y));
   }
+  note = reduction_note(h, pw, ph, sampled);
   return out;
 }
 
@@ -90,8 +109,14 @@ std::string to_ansi(const Figure& f, int columns, int lines) {
   const int title_lines = out.empty() ? 0 : 1;
   if (const auto* h = std::get_if<HeatmapFigure>(&f)) {
     // Room: all lines but the title, the colour scale and the prompt's; two pixel rows each.
-    const int max_h = 2 * std::max(1, lines - title_lines - 2);
-    out += ansi_half_blocks(heatmap_preview(*h, columns, max_h));
+    // A table larger than the preview takes one more line, saying what was reduced and how;
+    // one that is not gets that line back.
+    const int max_h = 2 * std::max(1, lines - title_lines - 3);
+    std::string note;
+    Image picture = heatmap_preview(*h, columns, max_h, note);
+    if (note.empty()) picture = heatmap_preview(*h, columns, max_h + 2, note);
+    out += ansi_half_blocks(picture);
+    if (!note.empty()) out += cut(note, columns) + "\n";
     return out + ansi_colour_scale(h->cmap, h->lo, h->hi, h->value_label, columns);
   }
   if (const auto* l = std::get_if<LineFigure>(&f)) {

@@ -170,14 +170,36 @@ void draw_frame(Canvas& c, const Rect& p) {
   c.rect(p.right(), p.y, 1, p.h, a);
 }
 
-double title_height(const std::string& title, const std::string& subtitle) {
+double title_height(const std::string& title, const std::string& subtitle, double width) {
   const Theme& th = theme();
   double h = th.pad;
   if (!title.empty()) h += line_height(th.title);
-  if (!subtitle.empty()) h += line_height(th.subtitle);
+  if (!subtitle.empty())
+    h += static_cast<double>(wrap_text(subtitle, th.subtitle, width - 2 * th.pad, kSubtitleLines).size()) *
+         line_height(th.subtitle);
   return h + th.pad;
 }
 
+std::vector<std::string> wrap_text(const std::string& text, double px, double max_width, int max_lines) {
+  if (max_width <= 0 || text_width(text, px) <= max_width || max_lines <= 1) return {fit_text(text, px, max_width)};
+  std::vector<std::string> lines;
+  std::string line, rest = text;
+  // Greedy: each line takes the words that fit; a word wider than a line is cut with "…".
+  while (!rest.empty() && static_cast<int>(lines.size()) < max_lines - 1) {
+    if (text_width(rest, px) <= max_width) break;
+    std::size_t cut = std::string::npos;
+    for (std::size_t sp = rest.find(' '); sp != std::string::npos; sp = rest.find(' ', sp + 1)) {
+      if (text_width(rest.substr(0, sp), px) > max_width) break;
+      cut = sp;
+    }
+    if (cut == std::string::npos) cut = rest.find(' ');  // the first word alone is too wide
+    if (cut == std::string::npos) break;
+    lines.push_back(fit_text(rest.substr(0, cut), px, max_width));
+    rest.erase(0, rest.find_first_not_of(' ', cut) == std::string::npos ? rest.size() : rest.find_first_not_of(' ', cut));
+  }
+  if (!rest.empty()) lines.push_back(fit_text(rest, px, max_width));
+  return lines;
+}
 std::string fit_text(const std::string& text, double px, double max_width) {
   if (text_width(text, px) <= max_width) return text;
   auto cps = decode_utf8(text);
@@ -192,9 +214,10 @@ std::string fit_text(const std::string& text, double px, double max_width) {
   return "";
 }
 
-void draw_title(Canvas& c, const std::string& title, const std::string& subtitle) {
+void draw_title(Canvas& c, const std::string& title, const std::string& subtitle, double width) {
   const Theme& th = theme();
-  const double room = c.width() - 2 * th.pad;
+  if (width <= 0) width = c.width();
+  const double room = width - 2 * th.pad;
   double y = th.pad;
   if (!title.empty()) {
     // Shrink a long title down to the label size before cutting it.
@@ -204,9 +227,12 @@ void draw_title(Canvas& c, const std::string& title, const std::string& subtitle
            {px, th.text, HAlign::kCenter, VAlign::kTop});
     y += line_height(th.title);
   }
-  if (!subtitle.empty())
-    c.text({c.width() / 2.0, y + 0.2 * th.subtitle}, fit_text(subtitle, th.subtitle, room),
-           {th.subtitle, th.muted, HAlign::kCenter, VAlign::kTop});
+  if (subtitle.empty()) return;
+  // A long subtitle is wrapped at spaces (kSubtitleLines lines at most), not cut.
+  for (const auto& line : wrap_text(subtitle, th.subtitle, room, kSubtitleLines)) {
+    c.text({c.width() / 2.0, y + 0.2 * th.subtitle}, line, {th.subtitle, th.muted, HAlign::kCenter, VAlign::kTop});
+    y += line_height(th.subtitle);
+  }
 }
 
 }  // namespace posenc::render

@@ -26,6 +26,7 @@ struct Layout {
   Rect grid, bar;
   std::vector<Rect> plots;  ///< one per panel
   Axis x, y, values;
+  double title_width = 0;  ///< the width the subtitle is wrapped to
 };
 
 // Labels the first cell (row or column) when the nice ticks start later (fairseq's rows start
@@ -64,7 +65,10 @@ Layout layout(const HeatmapFigure& f) {
   l.y.lo = f.first_row - 0.5, l.y.hi = f.first_row + rows - 0.5, l.y.downward = true;
   l.values.lo = f.lo, l.values.hi = f.hi;
 
-  const double top = title_height(f.title, f.subtitle) + panel_title_height(n);
+  // The subtitle wraps to the figure's width: the given one, else the narrowest automatic one
+  // until the width is known (below).
+  l.title_width = f.width > 0 ? f.width : kMinWidth;
+  double top = title_height(f.title, f.subtitle, l.title_width) + panel_title_height(n);
   const double bottom = x_axis_height(l.x) + th.pad;
   const double gap_y = n > 1 ? panel_title_height(n) + 8 : 0.0;
   const auto nc = static_cast<double>(l.ncols), nr = static_cast<double>(l.nrows);
@@ -126,6 +130,10 @@ Layout layout(const HeatmapFigure& f) {
     const int want = std::max({l.width, kMinWidth, static_cast<int>(std::ceil(title_w))});
     left += (want - l.width) / 2.0;
     l.width = want;
+  }
+  if (f.width <= 0 && f.height <= 0) {  // both automatic: the subtitle wraps to the final width
+    l.title_width = l.width;
+    top = title_height(f.title, f.subtitle, l.title_width) + panel_title_height(n);
   }
   l.height = f.height > 0 ? f.height : static_cast<int>(std::ceil(top + grid_h + bottom));
   l.grid = {std::round(left), std::round(top), std::round(grid_w), std::round(grid_h)};
@@ -206,7 +214,7 @@ FigureLayout heatmap_layout(const HeatmapFigure& f) {
   const Layout l = layout(f);
   FigureLayout out;
   const bool titled = !f.title.empty() || !f.subtitle.empty();
-  out.title = {0, 0, static_cast<double>(l.width), titled ? title_height(f.title, f.subtitle) : 0.0};
+  out.title = {0, 0, static_cast<double>(l.width), titled ? title_height(f.title, f.subtitle, l.title_width) : 0.0};
   out.plots = l.plots;
   out.colorbar = l.bar;
   out.cmap = f.cmap;
@@ -238,7 +246,7 @@ void draw_heatmap(Canvas& c, const HeatmapFigure& f) {
   draw_x_axis(c, l.grid, xl);
   draw_y_axis(c, l.grid, yl);
   draw_colorbar(c, l.bar, f.cmap, l.values);
-  draw_title(c, f.title, f.subtitle);
+  draw_title(c, f.title, f.subtitle, l.title_width);
 }
 
 }  // namespace posenc::render

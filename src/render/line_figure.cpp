@@ -187,7 +187,7 @@ void fill_panel(const LineFigure& f, Plan& l, bool bare) {
 std::vector<Plan> plan(const LineFigure& f, double width, double height, bool bare) {
   std::vector<const LineFigure*> plots = {&f};
   for (const auto& p : f.panels) plots.push_back(&p);
-  const double top = bare ? 0.0 : title_height(f.title, f.subtitle);
+  const double top = bare ? 0.0 : title_height(f.title, f.subtitle, width);
   const double each = (height - top) / static_cast<double>(plots.size());
   std::vector<Plan> panels;
   for (std::size_t k = 0; k < plots.size(); ++k) {
@@ -203,6 +203,21 @@ std::vector<Plan> plan(const LineFigure& f, double width, double height, bool ba
   return panels;
 }
 
+// The order the curves are drawn in: the longest on the page first, so that a dense,
+// oscillating curve (decay's q=k=ones over a million offsets fills a band) goes under a
+// smooth one (RoFormer's bound inside that band) instead of hiding it. Ties keep the legend's
+// order.
+std::vector<std::size_t> drawing_order(const std::vector<std::vector<std::vector<Point>>>& runs) {
+  std::vector<double> length(runs.size(), 0.0);
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    for (const auto& run : runs[i])
+      for (std::size_t k = 1; k < run.size(); ++k) length[i] += std::hypot(run[k].x - run[k - 1].x, run[k].y - run[k - 1].y);
+  std::vector<std::size_t> order(runs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return length[a] > length[b]; });
+  return order;
+}
+
 Label heading_label(const Plan& l) {
   const Theme& th = theme();
   return {fit_text(l.heading, th.label, l.plot.w), {l.plot.x, l.plot.y - th.gap},
@@ -215,7 +230,7 @@ FigureLayout line_plot_layout(const LineFigure& f) {
   const auto panels = plan(f, f.width, f.height, false);
   FigureLayout out;
   const bool titled = !f.title.empty() || !f.subtitle.empty();
-  out.title = {0, 0, static_cast<double>(f.width), titled ? title_height(f.title, f.subtitle) : 0.0};
+  out.title = {0, 0, static_cast<double>(f.width), titled ? title_height(f.title, f.subtitle, f.width) : 0.0};
   for (const auto& l : panels) {
     out.plots.push_back(l.plot);
     if (l.with_legend && out.legend.w == 0) out.legend = l.box, out.legend_entries = l.legend;
@@ -234,7 +249,7 @@ void draw_line_plot(Canvas& c, const LineFigure& f, bool bare) {
     draw_grid(c, plot, l.xa, l.ya);
     if (!l.ya.log && l.ya.lo < 0 && l.ya.hi > 0) c.rect(plot.x, y_pixel(l.ya, plot, 0) - 0.5, plot.w, 1, {170, 170, 170});
     for (const auto& r : p.references) draw_reference(c, plot, l.ya, r, false, l.curves);
-    for (std::size_t i = 0; i < l.runs.size(); ++i)
+    for (const std::size_t i : drawing_order(l.runs))
       for (const auto& run : l.runs[i]) {
         if (run.size() == 1) c.disc(run[0], bare ? 1.0 : 2.0, l.legend[i].colour);  // an isolated point stays visible
         else c.polyline(run, l.legend[i].colour, bare ? 1.0 : 2.0);

@@ -124,7 +124,7 @@ struct Plan {
 Plan plan(const ScatterFigure& f, double width, double height) {
   const Theme& th = theme();
   Plan p;
-  const double top = title_height(f.title, f.subtitle);
+  const double top = title_height(f.title, f.subtitle, width);
   Axis& colours = p.colours;
   colours.label = f.colour_label;
   colours.lo = f.first_position;
@@ -155,7 +155,7 @@ FigureLayout scatter_layout(const ScatterFigure& f) {
   const Plan p = plan(f, f.width, f.height);
   FigureLayout out;
   const bool titled = !f.title.empty() || !f.subtitle.empty();
-  out.title = {0, 0, static_cast<double>(f.width), titled ? title_height(f.title, f.subtitle) : 0.0};
+  out.title = {0, 0, static_cast<double>(f.width), titled ? title_height(f.title, f.subtitle, f.width) : 0.0};
   out.colorbar = p.bar;
   out.cmap = f.cmap;
   add_texts(out, 'c', colorbar_tick_labels(p.bar, p.colours));

@@ -51,9 +51,11 @@ std::vector<Tick> linear_ticks(double lo, double hi, int max_ticks, double min_s
   std::vector<Tick> out;
   const auto first = static_cast<long long>(std::ceil(lo / step - 1e-9));
   const auto last = static_cast<long long>(std::floor(hi / step + 1e-9));
+  // One format for the whole axis: the largest tick decides between plain and scientific.
+  const double largest = std::max(std::abs(static_cast<double>(first)), std::abs(static_cast<double>(last))) * step;
   for (long long k = first; k <= last; ++k) {
     const double v = static_cast<double>(k) * step;  // k·step, not a running sum: no drift
-    out.push_back({v, tick_label(v, step)});
+    out.push_back({v, tick_label(v, step, largest)});
   }
   return out;
 }
@@ -68,8 +70,11 @@ std::vector<Tick> log_ticks(double lo, double hi, int max_ticks) {
     for (int e = e0 - 1; e <= e1; ++e)
       for (double m : {1.0, 2.0, 5.0}) {
         const double v = m * std::pow(10.0, e);
-        if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9)) out.push_back({v, tick_label(v, std::pow(10.0, e))});
+        if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9)) out.push_back({v, ""});
       }
+    // Labels once the largest is known: one form for the axis (plain, or scientific from 1e6).
+    const double largest = out.empty() ? 0.0 : out.back().value;
+    for (auto& t : out) t.label = tick_label(t.value, std::pow(10.0, std::floor(std::log10(t.value) + 1e-9)), largest);
     if (static_cast<int>(out.size()) <= max_ticks) return out;
     out.clear();
   }
@@ -79,15 +84,24 @@ std::vector<Tick> log_ticks(double lo, double hi, int max_ticks) {
   return out.empty() ? linear_ticks(lo, hi, max_ticks) : out;
 }
 
-std::string tick_label(double v, double step) {
+std::string tick_label(double v, double step, double axis_max) {
   if (std::abs(v) < step * 1e-9) v = 0;  // k·step for k = 0 can be −0 or a rounding residue
-  const double big = std::max(std::abs(v), step);
+  const double big = std::max({std::abs(v), step, std::abs(axis_max)});
   if (big >= 1e6 || step < 1e-4) {
     if (v == 0) return "0";
     // Significant digits: from the leading digit of v down to the digit of the step.
     const int digits = std::max(1, static_cast<int>(std::floor(std::log10(std::abs(v)) + 1e-9) -
                                                     std::floor(std::log10(step) + 1e-9)) + 1);
-    return with_minus_sign(tidy_exponent(fmt::format("{:.{}e}", v, digits - 1)));
+    // The mantissa without trailing zeros ("1e6", not "1.0e6"), so an axis reads 9e5, 1e6.
+    std::string text = fmt::format("{:.{}e}", v, digits - 1);
+    const auto e = text.find('e'), dot = text.find('.');
+    if (dot != std::string::npos && dot < e) {
+      std::size_t end = e;
+      while (text[end - 1] == '0') --end;
+      if (text[end - 1] == '.') --end;
+      text.erase(end, e - end);
+    }
+    return with_minus_sign(tidy_exponent(text));
   }
   const int decimals = std::max(0, -static_cast<int>(std::floor(std::log10(step) + 1e-9)));
   return with_minus_sign(fmt::format("{:.{}f}", v, decimals));

@@ -61,8 +61,8 @@ TEST_CASE("ansi previews are as wide as COLUMNS says", "[cli][figure]") {
   unsetenv("COLUMNS");
   unsetenv("LINES");
   REQUIRE(r.code == 0);
-  // Title, round(60·250/640) = 23 pixel rows in 12 lines, the colour scale.
-  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1 + 12 + 1);
+  // Title, round(60·250/640) = 23 pixel rows in 12 lines, the note (128→60 columns, 50→23 rows), the colour scale.
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1 + 12 + 1 + 1);
   CHECK(r.out.find("\x1b[38;2;") != std::string::npos);
   CHECK(r.out.find("\x1b[48;2;") != std::string::npos);
 }
@@ -192,4 +192,23 @@ TEST_CASE("tables without a title of their own get 'scheme, N=.., D=..', in the 
   const auto titled = run_cli({"generate", "integer", "--len", "5", "--format", "png", "--title", "mine"});
   CHECK(titled.out.find(text_chunk("Title", "mine")) != std::string::npos);
   CHECK(titled.out.find("integer, N=") == std::string::npos);
+}
+
+// Issue 15 item 21: the preview of 128 interleaved columns in 80 characters says it reduced them.
+TEST_CASE("a preview of interleaved sinusoids says how it was reduced", "[cli][figure][ansi]") {
+  setenv("COLUMNS", "80", 1);
+  setenv("LINES", "40", 1);
+  const auto r = run_cli({"generate", "sinusoidal", "--len", "50", "--dim", "128", "--format", "ansi"});
+  unsetenv("COLUMNS");
+  unsetenv("LINES");
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("\nreduced 128\u2192" "80 columns (sampled: they alternate), 50\u2192") != std::string::npos);
+  // Split layout: neighbouring columns are alike, so they are averaged.
+  setenv("COLUMNS", "80", 1);
+  setenv("LINES", "40", 1);
+  const auto s = run_cli({"generate", "sinusoidal", "--len", "50", "--dim", "128", "--layout", "split", "--format", "ansi"});
+  unsetenv("COLUMNS");
+  unsetenv("LINES");
+  REQUIRE(s.code == 0);
+  CHECK(s.out.find("\nreduced 128\u2192" "80 columns (averaged), 50\u2192") != std::string::npos);
 }

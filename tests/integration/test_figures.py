@@ -269,9 +269,11 @@ def main():
         env = dict(os.environ, COLUMNS="72", LINES="40")
         r = run("generate", "sinusoidal", "--len", "50", "--dim", "128", "--format", "ansi", env=env)
         lines = r.stdout.decode().splitlines()
-        # Title, round(72·250/640) = 28 pixel rows in 14 lines, the colour scale.
-        expect(len(lines) == 16, f"ansi: {len(lines)} lines")
+        # Title, round(72·250/640) = 28 pixel rows in 14 lines, what was reduced, the colour scale.
+        expect(len(lines) == 17, f"ansi: {len(lines)} lines")
         expect(all(l.count("\u2580") == 72 for l in lines[1:15]), "ansi: 72 half blocks per line")
+        expect(lines[15] == "reduced 128\u219272 columns (sampled: they alternate), 50\u219228 rows (averaged)",
+               f"ansi: reduction line {lines[15]!r}")
         expect("\x1b[38;2;" in r.stdout.decode() and "\x1b[48;2;" in r.stdout.decode(), "ansi: 24-bit colour codes")
         # 64×64 cells stretched to a 363×382 plot: 5.7 and 6.0 pixels per cell.
         check_svg_rasters(["similarity", "sinusoidal", "--len", "64", "--dim", "128", "--width", "520", "--height", "480"])

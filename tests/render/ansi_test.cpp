@@ -90,12 +90,19 @@ TEST_CASE("every line of a preview fits the terminal's width", "[figure][ansi]")
 }
 
 TEST_CASE("a shrunk preview averages values, not colours", "[figure][ansi]") {
-  // Columns alternate between the two ends of RdBu (red −1, blue +1): shrunk 8 times, each
-  // block is their mean 0, RdBu's centre, not the purple of mixing red and blue light.
-  const HeatmapFigure stripes = cells_figure(16, 64, "RdBu", [](int, int c) { return c % 2 ? 1.0 : 0.0; });
+  // Bands of four columns at the two ends of RdBu (red −1, blue +1): shrunk 8 times, each
+  // block is their mean 0, RdBu's centre, not the purple of mixing red and blue light. (Columns
+  // alternating one by one would be sampled: see "samples alternating columns" below.)
+  const HeatmapFigure stripes = cells_figure(16, 64, "RdBu", [](int, int c) { return c / 4 % 2 ? 1.0 : 0.0; });
   const std::string a = to_ansi(stripes, 8, 100);
   const auto lines = lines_of(a);
-  const std::string picture = a.substr(lines[0].size() + 1, a.size() - lines[0].size() - 1 - lines.back().size() - 1);
+  REQUIRE(lines[lines.size() - 2] == "reduced\u2026");  // "reduced 64→8 columns (averaged)" cut to 8 cells
+  bool sampled = true;
+  resample_cells(stripes.panels[0].cells, "RdBu", 8, 8, false, 64, &sampled);
+  CHECK_FALSE(sampled);
+  // The picture: between the title and the note.
+  const std::size_t from = lines[0].size() + 1, to = a.size() - lines.back().size() - 1 - lines[lines.size() - 2].size() - 1;
+  const std::string picture = a.substr(from, to - from);
   const Rgb centre = colormap("RdBu", 0.5);
   CHECK(colours(picture) == std::set<std::tuple<int, int, int>>{{centre.r, centre.g, centre.b}});
   // A binary table shrunk: every colour is one of viridis'.
@@ -120,10 +127,12 @@ TEST_CASE("a preview fits the terminal's height and keeps the figure's aspect", 
   for (int lines : {12, 24, 40}) {
     INFO(lines << " lines");
     const auto out = lines_of(to_ansi(bits, 60, lines));
-    // Title, picture, colour scale; a line is left for the prompt.
+    // Title, picture, the note when the table was reduced, colour scale; a line is left for the prompt.
     CHECK(out.size() <= static_cast<std::size_t>(lines - 1));
-    const std::size_t rows = 2 * (out.size() - 2), width = blocks(out[1]);
-    CHECK(rows == 2 * static_cast<std::size_t>(lines - 3));  // as tall as it may be: 60 columns would need 100 rows
+    const std::size_t note = out[out.size() - 2].rfind("reduced ", 0) == 0 ? 1 : 0;
+    CHECK(note == (lines < 36 ? 1u : 0u));  // 64 rows need 32 lines of picture
+    const std::size_t rows = 2 * (out.size() - 2 - note), width = blocks(out[1]);
+    CHECK(rows == 2 * static_cast<std::size_t>(lines - 3 - static_cast<int>(note)));  // as tall as it may be: 60 columns would need 100 rows
     CHECK(static_cast<double>(width) == Approx(static_cast<double>(rows) * pw / ph).epsilon(0).margin(1));
   }
   // Without a height limit it is as wide as the terminal.
@@ -131,3 +140,54 @@ TEST_CASE("a preview fits the terminal's height and keeps the figure's aspect", 
   CHECK(blocks(tall[1]) == 60);
   CHECK(static_cast<double>(2 * (tall.size() - 2)) == Approx(60 * ph / pw).epsilon(0).margin(2));
 }
+
+namespace {
+
+// The foreground colour of each half block of one preview line (the upper pixel row).
+std::vector<std::tuple<int, int, int>> upper_pixels(const std::string& line) {
+  std::vector<std::tuple<int, int, int>> out;
+  std::tuple<int, int, int> fg{-1, -1, -1};
+  const std::regex re("\x1b\\[38;2;([0-9]+);([0-9]+);([0-9]+)m|\u2580");
+  for (auto it = std::sregex_iterator(line.begin(), line.end(), re); it != std::sregex_iterator(); ++it) {
+    if ((*it)[1].matched) fg = {std::stoi((*it)[1]), std::stoi((*it)[2]), std::stoi((*it)[3])};
+    else out.push_back(fg);
+  }
+  return out;
+}
+
+std::tuple<int, int, int> rgb(Rgb c) { return {c.r, c.g, c.b}; }
+
+}  // namespace
+
+// Issue 15 item 21: 128 interleaved sin/cos columns in 80 characters were averaged, 1.6
+// columns a character, which drew stripes (beats of period 5 characters) that are not in the
+// data. Alternating columns are now sampled, keeping the alternation, and a line says so.
+TEST_CASE("a preview samples alternating columns instead of averaging them", "[figure][ansi]") {
+  // Even columns low, odd columns high, each a little different: a table of interleaved pairs.
+  const auto value = [](int, int c) { return c % 2 == 0 ? 0.1 + 0.3 * c / 128.0 : 0.6 + 0.3 * c / 128.0; };
+  const HeatmapFigure f = cells_figure(2, 128, "viridis", value);
+  const auto out = lines_of(to_ansi(f, 80, 40));
+  REQUIRE(out.size() >= 3);
+  const auto picture = upper_pixels(out[1]);
+  REQUIRE(picture.size() == 80);
+  for (int x = 0; x < 80; ++x) {
+    const int c = alternating_sample(x, 128, 80);
+    INFO("character " << x << ", column " << c);
+    CHECK(c % 2 == x % 2);                                    // sin and cos still alternate
+    CHECK(std::abs(c - ((x + 0.5) * 1.6 - 0.5)) <= 1.0);       // at most a column from its place
+    CHECK(picture[static_cast<std::size_t>(x)] == rgb(f.panels[0].cells.at(c, 0)));  // a real cell's colour
+  }
+  CHECK(out[out.size() - 2] == "reduced 128\u2192" "80 columns (sampled: they alternate), 2\u2192" "1 rows (averaged)");
+
+  // The rule: lag-1 squared differences above 1.1 × lag-2 ones.
+  CHECK(columns_alternate({0, 1, 0, 1, 0}, 1, 5));
+  CHECK_FALSE(columns_alternate({0, 1, 2, 3, 4}, 1, 5));    // a ramp: lag 2 differs 4× as much
+  CHECK_FALSE(columns_alternate({0, 1, 1, 0, 0, 1}, 1, 6)); // lag 1: 3, lag 2: 4
+  // A smooth table (split layout, a ramp) is still averaged: colours between its cells'.
+  bool sampled = true;
+  const HeatmapFigure ramp = cells_figure(1, 128, "viridis", [](int, int c) { return c / 127.0; });
+  const Image r = resample_cells(ramp.panels[0].cells, "viridis", 80, 1, false, 128, &sampled);
+  CHECK_FALSE(sampled);
+  CHECK(r.width() == 80);
+}
+

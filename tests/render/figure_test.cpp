@@ -113,8 +113,8 @@ TEST_CASE("the same figure gives the same bytes", "[figure]") {
 
 TEST_CASE("the terminal preview is as wide as asked, in half blocks", "[figure][ansi]") {
   const std::string a = to_ansi(sample_heatmap("sinusoidal"), 80);
-  // Title, round(80·50/128) = 31 pixel rows in 16 lines, the colour scale.
-  CHECK(std::count(a.begin(), a.end(), '\n') == 1 + 16 + 1);
+  // Title, round(80·50/128) = 31 pixel rows in 16 lines, the note (128→80 columns, 50→31 rows), the colour scale.
+  CHECK(std::count(a.begin(), a.end(), '\n') == 1 + 16 + 1 + 1);
   CHECK(a.rfind("\x1b[1msinusoidal\x1b[0m\n", 0) == 0);
   CHECK(a.find("\x1b[38;2;") != std::string::npos);
   CHECK(a.find("\x1b[48;2;") != std::string::npos);

@@ -54,3 +54,16 @@ TEST_CASE("log ticks are powers of ten", "[ticks]") {
   CHECK(values(log_ticks(1.5, 30, 10)) == std::vector<double>{2, 5, 10, 20});
   CHECK(power_of_ten_label(12) == "10\u00B9\u00B2");
 }
+
+// Issue 15 item 22: `decay rope --max-offset 1000000` labelled its x axis "900000" beside
+// "1.0e6". Every label of one axis now has one form: plain, or scientific when it reaches 1e6.
+TEST_CASE("an axis that reaches 1e6 labels every tick in scientific form", "[ticks]") {
+  CHECK(labels(linear_ticks(0, 1e6, 11)) ==
+        std::vector<std::string>{"0", "1e5", "2e5", "3e5", "4e5", "5e5", "6e5", "7e5", "8e5", "9e5", "1e6"});
+  CHECK(labels(linear_ticks(0, 999999, 11)) ==
+        std::vector<std::string>{"0", "100000", "200000", "300000", "400000", "500000", "600000", "700000", "800000", "900000"});
+  CHECK(labels(linear_ticks(1e6, 2e6, 3)) == std::vector<std::string>{"1e6", "1.5e6", "2e6"});
+  // Within two decades a log axis labels 1, 2, 5 × 10^k: the same rule over its largest tick.
+  CHECK(labels(log_ticks(2e5, 1.2e6, 10)) == std::vector<std::string>{"2e5", "5e5", "1e6"});
+  CHECK(labels(log_ticks(20, 1200, 10)) == std::vector<std::string>{"20", "50", "100", "200", "500", "1000"});
+}

@@ -1,6 +1,8 @@
 #pragma once
 /// Terminal previews: images as 24-bit colour half-block characters.
+#include <cstddef>
 #include <string>
+#include <vector>
 
 #include "posenc/render/image.hpp"
 
@@ -12,12 +14,33 @@ namespace posenc::render {
 std::string ansi_half_blocks(const Image& img);
 
 /// Heatmap cells resized to w × h by their values, not their colours: each pixel's colour is
-/// turned back into its index in colormap `cmap` (mid grey: NaN), each output pixel takes the
-/// mean (`by_max`: the largest) of the values of the area it covers, weighted by the covered
-/// area, or the nearest cell when enlarging, and is coloured by the map again. So a shrunk
-/// preview shows only colours of the map (averaging red and blue in RGB would give purple).
-/// A colour the map does not hold counts as NaN.
-Image resample_cells(const Image& cells, const std::string& cmap, int w, int h, bool by_max = false);
+/// turned back into its index in colormap `cmap` (mid grey: NaN), and is coloured by the map
+/// again. So a shrunk preview shows only colours of the map (averaging red and blue in RGB
+/// would give purple). A colour the map does not hold counts as NaN.
+///
+/// Rows: each output row takes the mean (`by_max`: the largest) of the values of the rows it
+/// covers, weighted by the covered area, or the nearest row when enlarging. Columns: the same,
+/// unless they are reduced and alternate (columns_alternate, on the rows so reduced): then
+/// each output column shows one table column, alternating_sample's, and `*sampled` is set.
+/// Averaging 1.6 interleaved sin/cos columns per character would draw stripes (beats) that
+/// are not in the data; sampling shows real cells, sin and cos still alternating.
+/// `table_cols`: the columns of the table the image shows, when its width is a whole multiple
+/// of them (k pixels per cell); else (0, or a reduced image) each pixel is a column.
+Image resample_cells(const Image& cells, const std::string& cmap, int w, int h, bool by_max = false,
+                     std::size_t table_cols = 0, bool* sampled = nullptr);
+
+/// Columns alternate when neighbouring cells differ more than cells two apart: summed over
+/// the rows, Σ(v[c+1] − v[c])² > kAlternationRatio · Σ(v[c+2] − v[c])² (NaN cells left out).
+/// For a stationary row that is "lag-1 correlation below lag-2 correlation": interleaved
+/// sin/cos tables give 1.2 (100000×128) to 13 (2048×1024), split layouts, similarity and
+/// bucket matrices 0.25 to 0.95, white noise 1.0 (`v`: rows × cols values, row-major).
+constexpr double kAlternationRatio = 1.1;
+bool columns_alternate(const std::vector<double>& v, int rows, int cols);
+
+/// The column output column x of m shows when n alternating columns are sampled: the column
+/// of the same parity as x nearest x's centre ((x + ½)·n/m − ½), so even and odd columns
+/// (sin, cos) keep alternating and each is at most one column from its place.
+int alternating_sample(int x, int n, int m);
 
 /// The terminal width: $COLUMNS if it is a positive number, else the width of the terminal
 /// on stdout, else 80.

@@ -92,10 +92,18 @@ Label colorbar_label(const Rect& bar, const Axis& values);
 /// labels on its right, the value label reading upwards beyond them.
 void draw_colorbar(Canvas& c, const Rect& bar, const std::string& cmap, const Axis& values);
 
-/// Height of the title block (title and, when not empty, subtitle).
-double title_height(const std::string& title, const std::string& subtitle);
-/// Title and subtitle centred at the top; shrunk, then cut with "…", to fit the width.
-void draw_title(Canvas& c, const std::string& title, const std::string& subtitle);
+/// A subtitle wider than its figure is wrapped onto at most this many lines.
+constexpr int kSubtitleLines = 3;
+/// Height of the title block (title and, when not empty, the subtitle wrapped to `width`, the
+/// figure's width: its lines as wrap_text makes them).
+double title_height(const std::string& title, const std::string& subtitle, double width);
+/// Title and subtitle centred at the top of a figure `width` pixels wide (<= 0: the canvas's):
+/// the title shrunk, then cut with "…", to fit; the subtitle wrapped at spaces onto at most
+/// kSubtitleLines lines, the last cut with "…" only if even those are too few.
+void draw_title(Canvas& c, const std::string& title, const std::string& subtitle, double width = 0);
+/// `text` broken at spaces into lines at most `max_width` pixels wide at size `px`, at most
+/// `max_lines` of them (the last, and a word wider than a line, cut with "…").
+std::vector<std::string> wrap_text(const std::string& text, double px, double max_width, int max_lines);
 /// `text` cut with "…" so that it is at most `max_width` pixels wide at size `px`.
 std::string fit_text(const std::string& text, double px, double max_width);
 
