@@ -22,6 +22,7 @@ const std::vector<SchemeInfo>& schemes() {
       t5_scheme(),
       mrope_scheme(),
       axial_rope_scheme(),
+      nope_scheme(),
   };
   return all;
 }

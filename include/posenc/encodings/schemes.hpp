@@ -16,5 +16,6 @@ SchemeInfo alibi_scheme();       // alibi.cpp
 SchemeInfo t5_scheme();          // t5.cpp
 SchemeInfo mrope_scheme();       // mrope_scheme.cpp
 SchemeInfo axial_rope_scheme();  // axial_rope_scheme.cpp
+SchemeInfo nope_scheme();        // nope.cpp
 
 }  // namespace posenc::encodings
