@@ -143,7 +143,11 @@ void OutputOptions::bind(CLI::App& app, const std::vector<io::Format>& formats) 
   app.add_option("-o,--output", path, "output file, or - for stdout")->capture_default_str()->type_name("PATH")->check(non_empty_path());
   app.add_option("--format", format, "output format (default: from the extension of -o; csv on stdout)")
       ->check(CLI::IsMember(io::format_names(allowed)));
-  app.add_option("--dtype", dtype, "element type of .npy output and of printed values")
+  const bool writes_npy = std::find(formats.begin(), formats.end(), io::Format::kNpy) != formats.end();
+  app.add_option("--dtype", dtype,
+                 writes_npy ? "float32 or float64: element type of .npy, and precision of the csv/json values"
+                            : "float32 or float64: precision of the csv/json values (float32: each value as the nearest "
+                              "float, in its shortest text)")
       ->capture_default_str()
       ->check(CLI::IsMember({"float32", "float64"}));
   integer_option(app.add_option("--threads", threads, "threads computing blocks of rows; output is the same for any value"), 1, 1024)

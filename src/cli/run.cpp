@@ -142,8 +142,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   app.footer("run 'posenc COMMAND --help' for the options of a command; docs: docs/cli.md");
   std::string max_memory;  // for --help; the value is taken out of args by take_max_memory
   app.add_option("--max-memory", max_memory,
-                 "largest in-memory result allowed, e.g. 16G (default: half the available memory); "
-                 "may stand anywhere on the line")
+                 "largest in-memory result allowed: bytes (4096, 1e9) or with a suffix K, M, G or T (powers of "
+                 "1024), e.g. 16G, 1.5G (default: half the available memory); may stand anywhere on the line")
       ->type_name("SIZE");
   try {
     check_empty_values(args);
