@@ -147,7 +147,8 @@ RopeScaling read_type(const Obj& s, RopeConfig& c) {
 }
 
 /// M-RoPE (Qwen2-VL's legacy `type: mrope`, Qwen2.5-VL, Qwen3-VL's `rope_type: default` with
-/// `mrope_section` and `mrope_interleaved`): the sections are not modelled, only said.
+/// `mrope_section` and `mrope_interleaved`): the sections are not modelled by `rope`, only said,
+/// with the `mrope` scheme's flags that model them.
 void mrope_note(const Obj& s, RopeConfig& c) {
   const json* sec = s.get("mrope_section");
   const auto type = s.get("rope_type") ? s.get("rope_type") : s.get("type");
@@ -155,12 +156,16 @@ void mrope_note(const Obj& s, RopeConfig& c) {
   if (sec == nullptr && !legacy) return;
   const json* inter = s.get("mrope_interleaved");
   const bool interleaved = inter != nullptr && inter->is_boolean() && inter->get<bool>();
+  std::string sections;  // "24,20,20" for the mrope scheme's --sections
+  if (sec != nullptr && sec->is_array())
+    for (const auto& v : *sec) sections += (sections.empty() ? "" : ",") + v.dump();
   c.notes.push_back(fmt::format(
       "M-RoPE: {}{} gives the temporal, height and width position streams their own pairs; the sections are not "
       "modelled here: these are the frequencies the streams share (for text tokens, whose three positions are "
-      "equal, the table is exact)",
+      "equal, the table is exact); the mrope scheme models them (posenc generate mrope{} --mrope-layout {})",
       sec != nullptr ? fmt::format("\"{}\" {}", s.field("mrope_section"), sec->dump()) : "rope_type 'mrope'",
-      interleaved ? " (mrope_interleaved: sections interleaved over the pairs)" : ""));
+      interleaved ? " (mrope_interleaved: sections interleaved over the pairs)" : "",
+      sections.empty() ? std::string() : " --sections " + sections, interleaved ? "interleaved" : "sectioned"));
 }
 
 // nlohmann_json's "[json.exception.parse_error.101] parse error at line 1, column 5: syntax

@@ -342,6 +342,7 @@ TEST_CASE("mrope_section gets a note whatever the rope_type", "[rope][config]") 
   CHECK(qwen3vl.scaling == RopeScaling::kNone);
   CHECK_THAT(note(qwen3vl), Catch::Contains("\"text_config.rope_scaling.mrope_section\" [24,20,20] (mrope_interleaved"));
   CHECK_THAT(note(qwen3vl), Catch::Contains("not modelled"));
+  CHECK_THAT(note(qwen3vl), Catch::Contains("(posenc generate mrope --sections 24,20,20 --mrope-layout interleaved)"));
   // Qwen2-VL's legacy "type": "mrope".
   const auto qwen2vl = parse(R"({"head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}})");
   CHECK_THAT(note(qwen2vl), Catch::Contains("\"rope_scaling.mrope_section\" [16,24,24] gives"));
