@@ -1,6 +1,7 @@
 #include "posenc/io/readers.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -89,6 +90,8 @@ NpyArray read_npy_array(const std::string& path, std::size_t max_axes) {
 }
 
 TableFile read_input(const std::string& path, const ReadOptions& opts) {
+  if (path == "-" && ::isatty(0) == 1)
+    throw Error("--input -: stdin is a terminal; pipe a table in (cat pe.csv | posenc ... --input -) or give a file");
   std::string format = opts.format.empty() ? format_of_name(path) : opts.format;
   ReadOptions o = opts;
   if (format == "tsv") {

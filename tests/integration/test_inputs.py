@@ -5,6 +5,7 @@ and FIFOs. What posenc reads is compared with what numpy reads from the same fil
 every value posenc writes back with --dtype float64 must equal numpy's, float16 and bfloat16
 widened to float64 exactly)."""
 import os
+import pty
 import struct
 import subprocess
 import tempfile
@@ -121,6 +122,10 @@ def test_npz(tmp):
     np.savez_compressed(p, h=np.arange(12, dtype=">f2").reshape(3, 4) / 8)
     back, r = read_back(tmp, "--input", p)
     expect(same(back, np.arange(12).reshape(3, 4) / 8), f"npz of >f2: {r.stderr}")
+    # a 3-D member through check, from stdin (the zip magic sniffed)
+    np.savez_compressed(p, heads=alibi(4, 6))
+    r = subprocess.run([POSENC, "check", "--input", "-"], input=open(p, "rb").read(), capture_output=True)
+    expect(r.returncode == 0 and b"bias-relative" in r.stdout, f"check --input - of a 3-D .npz: {r.stdout}{r.stderr}")
     # hostile: a truncated archive, a flipped byte in the deflated data (CRC), not a zip
     np.savez_compressed(p, pe=a)
     data = open(p, "rb").read()
@@ -244,6 +249,12 @@ def test_streams(tmp):
     r = subprocess.run([POSENC, "generate", "--input", "-", "--input-format", "npy", "-o", "-"], input=text.encode(),
                        capture_output=True)
     expect(r.returncode == 2 and b"bad magic" in r.stderr, f"--input-format npy of CSV text: {r.stderr}")
+    # stdin a terminal: refused at once rather than waiting for typed input
+    master, slave = pty.openpty()
+    r = subprocess.run([POSENC, "generate", "--input", "-"], stdin=slave, capture_output=True, text=True, timeout=20)
+    os.close(master)
+    os.close(slave)
+    expect(one_error(r, "--input -", "terminal"), f"--input - from a terminal: {r.stderr}")
     # bash's <(cat file): a pipe under /dev/fd
     out = os.path.join(tmp, "p.npy")
     r = subprocess.run(["bash", "-c", f'"{POSENC}" generate --input <(cat "{p}") --dtype float64 -o "{out}"'],
