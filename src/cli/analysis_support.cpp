@@ -56,7 +56,7 @@ ParamValue parse_value(const ParamSpec& spec, const std::string& text) {
 
 SchemeKind scheme_kind(const std::string& scheme) {
   if (scheme == "rope") return SchemeKind::kRope;
-  if (scheme == "alibi" || scheme == "t5") return SchemeKind::kBias;
+  if (scheme == "alibi" || scheme == "t5" || scheme == "deberta") return SchemeKind::kBias;
   return SchemeKind::kAbsolute;
 }
 

@@ -93,7 +93,7 @@ void refuse_unused(const DecayOptions& o, const Collected& c, const std::string&
   if (o.metric_option->count() > 0 && !c.uses_metric)
     throw Error(fmt::format("--metric applies to position vectors (absolute tables, --input, rope's q.k); "
                             "{} decay plots its {} against the offset itself",
-                            who, who == "t5" ? "bucket" : "bias"));
+                            who, who == "t5" || who == "deberta" ? "bucket" : "bias"));
   if ((o.qk_option->count() > 0 || o.seed_option->count() > 0) && !c.uses_qk)
     throw Error(fmt::format("--qk and --seed choose rope's q and k; {} has none (decay rope --qk ones|same|random)", who));
   if (o.no_extras && !c.has_extras)
@@ -186,7 +186,7 @@ int run_decay(Context& ctx, const DecayOptions& o) {
     render::LineFigure fig;
     const std::string who = scheme.empty() ? o.scheme.input() : scheme;
     const std::string metric = o.metric == "dot" ? "dot product" : o.metric == "cosine" ? "cosine similarity" : o.metric;
-    fig.y_label = scheme == "alibi" ? "bias" : scheme == "t5" ? "bucket" : scheme == "rope" && o.metric == "dot" ? "score" : metric;
+    fig.y_label = scheme == "alibi" ? "bias" : scheme == "t5" || scheme == "deberta" ? "bucket" : scheme == "rope" && o.metric == "dot" ? "score" : metric;
     fig.title = compared.empty()
                     ? fmt::format("{} against the offset: {}{}", fig.y_label, who, vary.empty() ? "" : " (" + vary + ")")
                     : fmt::format("{} against the offset", fig.y_label);

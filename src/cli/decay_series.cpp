@@ -9,6 +9,7 @@
 #include "parse_errors.hpp"
 #include "posenc/analysis/rope_identity.hpp"
 #include "posenc/encodings/alibi.hpp"
+#include "posenc/encodings/deberta.hpp"
 #include "posenc/encodings/registry.hpp"
 #include "posenc/error.hpp"
 
@@ -33,6 +34,21 @@ DecayCurves t5_curves(const ParamMap& p, const DecayRequest& r) {
   const encodings::T5Options t5{p.integer("buckets"), p.integer("max-distance"), !is_causal("t5", p)};
   encodings::check_t5(t5);
   return {{{"bucket", analysis::t5_decay(t5, r.offsets)}}, "formula: bucket of rp = delta", false, false, false};
+}
+
+// DeBERTa reads the bucket of query − key = −Δ (Δ = key − query, as t5).
+DecayCurves deberta_curves(const ParamMap& p, const DecayRequest& r) {
+  encodings::DebertaOptions o;
+  o.buckets = p.integer("buckets");
+  o.max_relative = p.integer("max-relative");
+  o.impl = p.text("impl") == "microsoft" ? encodings::DebertaImpl::kMicrosoft : encodings::DebertaImpl::kHf;
+  const std::string idx = p.text("index");
+  o.index = idx == "c2p" ? encodings::DebertaIndex::kC2p : idx == "p2c" ? encodings::DebertaIndex::kP2c
+                                                                         : encodings::DebertaIndex::kBucket;
+  encodings::check_deberta(o);
+  std::vector<double> v;
+  for (std::int64_t d : r.offsets) v.push_back(static_cast<double>(encodings::deberta_value(-d, o)));
+  return {{{idx, std::move(v)}}, "formula: " + idx + " of query - key = -delta", false, false, false};
 }
 
 // <R_T q, R_{T+Δ} k> for the chosen q, k (closed form, independent of T), then RoFormer's bound
@@ -148,6 +164,7 @@ DecayCurves decay_curves(const std::string& scheme, const ParamMap& params, cons
                          const DecayRequest& r) {
   if (scheme == "alibi") return alibi_curves(params, r);
   if (scheme == "t5") return t5_curves(params, r);
+  if (scheme == "deberta") return deberta_curves(params, r);
   if (scheme == "rope") return rope_curves(params, r);
   const analysis::Metric metric = analysis::parse_metric(r.metric);
   const auto table = scheme.empty() ? source.make_table() : encodings::make_table(scheme, params);

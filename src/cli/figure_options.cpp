@@ -157,7 +157,7 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
   // The colour range first (one colorbar for all panels), chosen as render::heatmap does, so
   // that the layout (colorbar labels) and the panel size are known before drawing cells.
   render::HeatmapOptions ho;
-  const bool discrete = info.scheme == "alibi" || info.scheme == "t5";
+  const bool discrete = info.scheme == "alibi" || info.scheme == "t5" || info.scheme == "deberta";
   ho.reduction = o.reduce == "max" || (o.reduce == "auto" && discrete) ? render::Reduction::kMax : render::Reduction::kMean;
   fig.reduce_by_max = ho.reduction == render::Reduction::kMax;
   std::size_t masked = 0;

@@ -23,6 +23,7 @@ const std::vector<SchemeInfo>& schemes() {
       mrope_scheme(),
       axial_rope_scheme(),
       nope_scheme(),
+      deberta_scheme(),
   };
   return all;
 }

@@ -17,5 +17,6 @@ SchemeInfo t5_scheme();          // t5.cpp
 SchemeInfo mrope_scheme();       // mrope_scheme.cpp
 SchemeInfo axial_rope_scheme();  // axial_rope_scheme.cpp
 SchemeInfo nope_scheme();        // nope.cpp
+SchemeInfo deberta_scheme();     // deberta.cpp
 
 }  // namespace posenc::encodings
