@@ -228,6 +228,18 @@ def test_long_form(tmp):
     expect(r.returncode == 0 and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n", "generate --input heads.npy -o png")
 
 
+def test_every_scheme_reads_back(tmp):
+    """What each scheme writes as CSV (wide, or alibi's long form) reads back as the array its
+    .npy holds (numpy's np.load of the .npy is the reference)."""
+    for scheme in ("integer", "normalized", "binary", "sine", "sinusoidal", "learned", "recurrent", "rope", "alibi", "t5"):
+        csv, npy = os.path.join(tmp, f"{scheme}.csv"), os.path.join(tmp, f"{scheme}.npy")
+        for out in (csv, npy):
+            subprocess.run([POSENC, "generate", scheme, "--len", "6", "--dtype", "float64", "-o", out], check=True,
+                           capture_output=True)
+        back, r = read_back(tmp, "--input", csv)
+        expect(same(back, np.load(npy)), f"{scheme}: its CSV read back equals its .npy ({r.stderr})")
+
+
 def test_streams(tmp):
     x = np.arange(12, dtype=np.float64).reshape(4, 3) / 3
     p = os.path.join(tmp, "s.npy")
@@ -299,7 +311,8 @@ def test_project_nan(tmp):
 
 def main():
     with tempfile.TemporaryDirectory() as tmp:
-        for test in (test_npy, test_npz, test_pandas, test_long_form, test_streams, test_project_nan):
+        for test in (test_npy, test_npz, test_pandas, test_long_form, test_every_scheme_reads_back, test_streams,
+                     test_project_nan):
             test(tmp)
     finish()
 
