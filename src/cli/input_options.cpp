@@ -41,7 +41,7 @@ void bind_input_options(CLI::App& cmd, InputFlags& flags) {
   opts.push_back(cmd.add_option("--index-col", flags.read.index_column,
                                 "CSV: the column of position labels, not data: a header name, or a 0-based number as "
                                 "pandas' index_col (default: pandas' unnamed index, and a first column named "
-                                "position, i, t, offset or index holding consecutive integers)")
+                                "position, token, i, t, offset or index holding consecutive integers)")
                      ->type_name("NAME|N"));
   opts.push_back(cmd.add_flag("--no-index", flags.no_index, "CSV: every column is data (no index column recognised)")
                      ->excludes(opts.back()));

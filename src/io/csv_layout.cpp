@@ -38,7 +38,7 @@ bool is_pandas_index(const std::string& h) {
 bool is_posenc_index(const std::string& header) {
   std::string h = header;
   std::transform(h.begin(), h.end(), h.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  static const std::set<std::string> kNames = {"position", "i", "t", "offset", "index"};
+  static const std::set<std::string> kNames = {"position", "token", "i", "t", "offset", "index"};
   return kNames.count(h) != 0;
 }
 

@@ -231,7 +231,8 @@ def test_long_form(tmp):
 def test_every_scheme_reads_back(tmp):
     """What each scheme writes as CSV (wide, or alibi's long form) reads back as the array its
     .npy holds (numpy's np.load of the .npy is the reference)."""
-    for scheme in ("integer", "normalized", "binary", "sine", "sinusoidal", "learned", "recurrent", "rope", "alibi", "t5"):
+    for scheme in ("integer", "normalized", "binary", "sine", "sinusoidal", "learned", "recurrent", "rope", "alibi", "t5",
+                   "mrope", "axial-rope", "nope", "deberta"):
         csv, npy = os.path.join(tmp, f"{scheme}.csv"), os.path.join(tmp, f"{scheme}.npy")
         for out in (csv, npy):
             subprocess.run([POSENC, "generate", scheme, "--len", "6", "--dtype", "float64", "-o", out], check=True,

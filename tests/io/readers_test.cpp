@@ -233,7 +233,7 @@ TEST_CASE("csv index column: a known name and consecutive integers", "[readers][
   CHECK(pos.first_position == 5);
   CHECK(pos.column_names == std::vector<std::string>{"a", "b"});
   CHECK(pos.values(1, 1) == 4);
-  for (const char* name : {"t", "offset", "index", "Position", ""}) {
+  for (const char* name : {"t", "offset", "index", "Position", "", "token"}) {  // token: mrope, axial-rope
     INFO(name);
     CHECK(parse_csv_table(std::string(name) + ",x\n0,7\n1,8\n", "n.csv").values.cols() == 1);
   }

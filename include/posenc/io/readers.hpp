@@ -66,7 +66,7 @@ NpyArray parse_npz(std::string_view bytes, const std::string& name, const ReadOp
 /// A CSV table: a header row when the first line holds text (its first cell not a number),
 /// or pandas' default labels (",0,1,2"). Index columns (labels, not values) are dropped
 /// from the values: pandas' (header empty or "Unnamed: N", as to_csv writes and read_csv
-/// names it) and posenc's (position, i, t, offset, index) when they hold consecutive integers
+/// names it) and posenc's (position, token, i, t, offset, index) when they hold consecutive integers
 /// from 0 or more; the last one's first value is kept as first_position. An index column of
 /// integers that are not consecutive is refused (rows are read as consecutive positions).
 /// posenc's long form (`head,i,j,bias`: leading integer columns enumerating every index in
