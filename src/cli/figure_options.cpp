@@ -149,6 +149,11 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
   fig.x_label = axis_label(info, info.shape.size() - 1, "column");
   fig.value_label = info.value_name;
   fig.rows = rows, fig.cols = t.cols();
+  if (info.scheme == "binary") {
+    // Bits: the CSV's column names (bit3 … bit0) on the x axis, and a colorbar of 0 and 1 only.
+    fig.column_labels = info.column_names;
+    fig.x_label = "bit";
+  }
   fig.first_row = static_cast<double>(info.first_position);
   fig.width = o.width, fig.height = o.height;
   fig.panels.resize(slices);
@@ -189,6 +194,9 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
     const auto [title, short_title] = sliced ? panel_titles(info, s) : std::pair<std::string, std::string>();
     fig.panels[s] = {title, std::move(r.image), short_title};
   }
+  // Cells of 0 and 1 drawn as they are get a colorbar of those two values (averaged into a
+  // reduced image they take shades between, which the continuous colorbar reads).
+  if (info.scheme == "binary" && !r.reduced && fig.lo == 0 && fig.hi == 1) fig.levels = {0.0, 1.0};
   std::vector<std::string> notes;
   if (r.reduced)
     notes.push_back(fmt::format("reduced {}×{} → {}×{} {}", rows, t.cols(), fig.panels[0].cells.height(),

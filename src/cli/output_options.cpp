@@ -15,6 +15,7 @@
 #include "posenc/io/writers.hpp"
 #include "posenc/parallel.hpp"
 #include "posenc/render/heatmap.hpp"
+#include "posenc/render/text.hpp"
 #include "validators.hpp"
 
 namespace posenc::cli {
@@ -134,6 +135,40 @@ std::string why_not_finite(const Table& table, const FiniteCountingTable& counte
   return fmt::format(" ({})", fmt::join(causes, "; "));
 }
 
+// Every text a person gave or a table named that a figure draws (titles, labels, legend
+// entries, panel titles); ticks are digits and signs, which the font has.
+void figure_texts(const render::LineFigure& l, std::vector<std::string>& out) {
+  out.insert(out.end(), {l.title, l.subtitle, l.x_label, l.y_label});
+  for (const auto& s : l.series) out.push_back(s.name);
+  for (const auto& r : l.references) out.push_back(r.label);
+  for (const auto& p : l.panels) figure_texts(p, out);
+}
+
+/// PNG figures draw text with the embedded DejaVu Sans: a character it lacks comes out as a
+/// box. Say so once, naming them (SVG leaves text to the viewer's fonts; ansi to the terminal).
+void warn_missing_glyphs(Context& ctx, const render::Figure& fig) {
+  std::vector<std::string> texts;
+  if (const auto* h = std::get_if<render::HeatmapFigure>(&fig)) {
+    texts = {h->title, h->subtitle, h->x_label, h->y_label, h->value_label};
+    for (const auto& p : h->panels) texts.insert(texts.end(), {p.title, p.short_title});
+  } else if (const auto* l = std::get_if<render::LineFigure>(&fig)) {
+    figure_texts(*l, texts);
+  } else {
+    const auto& s = std::get<render::ScatterFigure>(fig);
+    texts = {s.title, s.subtitle, s.colour_label};
+    texts.insert(texts.end(), s.axis_labels.begin(), s.axis_labels.end());
+  }
+  std::string all;
+  for (const auto& t : texts) all += t + "\n";
+  const auto missing = render::missing_glyphs(all);
+  if (missing.empty()) return;
+  std::vector<std::string> named;
+  for (const char32_t c : missing) named.push_back(fmt::format("'{}' (U+{:04X})", render::encode_utf8({c}), static_cast<std::uint32_t>(c)));
+  ctx.err << fmt::format("posenc: warning: the figure's font (DejaVu Sans, built in) has no glyph for {}: drawn as "
+                         "boxes; an SVG (-o NAME.svg) leaves them to the viewer's fonts\n",
+                         fmt::join(named, ", "));
+}
+
 }  // namespace
 
 void OutputOptions::bind(CLI::App& app, const std::vector<io::Format>& formats) {
@@ -214,6 +249,7 @@ void emit_table_unchecked(Context& ctx, const OutputOptions& o, const Table& t) 
 void emit_figure(Context& ctx, const OutputOptions& o, render::Figure fig, const render::Metadata& metadata) {
   const io::Format f = o.resolve();
   o.figure.apply(fig);
+  if (f == io::Format::kPng) warn_missing_glyphs(ctx, fig);
   const std::string bytes = figure_bytes(fig, f, metadata);
   emit(ctx, o, io::info(f).binary, [&](std::ostream& s) { s << bytes; });
 }

@@ -122,6 +122,14 @@ Layout layout(const HeatmapFigure& f) {
       thin_ticks(l.values, grid_h, false);
     }
   }
+  if (f.levels.size() >= 2) {
+    // A discrete scale: one block per level, its value labelled at the block's centre.
+    const auto n_levels = static_cast<double>(f.levels.size());
+    l.values.blocks = static_cast<int>(f.levels.size());
+    l.values.ticks.clear();
+    for (std::size_t k = 0; k < f.levels.size(); ++k)
+      l.values.ticks.push_back({f.lo + (static_cast<double>(k) + 0.5) * (f.hi - f.lo) / n_levels, tick_label(f.levels[k], 1.0)});
+  }
   double left = th.pad + y_axis_width(l.y);
   l.width = f.width > 0 ? f.width : static_cast<int>(std::ceil(left + grid_w + right));
   if (f.width <= 0) {
@@ -146,6 +154,11 @@ Layout layout(const HeatmapFigure& f) {
   label_first(l.x.ticks, f.first_col, std::round(panel_w) / cols, [&](const Tick& a, const Tick& b) {
     return (text_width(a.label, th.tick) + text_width(b.label, th.tick)) / 2 + 8;
   });
+  if (f.column_labels.size() == f.cols)  // named columns (bit3 … bit0) labelled by name
+    for (auto& t : l.x.ticks) {
+      const double i = t.value - f.first_col;
+      if (i >= 0 && i < cols) t.label = f.column_labels[static_cast<std::size_t>(i)];
+    }
   thin_ticks(l.x, std::round(panel_w), true);
   if (l.ncols > 1) {
     // Side by side, a label at a panel's edge would run into the next panel's first label:

@@ -44,7 +44,14 @@ void draw_colorbar(Canvas& c, const Rect& bar, const std::string& cmap, const Ax
   const int rows = std::max(2, static_cast<int>(std::lround(bar.h)));
   const Colormap map(cmap);
   Image strip(1, rows);
-  for (int i = 0; i < rows; ++i) strip.set(0, i, map(1.0 - static_cast<double>(i) / (rows - 1)));
+  for (int i = 0; i < rows; ++i) {
+    double f = 1.0 - static_cast<double>(i) / (rows - 1);
+    if (values.blocks > 1) {  // a discrete scale: block k (from the bottom) is value k/(blocks − 1) of the range
+      const int k = std::min(values.blocks - 1, static_cast<int>((rows - 1 - i) * values.blocks / rows));
+      f = static_cast<double>(k) / (values.blocks - 1);
+    }
+    strip.set(0, i, map(f));
+  }
   c.raster(bar.x, bar.y, bar.w, bar.h, strip);
   draw_frame(c, bar);
   Axis a = values;

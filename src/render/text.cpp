@@ -52,6 +52,15 @@ std::vector<Placed> layout(std::string_view text, double px, double start, doubl
 
 }  // namespace
 
+std::vector<char32_t> missing_glyphs(std::string_view text) {
+  std::vector<char32_t> out;
+  for (const char32_t c : decode_utf8(text)) {
+    if (c < 0x20 || std::find(out.begin(), out.end(), c) != out.end()) continue;
+    if (stbtt_FindGlyphIndex(&font(), static_cast<int>(c)) == 0) out.push_back(c);
+  }
+  return out;
+}
+
 std::vector<char32_t> decode_utf8(std::string_view text) {
   std::vector<char32_t> out;
   for (std::size_t i = 0; i < text.size();) {

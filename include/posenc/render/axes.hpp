@@ -26,6 +26,9 @@ struct Axis {
   bool downward = false;  ///< a y axis whose values grow down the page (heatmap rows)
   std::vector<Tick> ticks;
   bool draw_ticks = true;  ///< false: only the label, placed as if the ticks were there (panel grids)
+  /// Colorbars: the number of equal blocks of a discrete scale (0: continuous). Block i, from
+  /// the bottom, has the colour of value lo + i·(hi − lo)/(blocks − 1).
+  int blocks = 0;
   /// Where v lies between lo (0) and hi (1), on a log scale for log axes.
   double fraction(double v) const;
 };

@@ -37,6 +37,11 @@ struct HeatmapFigure {
   std::string cmap = "viridis";
   int width = 0, height = 0;  ///< 0: fitted around the cell images
   bool reduce_by_max = false; ///< terminal previews shrink cells by max (bias, bucket tables), not the mean
+  /// Names of the columns (binary's bit3 … bit0) used as x tick labels instead of indices; empty: indices.
+  std::vector<std::string> column_labels;
+  /// The only values the table holds (binary: 0, 1), between lo and hi: the colorbar shows one
+  /// block per value, labelled at its centre, instead of a continuous scale. Empty: continuous.
+  std::vector<double> levels;
 };
 
 struct LineSeries {

@@ -24,6 +24,9 @@ double text_width(std::string_view text, double px);
 
 /// Unicode code points of UTF-8 `text`; malformed bytes become U+FFFD.
 std::vector<char32_t> decode_utf8(std::string_view text);
+/// The code points of `text` the embedded font has no glyph for (drawn as its empty box), each
+/// once, in order of appearance.
+std::vector<char32_t> missing_glyphs(std::string_view text);
 /// UTF-8 bytes of code points.
 std::string encode_utf8(const std::vector<char32_t>& code_points);
 
