@@ -94,6 +94,8 @@ void FigureOptions::bind(CLI::App& app) {
   integer_option(app.add_option("--width", width, "figure width in pixels"), 320, 8000)->default_str("fitted to the data");
   integer_option(app.add_option("--height", height, "figure height in pixels"), 240, 8000)->default_str("fitted to the data");
   app.add_option("--title", title, "figure title (default: the table's title)");
+  number_option(app.add_option("--scale", scale, "text size factor for large figures, e.g. --scale 2 with --width 1600 (sizes and spacings of titles, labels, ticks, legends)"),
+                0.5, 4);
   app.add_option("--cmap", cmap, "colormap (default: viridis, or RdBu centred on 0 for signed data)")
       ->check(CLI::IsMember(names, CLI::ignore_case));
 }
@@ -124,6 +126,7 @@ void FigureOptions::apply(render::Figure& f) const {
         if (!title.empty()) x.title = title;
         if (width > 0) x.width = width;
         if (height > 0) x.height = height;
+        x.text_scale = scale;
         using T = std::decay_t<decltype(x)>;
         if constexpr (std::is_same_v<T, render::LineFigure>) {
           x.log_x = x.log_x || log_x;
@@ -156,6 +159,7 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
   }
   fig.first_row = static_cast<double>(info.first_position);
   fig.width = o.width, fig.height = o.height;
+  fig.text_scale = o.scale;
   fig.panels.resize(slices);
 
   // Size the cells for their panel: the whole panel when the size is given, else a default.

@@ -15,6 +15,7 @@ namespace posenc::cli {
 struct FigureOptions {
   int width = 0;   ///< 0 = automatic
   int height = 0;
+  double scale = 1.0;  ///< --scale: text sizes × this
   std::string title;  ///< "" = the figure's own title
   std::string cmap;   ///< "" = the figure's default
   bool log_x = false, log_y = false;

@@ -13,10 +13,24 @@ double line_height(double px) { return 1.25 * px; }
 
 }  // namespace
 
+namespace {
+thread_local double g_text_scale = 1.0;
+}  // namespace
+
 const Theme& theme() {
-  static const Theme t;
+  thread_local Theme t;
+  thread_local double made_for = 0;
+  if (made_for != g_text_scale) {
+    const double s = g_text_scale;
+    t = Theme{};
+    for (double* v : {&t.title, &t.subtitle, &t.label, &t.tick, &t.legend, &t.tick_length, &t.gap, &t.pad}) *v *= s;
+    made_for = s;
+  }
   return t;
 }
+
+TextScale::TextScale(double scale) : previous_(g_text_scale) { g_text_scale = scale > 0 ? scale : 1.0; }
+TextScale::~TextScale() { g_text_scale = previous_; }
 
 double Axis::fraction(double v) const {
   if (log) {

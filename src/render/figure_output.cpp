@@ -23,13 +23,19 @@ std::string title_of(const Figure& f) {
   return std::visit([](const auto& x) { return x.title; }, f);
 }
 
+double text_scale_of(const Figure& f) {
+  return std::visit([](const auto& x) { return x.text_scale; }, f);
+}
+
 std::pair<int, int> figure_size(const Figure& f) {
+  const TextScale scale(text_scale_of(f));
   return std::visit(Overloaded{[](const HeatmapFigure& h) { return heatmap_size(h); },
                                [](const auto& x) { return std::pair{x.width, x.height}; }},
                     f);
 }
 
 FigureLayout figure_layout(const Figure& f) {
+  const TextScale scale(text_scale_of(f));
   return std::visit(Overloaded{[](const HeatmapFigure& h) { return heatmap_layout(h); },
                                [](const LineFigure& l) { return line_plot_layout(l); },
                                [](const ScatterFigure& s) { return scatter_layout(s); }},
@@ -42,6 +48,7 @@ void add_texts(FigureLayout& out, char part, const std::vector<Label>& labels) {
 }
 
 void draw(Canvas& c, const Figure& f) {
+  const TextScale scale(text_scale_of(f));
   std::visit(Overloaded{[&](const HeatmapFigure& h) { draw_heatmap(c, h); },
                         [&](const LineFigure& l) { draw_line_plot(c, l); },
                         [&](const ScatterFigure& s) { draw_scatter(c, s); }},

@@ -182,11 +182,13 @@ std::size_t heatmap_grid_columns(std::size_t n) {
 }
 
 std::pair<int, int> heatmap_size(const HeatmapFigure& f) {
+  const TextScale scale(f.text_scale);
   const Layout l = layout(f);
   return {l.width, l.height};
 }
 
 std::pair<double, double> heatmap_panel_size(const HeatmapFigure& f) {
+  const TextScale scale(f.text_scale);
   const Layout l = layout(f);
   return {l.plots.front().w, l.plots.front().h};
 }

@@ -48,3 +48,22 @@ TEST_CASE("binary tables are labelled by bit and get a colorbar of 0 and 1", "[c
   CHECK(seen == std::set<std::tuple<int, int, int>>{{lo.r, lo.g, lo.b}, {hi.r, hi.g, hi.b}});
   CHECK(img.at(static_cast<int>(bar.x + bar.w / 2), static_cast<int>(bar.y) + 2) == hi);
 }
+
+TEST_CASE("scale multiplies every text size of a figure", "[cli][figure]") {
+  // Default sizes (axes.hpp Theme): title 16, subtitle 12, labels 13, ticks 12; --scale 2 doubles each.
+  const auto count = [](const std::string& svg, const std::string& size) {
+    std::size_t n = 0;
+    for (auto p = svg.find("font-size=\"" + size + "\""); p != std::string::npos; p = svg.find("font-size=\"" + size + "\"", p + 1)) ++n;
+    return n;
+  };
+  const auto one = run_cli({"decay", "sinusoidal", "--dim", "64", "--format", "svg", "--width", "1600", "--height", "1000"});
+  const auto two = run_cli({"decay", "sinusoidal", "--dim", "64", "--format", "svg", "--width", "1600", "--height", "1000", "--scale", "2"});
+  REQUIRE(one.code == 0);
+  REQUIRE(two.code == 0);
+  CHECK(count(one.out, "16") == 1);
+  CHECK(count(two.out, "32") == 1);
+  CHECK(count(two.out, "26") == count(one.out, "13"));
+  CHECK(count(two.out, "24") == count(one.out, "12"));
+  CHECK(count(two.out, "12") == 0);
+  CHECK(run_cli({"generate", "sinusoidal", "--scale", "9"}).err == "posenc: error: --scale must be a number in 0.5..4 (got '9')\n");
+}

@@ -16,7 +16,20 @@ struct Theme {
   double tick_length = 5, gap = 4, pad = 10;
   Rgb text{34, 34, 34}, muted{100, 100, 100}, axis{60, 60, 60}, grid{228, 228, 228}, background{255, 255, 255};
 };
+/// The theme at the current text scale (TextScale): sizes and spacings multiplied by it.
 const Theme& theme();
+/// While alive, theme() is scaled by `scale` (figures with a text_scale set it around their
+/// layout and drawing). Not shared between threads.
+class TextScale {
+ public:
+  explicit TextScale(double scale);
+  ~TextScale();
+  TextScale(const TextScale&) = delete;
+  TextScale& operator=(const TextScale&) = delete;
+
+ private:
+  double previous_;
+};
 
 /// One axis: label, the data values at its two ends, scale and ticks.
 struct Axis {

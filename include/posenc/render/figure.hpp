@@ -36,6 +36,7 @@ struct HeatmapFigure {
   double lo = 0, hi = 1;   ///< values at the ends of the colorbar
   std::string cmap = "viridis";
   int width = 0, height = 0;  ///< 0: fitted around the cell images
+  double text_scale = 1.0;    ///< text sizes and spacings × this (--scale)
   bool reduce_by_max = false; ///< terminal previews shrink cells by max (bias, bucket tables), not the mean
   /// Names of the columns (binary's bit3 … bit0) used as x tick labels instead of indices; empty: indices.
   std::vector<std::string> column_labels;
@@ -64,6 +65,7 @@ struct LineFigure {
   bool log_x = false, log_y = false;
   std::string cmap;  ///< "" = the Tableau 10 palette
   int width = 800, height = 500;
+  double text_scale = 1.0;  ///< text sizes and spacings × this (--scale)
   /// More plots stacked below this one (e.g. wavelength above, frequency below). Each uses its
   /// own `series`, `references`, `y_label`, `log_y` and has its `title` as a heading; the x
   /// values, x axis, colours and size are this figure's. The height is shared equally and the
@@ -82,6 +84,7 @@ struct ScatterFigure {
   std::string colour_label = "position";
   std::string cmap = "viridis";
   int width = 720, height = 560;
+  double text_scale = 1.0;  ///< text sizes and spacings × this (--scale)
 };
 
 using Figure = std::variant<HeatmapFigure, LineFigure, ScatterFigure>;
