@@ -135,6 +135,7 @@ void add_rope_command(CLI::App& app, Context& ctx, int& exit_code) {
       "  posenc rope --hf-config config.json -o frequencies.png        # or .svg, --format ansi\n"
       "  posenc rope diff --hf-config config.json --convention-a hf --convention-b ggml --tol 1e-6\n"
       "  posenc rope permutation --dim 128\n"
+      "  posenc rope engines --hf-config config.json              # vLLM, SGLang, TensorRT-LLM, MLX vs transformers\n"
       "settings: the same as 'posenc generate rope'; flags override --hf-config. docs: docs/rope.md");
   opts->settings.bind(*cmd);
   opts->output.bind(*cmd, {io::Format::kText, io::Format::kCsv, io::Format::kJson, io::Format::kPng, io::Format::kSvg,
@@ -142,9 +143,10 @@ void add_rope_command(CLI::App& app, Context& ctx, int& exit_code) {
   opts->figure.bind(*cmd);
   add_rope_diff_command(*cmd, ctx, opts->settings, exit_code);
   add_rope_permutation_command(*cmd, ctx, exit_code);
+  add_rope_engines_command(*cmd, ctx, opts->settings, exit_code);
   cmd->require_subcommand(0, 1);
   cmd->callback([cmd, opts, &ctx, &exit_code] {
-    if (!cmd->get_subcommands().empty()) return;  // diff or permutation ran instead
+    if (!cmd->get_subcommands().empty()) return;  // diff, permutation or engines ran instead
     exit_code = run_rope(ctx, *opts);
   });
 }

@@ -59,5 +59,7 @@ struct ReportOutput {
 /// shared settings from `rope` (its unknown options fall through to it).
 void add_rope_diff_command(CLI::App& rope, Context& ctx, const RopeSettings& shared, int& exit_code);
 void add_rope_permutation_command(CLI::App& rope, Context& ctx, int& exit_code);
+/// `posenc rope engines` (rope_engines_command.cpp): every convention beside transformers.
+void add_rope_engines_command(CLI::App& rope, Context& ctx, const RopeSettings& shared, int& exit_code);
 
 }  // namespace posenc::cli

@@ -51,7 +51,7 @@ void rope_table_row_f32(const RopeConfig& c, const RopeFrequencies& f, RopeTable
                         std::span<float> out_row) {
   const std::size_t pairs = f.pairs();
   check_width(out_row.size(), pairs);
-  if (c.convention == RopeConvention::kGgml || kind == RopeTableKind::kAngle) {
+  if (c.convention == RopeConvention::kGgml || is_engine_convention(c.convention) || kind == RopeTableKind::kAngle) {
     thread_local std::vector<double> row;
     row.resize(out_row.size());
     rope_table_row(c, f, kind, position, row);

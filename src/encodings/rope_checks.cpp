@@ -93,9 +93,10 @@ void check_values(const RopeConfig& c, RopeFrequencies& f) {
       const auto g = compute_frequencies(d);
       helps = std::any_of(pairs.begin(), pairs.end(), [&](std::size_t i) { return !degenerate(g.inv_freq[i]); });
     } catch (const Error&) {}
-    const char* who = c.convention == RopeConvention::kHf     ? "transformers'"
-                      : c.convention == RopeConvention::kMeta ? "Meta's"
-                                                              : "ggml's";
+    const std::string who = c.convention == RopeConvention::kHf     ? "transformers'"
+                            : c.convention == RopeConvention::kMeta ? "Meta's"
+                            : c.convention == RopeConvention::kGgml ? "ggml's"
+                                                                    : std::string(rope_convention_info(c.convention).engine) + "'s";
     return fmt::format(" ({} float32 arithmetic gives the same zeros{})", who,
                        helps ? "; --precision f64 computes them" : "");
   };

@@ -23,7 +23,9 @@ void check_number(const RopeConfig& c, const char* name, double v, double lo, bo
 /// of this model_type (llama_arch.hpp): NEOX, MROPE and IMROPE pair (i, i+d/2), NORM (2i, 2i+1).
 void set_default_layout(RopeConfig& c) {
   std::string why = fmt::format("default for --convention {}", to_string(c.convention));
-  c.layout = c.convention == RopeConvention::kHf ? RopeLayout::kHalf : RopeLayout::kInterleaved;
+  // engines: is_neox_style / traditional=False for these models (DeepSeek's interleaved layout comes from the file)
+  c.layout = c.convention == RopeConvention::kHf || is_engine_convention(c.convention) ? RopeLayout::kHalf
+                                                                                        : RopeLayout::kInterleaved;
   if (c.convention == RopeConvention::kGgml && !c.model_type.empty()) {
     if (const LlamaArch* a = llama_arch_for_model_type(c.model_type)) {
       if (rope_type_is_half(a->rope)) c.layout = RopeLayout::kHalf;
@@ -64,6 +66,8 @@ std::vector<ParamSpec> rope_param_specs() {
       lengths("original-max-position-embeddings", "pre-extension context L_orig (0 = not set)"),
       lengths("max-position-embeddings", "context the config declares (0 = not set)"),
       lengths("seq-len", "current sequence length for dynamic and longrope (0 = not set)"),
+      lengths("max-model-len", "context the engine is started with: vLLM --max-model-len, TensorRT-LLM max_seq_len "
+                               "(0 = the engine's default)"),
       number("beta-fast", "YaRN: rotations where the ramp starts (transformers: 0 means 32)", 32.0),
       number("beta-slow", "YaRN: rotations where the ramp ends (transformers: 0 means 1)", 1.0),
       number("mscale", "YaRN/DeepSeek mscale (0 = not set)", 0.0),
@@ -74,7 +78,9 @@ std::vector<ParamSpec> rope_param_specs() {
       number("high-freq-factor", "llama3 high_freq_factor", 4.0),
       {"short-factor", "longrope short_factor list (rotary_dim/2 values)", std::vector<double>{}, {}},
       {"long-factor", "longrope long_factor list (rotary_dim/2 values)", std::vector<double>{}, {}},
-      {"convention", "whose arithmetic to reproduce", std::string("hf"), rope_convention_names()},
+      {"convention", "whose arithmetic to reproduce: transformers, Meta, ggml or a serving engine (posenc list "
+                     "names the release each reproduces)",
+       std::string("hf"), rope_convention_names()},
       {"precision", "f32 emulates the references' float32; f64 computes in double", std::string("f32"),
        rope_precision_names()},
       {"apply-attention-factor", "multiply cos/sin by the attention factor, as transformers does", true, {}},
@@ -124,6 +130,8 @@ RopeConfig resolve_rope_config(const ParamMap& p, std::string_view config_option
   if (from_flag("short-factor")) c.short_factor = p.list("short-factor"), record("short-factor");
   if (from_flag("long-factor")) c.long_factor = p.list("long-factor"), record("long-factor");
   if (p.has("seq-len")) c.seq_len = p.integer("seq-len"), record("seq-len");
+  if (p.has("max-model-len") && p.given("max-model-len"))
+    c.max_model_len = p.integer("max-model-len"), record("max-model-len");
   if (p.has("convention")) c.convention = parse_rope_convention(p.text("convention")), record("convention");
   if (p.has("precision")) c.precision = parse_rope_precision(p.text("precision")), record("precision");
   if (p.has("apply-attention-factor")) c.apply_attention_factor = p.flag("apply-attention-factor"), record("apply-attention-factor");

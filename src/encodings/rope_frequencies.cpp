@@ -100,6 +100,13 @@ RopeFrequencies compute_frequencies(const RopeConfig& c) {
     case RopeConvention::kHf: rope_detail::hf_frequencies(c, f); break;
     case RopeConvention::kMeta: rope_detail::meta_frequencies(c, f); break;
     case RopeConvention::kGgml: rope_detail::ggml_frequencies(c, f); break;
+    default: rope_detail::engine_frequencies(c, f); break;
+  }
+  if (c.convention == RopeConvention::kHf && c.scaling == RopeScaling::kYarn &&
+      (c.model_type == "deepseek_v2" || c.model_type == "deepseek_v3") && rope_detail::truthy(c.mscale_all_dim)) {
+    // modeling_deepseek_v3.py: `if mscale_all_dim: self.scaling *= mscale²`, mscale = get_mscale(s, mscale_all_dim).
+    const double m = yarn_get_mscale(f.factor, *c.mscale_all_dim);
+    f.logit_scale = m * m;
   }
   rope_detail::classify_remaining(f);
   rope_detail::check_values(c, f);
@@ -109,6 +116,7 @@ RopeFrequencies compute_frequencies(const RopeConfig& c) {
 
 RopePairValues rope_pair_values(const RopeConfig& c, const RopeFrequencies& f, std::int64_t position) {
   if (c.convention == RopeConvention::kGgml) return rope_detail::ggml_pair_values(c, f, position);
+  if (is_engine_convention(c.convention)) return rope_detail::engine_pair_values(c, f, position);
   const std::size_t n = f.pairs();
   RopePairValues v{std::vector<double>(n), std::vector<double>(n), std::vector<double>(n)};
   const double att = c.apply_attention_factor ? f.attention_factor : 1.0;

@@ -87,6 +87,11 @@ bool ggml_deepseek2_arch(const RopeConfig& c);
 /// ggml's per-position values (rope_ggml.cpp).
 RopePairValues ggml_pair_values(const RopeConfig& c, const RopeFrequencies& f, std::int64_t position);
 
+/// The serving engines (rope_engines.cpp dispatching to rope_vllm.cpp, rope_sglang.cpp,
+/// rope_trtllm.cpp, rope_mlx.cpp) and their per-position values.
+void engine_frequencies(const RopeConfig& c, RopeFrequencies& f);
+RopePairValues engine_pair_values(const RopeConfig& c, const RopeFrequencies& f, std::int64_t position);
+
 /// Throws Error when the settings made an inv_freq or the attention factor infinite or NaN
 /// (naming the setting); warns when frequencies underflow to 0, e.g. under a scaled base that
 /// overflowed to inf (rope_checks.cpp).

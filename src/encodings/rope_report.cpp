@@ -117,7 +117,7 @@ RopeReport make_rope_report(const RopeConfig& c) {
   r.longrope_list_source = longrope_source(c, f);
   std::tie(r.target_length, r.target_source) = target_length(c, f, r.original_length);
   add_derived(r.config, f, r.original_length, r.original_source);  // listed with the settings
-  r.logit_scale = f.attention_factor * f.attention_factor;
+  r.logit_scale = f.attention_factor * f.attention_factor * f.logit_scale;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const auto pairs = static_cast<std::int64_t>(f.pairs());
   for (std::size_t i = 0; i < f.pairs(); ++i) {

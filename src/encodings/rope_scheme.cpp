@@ -52,6 +52,7 @@ std::vector<std::pair<std::string, ParamValue>> echoed_params(const ParamMap& p,
   put_if_read("original-max-position-embeddings", positive(c.original_max_position_embeddings));
   put_if_read("max-position-embeddings", positive(c.max_position_embeddings));
   put_if_read("seq-len", positive(c.seq_len));
+  put_if_read("max-model-len", positive(c.max_model_len));
   put_if_read("beta-fast", c.beta_fast);
   put_if_read("beta-slow", c.beta_slow);
   put_if_read("mscale", c.mscale);

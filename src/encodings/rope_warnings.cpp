@@ -152,6 +152,7 @@ void add_warnings(const RopeConfig& c, RopeFrequencies& f) {
       if (s.name == name) value = s.value;
     w.push_back(fmt::format("{} {} is ignored: {} does not read it ({})", c.label(name), value, c.method_label(), who));
   }
+  if (is_engine_convention(c.convention)) return;  // the engines warn in their own files
   switch (c.scaling) {
     case RopeScaling::kYarn: yarn_warnings(c, f); break;
     case RopeScaling::kLongrope: longrope_warnings(c, f); break;

@@ -60,7 +60,16 @@ void write_rope_report_text(const RopeReport& r, std::ostream& out) {
   };
   out << fmt::format("  lengths            original {}, target {}\n", length(r.original_length, r.original_source),
                      length(r.target_length, r.target_source));
-  out << fmt::format("  attention factor   {} (logits × {})\n", f.attention_factor, r.logit_scale);
+  out << fmt::format("  attention factor   {} (logits × {}{})\n", f.attention_factor, r.logit_scale,
+                     f.logit_scale != 1.0 ? fmt::format(", with the softmax scale × {}", f.logit_scale) : std::string());
+  if (encodings::is_engine_convention(r.config.convention)) {
+    const auto& info = encodings::rope_convention_info(r.config.convention);
+    out << fmt::format("  engine             {} ({})\n", info.engine, info.version);
+    out << fmt::format("  cos/sin cache      {}; attention factor on {}\n",
+                       f.cache_len > 0 ? fmt::format("{} rows{}", f.cache_len, f.cache_grows ? ", grown on demand" : "")
+                                       : std::string("none, computed per call"),
+                       f.attention_placement);
+  }
   out << fmt::format("  regimes            {} unchanged, {} interpolated, {} blended, {} rescaled, {} zero\n", r.unchanged,
                      r.interpolated, r.blended, r.rescaled, r.zero);
   if (r.original_length > 0)
@@ -84,6 +93,8 @@ void write_rope_report_text(const RopeReport& r, std::ostream& out) {
   for (const auto& s : r.config.sources)
     out << fmt::format("  {:<{}}  {:<{}}  {}\n", s.name, name_width, s.value.empty() ? "-" : s.value, value_width,
                        s.source);
+  if (!f.deviations.empty()) out << "\nwhere this engine departs from transformers\n";
+  for (const auto& d : f.deviations) out << "  " << d << "\n";
   if (!r.config.notes.empty() || !f.warnings.empty()) out << "\nwarnings\n";
   for (const auto& n : r.config.notes) out << "  note: " << n << "\n";
   for (const auto& w : f.warnings) out << "  warning: " << w << "\n";
@@ -118,7 +129,10 @@ void write_rope_report_json(const RopeReport& r, std::ostream& out) {
             {"factor", f.factor}, {"original_length", length(r.original_length)},
             {"original_length_source", source(r.original_source)}, {"target_length", length(r.target_length)},
             {"target_length_source", source(r.target_source)},
-            {"attention_factor", f.attention_factor}, {"logit_scale", r.logit_scale}, {"inv_freq", json::array()},
+            {"attention_factor", f.attention_factor}, {"logit_scale", f.logit_scale}, {"logits_total", r.logit_scale},
+            {"cache_len", length(f.cache_len)}, {"cache_grows", f.cache_grows},
+            {"attention_placement", f.attention_placement}, {"deviations", f.deviations},
+            {"max_model_len", length(c.max_model_len)}, {"inv_freq", json::array()},
             {"inv_freq_original", json::array()}, {"pairs", pairs}, {"yarn", nullptr}, {"llama3", nullptr},
             {"longrope_list", f.longrope_list.empty() ? json(nullptr) : json(f.longrope_list)},
             {"longrope_list_source", source(r.longrope_list_source)},

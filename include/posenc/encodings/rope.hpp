@@ -5,7 +5,9 @@
 ///          (float32 inv_freq and angles, half-split layout by default);
 ///   meta — meta-llama `precompute_freqs_cis` / `apply_scaling` (complex interleaved form);
 ///   ggml — ggml-cpu `ggml_rope_cache_init` / `rope_yarn` and llama.cpp's setup
-///          (iterated float32 theta_scale, always-rounded YaRN correction range).
+///          (iterated float32 theta_scale, always-rounded YaRN correction range);
+///   vllm, vllm-0.6, sglang, trtllm, mlx — the serving engines (rope_conventions() names the
+///          release and commit each one reproduces; docs/engines.md gives the formulas).
 /// θ_i = b^(−2i/d) for pair i of the rotary width d; position t rotates pair i by t·θ_i.
 #include <cstdint>
 #include <optional>
@@ -20,8 +22,23 @@ namespace posenc::encodings {
 enum class RopeLayout { kInterleaved, kHalf };
 /// Context-extension method (Hugging Face `rope_type`; "none" is HF's "default", accepted as an alias).
 enum class RopeScaling { kNone, kLinear, kNtk, kDynamic, kYarn, kLlama3, kLongrope, kProportional };
-/// Whose arithmetic and defaults to reproduce.
-enum class RopeConvention { kHf, kMeta, kGgml };
+/// Whose arithmetic and defaults to reproduce (rope_conventions() describes each).
+enum class RopeConvention { kHf, kMeta, kGgml, kVllm, kVllm06, kSglang, kTrtllm, kMlx };
+
+/// One row of the convention registry: the name --convention takes, the implementation and the
+/// release/commit it reproduces, and what it does; feeds the CLI choices, help, `posenc list`
+/// and docs.
+struct RopeConventionInfo {
+  std::string_view name;
+  std::string_view engine;   ///< "vLLM", "transformers", ...
+  std::string_view version;  ///< release and commit reproduced
+  std::string_view description;
+};
+/// Every convention, in enum order.
+const std::vector<RopeConventionInfo>& rope_conventions();
+const RopeConventionInfo& rope_convention_info(RopeConvention c);
+/// True for the serving engines (vllm, vllm-0.6, sglang, trtllm, mlx).
+bool is_engine_convention(RopeConvention c);
 /// f32 emulates the references' float32 tensor arithmetic; f64 computes the formulas in double.
 enum class RopePrecision { kF32, kF64 };
 
@@ -68,6 +85,9 @@ struct RopeConfig {
   /// llama.cpp's converter reads only this one for llama3 (default 8192).
   std::int64_t top_level_original_max_position_embeddings = 0;
   std::int64_t seq_len = 0;                     ///< current length (dynamic, longrope), 0 = absent
+  /// Context the engine is started with (vLLM --max-model-len, TensorRT-LLM max_seq_len,
+  /// llama.cpp -c); 0 = the engine's default.
+  std::int64_t max_model_len = 0;
   std::optional<double> beta_fast, beta_slow;   ///< YaRN ramp ends, in rotations
   std::optional<double> mscale, mscale_all_dim; ///< YaRN (DeepSeek) magnitude scales
   std::optional<double> attention_factor;       ///< explicit cos/sin multiplier
@@ -152,6 +172,26 @@ struct RopeFrequencies {
   double ggml_attn_factor = 1;      ///< attn_factor passed to ggml
   double ggml_internal_mscale = 1;  ///< 1 + 0.1 ln(1/freq_scale) when ext_factor ≠ 0
   std::vector<double> ggml_freq_factors;  ///< per pair, empty = none
+  // Serving engines (vllm, sglang, trtllm, mlx); the defaults describe transformers.
+  /// Rows of the engine's cos/sin cache; 0 = no cache (cos/sin computed per call).
+  std::int64_t cache_len = 0;
+  bool cache_grows = false;         ///< the engine extends the cache on demand
+  std::int64_t admitted_len = 0;    ///< longest sequence the engine admits (its max_model_len), 0 = not modelled
+  double logit_scale = 1.0;         ///< extra factor on the attention logits (DeepSeek's softmax mscale²), 1 = none
+  std::string attention_placement = "cos/sin";  ///< where attention_factor is applied
+  /// The engine's angle: (position_scale·t / position_divisor)·θ_held in float32 (vLLM/SGLang
+  /// linear keep θ and divide the positions; MLX linear multiplies them). inv_freq is then the
+  /// effective θ_held·position_scale/position_divisor.
+  double position_divisor = 1.0, position_scale = 1.0;
+  std::vector<double> inv_freq_held;  ///< θ as the engine holds it (empty = inv_freq)
+  bool attention_in_f64 = false;      ///< cos·factor in double, then float (TensorRT-LLM LongRoPE)
+  /// LongRoPE's short‖long cache read past its short part (vLLM 0.6, SGLang): a position t ≥
+  /// overflow_from indexes the long cache at row t − overflow_from, angle (t − overflow_from)·θ_long.
+  std::int64_t overflow_from = 0;
+  std::vector<double> overflow_inv_freq;
+  /// Where the engine departs from transformers at these lengths, one cause per entry with the
+  /// engine's issue where one is known (for `posenc rope engines`).
+  std::vector<std::string> deviations;
   std::vector<std::string> warnings;     ///< where implementations read a setting differently
   /// Values the method derived rather than read (the factor from the length ratio, the attention
   /// factor and the rule that gave it, ...), with how: shown with the resolved settings.

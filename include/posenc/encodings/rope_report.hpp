@@ -32,7 +32,9 @@ struct RopeReport {
   /// longrope: why freqs.longrope_list was chosen ("no --seq-len: ..."); "" for other methods.
   std::string longrope_list_source;
   std::vector<RopePairRow> rows;
-  double logit_scale = 1;             ///< attention_factor² (q and k are both scaled)
+  /// Every factor on the attention logits: attention_factor² (q and k are both scaled) × the
+  /// engine's extra softmax factor freqs.logit_scale.
+  double logit_scale = 1;
   std::size_t never_full_turn = 0;    ///< pairs with fewer than one turn within L_orig
   std::size_t unchanged = 0, interpolated = 0, blended = 0, rescaled = 0, zero = 0;
 };

@@ -1,0 +1,113 @@
+// posenc rope engines: every convention (vLLM, SGLang, TensorRT-LLM, MLX-LM, Meta, ggml) beside
+// transformers for one model; exit 1 when one differs beyond --tol.
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "figure_options.hpp"
+#include "posenc/encodings/rope_config.hpp"
+#include "posenc/encodings/rope_engines.hpp"
+#include "posenc/error.hpp"
+#include "posenc/io/rope_engines_writers.hpp"
+#include "rope_command.hpp"
+#include "validators.hpp"
+
+namespace posenc::cli {
+namespace {
+
+struct RopeEnginesOptions {
+  std::int64_t len = 4096;
+  double tol = 1e-2;
+  ReportOutput output;
+  FigureOptions figure;
+};
+
+/// Two panels over the pair index, log y: each convention's relative inv_freq difference from
+/// transformers, and its largest |Δcos|, |Δsin| over the positions; --tol marked.
+render::LineFigure engines_figure(const encodings::RopeEnginesReport& r) {
+  render::LineFigure f;
+  const std::string model = r.config.config_file.empty() ? std::string("flags") : r.config.config_file;
+  f.title = fmt::format("RoPE of {} in each engine against transformers", model);
+  f.subtitle = fmt::format("{}, a sequence of {} tokens; --tol {:g}; pairs without a difference leave a gap",
+                           to_string(r.config.scaling), r.len, r.tol);
+  f.x_label = "pair i";
+  f.y_label = "|Δθ| / θ";
+  f.log_y = true;
+  f.height = 760;
+  for (std::size_t i = 0; i < r.hf.pairs(); ++i) f.x.push_back(static_cast<double>(i));
+  render::LineFigure table;
+  table.title = fmt::format("largest |Δcos|, |Δsin| over positions 0 … {}", r.len - 1);
+  table.y_label = "absolute difference";
+  table.log_y = true;
+  for (const auto& row : r.rows) {
+    if (!row.ok) continue;
+    const std::string name(to_string(row.convention));
+    f.series.push_back({name, row.diff.inv_freq_rel});
+    table.series.push_back({name, row.diff.table_max_abs});
+  }
+  f.references.push_back({r.tol, fmt::format("--tol {:g}", r.tol)});
+  table.references.push_back({r.tol, fmt::format("--tol {:g}", r.tol)});
+  f.panels.push_back(std::move(table));
+  return f;
+}
+
+int run_rope_engines(Context& ctx, const RopeEnginesOptions& o, const ParamMap& shared) {
+  const io::Format f = o.output.prepare();
+  const auto config = encodings::resolve_rope_config(shared);
+  const auto r = encodings::compare_engines(config, o.len, o.tol);
+  const int status = r.within() ? kOk : kCheckFailed;
+  if (draws(f)) {
+    render::Figure fig = engines_figure(r);
+    o.figure.apply(fig);
+    render::Metadata metadata = figure_metadata(std::get<render::LineFigure>(fig).title, {});
+    metadata.emplace_back("len", fmt::format("{}", o.len));
+    metadata.emplace_back("tol", fmt::format("{}", o.tol));
+    for (const auto& row : r.rows) metadata.emplace_back(std::string(to_string(row.convention)), row.verdict);
+    const std::string bytes = figure_bytes(fig, f, metadata);
+    o.output.emit(ctx, f, [&](std::ostream& s) { s << bytes; });
+    return status;
+  }
+  o.output.emit(ctx, f, [&](std::ostream& s) {
+    if (f == io::Format::kJson) {
+      io::write_rope_engines_json(r, s);
+    } else {
+      io::write_rope_engines_text(r, s);
+    }
+  });
+  return status;
+}
+
+}  // namespace
+
+void add_rope_engines_command(CLI::App& rope, Context& ctx, const RopeSettings& shared, int& exit_code) {
+  auto opts = std::make_shared<RopeEnginesOptions>();
+  CLI::App* cmd = rope.add_subcommand(
+      "engines", "every serving engine's RoPE (vLLM, SGLang, TensorRT-LLM, MLX-LM) and Meta's and ggml's beside "
+                 "transformers for one model; exit 1 when one differs beyond --tol");
+  cmd->fallthrough();  // --hf-config, --max-model-len, ... belong to `rope`
+  cmd->footer(
+      "each engine is computed as its code does (posenc list names the release): config defaults, inverse\n"
+      "frequencies, float32 steps, cos/sin cache rows, where the attention factor goes, and which LongRoPE\n"
+      "list or dynamic-NTK base it uses for a sequence of --len tokens (the current length is --len; the\n"
+      "context the engine was started with is --max-model-len). examples:\n"
+      "  posenc rope engines --hf-config config.json\n"
+      "  posenc rope engines --hf-config phi-3.5-mini.json --len 4097 --max-model-len 4096\n"
+      "  posenc rope engines --hf-config config.json --format json -o engines.json\n"
+      "  posenc rope engines --hf-config config.json -o engines.png     # per-pair differences\n"
+      "exit status: 0 every convention that accepts the settings within --tol, 1 one above it, 2 bad usage.\n"
+      "docs: docs/engines.md");
+  cmd->add_option("--len", opts->len, "sequence length: positions 0..len-1 are compared, and the current length is len")
+      ->capture_default_str()
+      ->transform(integer_in(1, encodings::kMaxLen))
+      ->type_name(integer_type(1, encodings::kMaxLen));
+  cmd->add_option("--tol", opts->tol,
+                  "largest accepted difference: relative for inv_freq, absolute for the attention factor, logit "
+                  "scale and cos/sin (the default sits above float32 rounding and below any difference of method)")
+      ->capture_default_str()
+      ->check(finite_at_least(0.0));
+  opts->output.bind(*cmd, {io::Format::kText, io::Format::kJson, io::Format::kPng, io::Format::kSvg, io::Format::kAnsi});
+  opts->figure.bind(*cmd);
+  cmd->callback([opts, &shared, &ctx, &exit_code] { exit_code = run_rope_engines(ctx, *opts, shared.values()); });
+}
+
+}  // namespace posenc::cli

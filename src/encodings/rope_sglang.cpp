@@ -1,0 +1,125 @@
+// SGLang's rotary embeddings (python/sglang/srt/layers/rotary_embedding/): get_rope
+// (factory.py @108c36c0) fills missing keys with a warning (_get_rope_param: factor 1.0,
+// original_max_position_embeddings = max_position, llama3 low 1 / high 4); the float32 cos/sin
+// cache (base.py @0099dee6, kept float32 on CUDA/HIP/XPU) is built once; YaRN in yarn.py
+// @0b1fd02d, LongRoPE, llama3, dynamic NTK and DeepSeek YaRN in rope_variant.py @0b1fd02d.
+#include "rope_engine_internal.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "posenc/error.hpp"
+
+namespace posenc::encodings::rope_detail::engine {
+namespace {
+
+/// _get_rope_param: the value, or the default with the warning SGLang logs.
+double param(const RopeConfig& c, RopeFrequencies& f, const std::optional<double>& v, const char* key, double fallback) {
+  if (v) return *v;
+  f.warnings.push_back(fmt::format("sglang: rope_scaling (type={}) has no '{}': SGLang defaults it to {} with a "
+                                   "warning",
+                                   to_string(c.scaling), key, fallback));
+  return fallback;
+}
+
+std::int64_t original_or_max(const RopeConfig& c, RopeFrequencies& f, std::int64_t m) {
+  if (c.original_max_position_embeddings > 0) return c.original_max_position_embeddings;
+  f.warnings.push_back(fmt::format("sglang: no original_max_position_embeddings: SGLang uses max_position {} with a "
+                                   "warning",
+                                   m));
+  return m;
+}
+
+template <class T>
+void compute(const RopeConfig& c, RopeFrequencies& f) {
+  const std::size_t n = pair_count(c);
+  const std::int64_t m = max_position(c);
+  f.inv_freq_original = hf_inv_freq<T>(c.base, c.rotary_dim, n);
+  f.inv_freq = f.inv_freq_original;
+  f.cache_len = m;
+  std::string attention_cause, longrope_cause;
+  switch (c.scaling) {
+    case RopeScaling::kNone:
+      f.cache_grows = true;  // RotaryEmbedding._ensure_cos_sin_cache_length
+      break;
+    case RopeScaling::kLinear: {
+      f.factor = param(c, f, c.factor, "factor", 1.0);  // base.py: t = arange(M·s) / s, as vLLM
+      f.position_divisor = f.factor;
+      f.inv_freq_held = f.inv_freq_original;
+      for (auto& v : f.inv_freq) v /= f.factor;
+      f.cache_len = rows(static_cast<double>(m) * f.factor);
+      break;
+    }
+    case RopeScaling::kDynamic: {
+      f.factor = param(c, f, c.factor, "factor", 1.0);
+      const double s = f.factor, d = static_cast<double>(c.rotary_dim);
+      const double max_len = static_cast<double>(m) * s;
+      f.base = c.base * std::pow(s * max_len / static_cast<double>(m) - (s - 1.0), d / (d - 2.0));
+      f.inv_freq = hf_inv_freq<T>(f.base, c.rotary_dim, n);
+      f.cache_len = rows(max_len);
+      const HfChoice hf = hf_choice(c);
+      if (hf.ok && hf.base != f.base)
+        f.deviations.push_back(fmt::format("dynamic NTK at the fixed base {:.6g} for every length where transformers "
+                                           "uses {:.6g} {} (rope_variant.py: the length is always M·s)",
+                                           f.base, hf.base, seq_len_text(c)));
+      break;
+    }
+    case RopeScaling::kYarn: {
+      Yarn y;
+      y.factor = param(c, f, c.factor, "factor", 1.0);
+      y.original = original_or_max(c, f, m);
+      y.beta_fast = c.beta_fast.value_or(32.0);
+      y.beta_slow = c.beta_slow.value_or(1.0);
+      const bool deepseek = deepseek_model(c);
+      y.truncate = deepseek ? true : c.truncate.value_or(true);  // sgl-project/sglang#14270
+      torch_yarn<T>(c, f, y);
+      f.cache_len = rows(static_cast<double>(y.original) * y.factor);
+      if (deepseek) {
+        const double mscale = c.mscale.value_or(1.0), all = c.mscale_all_dim.value_or(0.0);
+        f.attention_factor = yarn_get_mscale(y.factor, mscale) / yarn_get_mscale(y.factor, all);
+        const double sm = yarn_get_mscale(y.factor, all);
+        f.logit_scale = sm * sm;
+        attention_cause = "deepseek_yarn takes the mscale ratio without transformers' truthiness test";
+      } else if (c.mscale && c.mscale_all_dim) {  // `is not None`, not truthiness
+        f.attention_factor = yarn_get_mscale(y.factor, *c.mscale) / yarn_get_mscale(y.factor, *c.mscale_all_dim);
+        attention_cause = "SGLang tests `mscale is not None`, transformers tests truthiness (mscale_all_dim 0)";
+      } else {
+        f.attention_factor = yarn_get_mscale(y.factor);
+        attention_cause = "SGLang's YaRN reads no attention_factor";
+      }
+      if (c.truncate && !*c.truncate && y.truncate)
+        f.deviations.push_back("rounds the YaRN correction range: truncate: false is not read by deepseek_yarn");
+      break;
+    }
+    case RopeScaling::kLlama3: {
+      const double factor = param(c, f, c.factor, "factor", 1.0);
+      llama3_scaling(c, f, factor, c.low_freq_factor, c.high_freq_factor, original_or_max(c, f, m));
+      break;
+    }
+    case RopeScaling::kLongrope: {
+      const std::int64_t original = original_or_max(c, f, m);
+      longrope_cause = batch_longrope<T>(c, f, original, m);
+      const double scale = static_cast<double>(m) / static_cast<double>(original);
+      f.factor = scale;
+      f.original_length = original;
+      f.attention_factor = scale <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(scale) / std::log(static_cast<double>(original)));
+      attention_cause = "SGLang derives it from max_position_embeddings / original and reads no attention_factor";
+      break;
+    }
+    default: break;
+  }
+  compare_with_hf(c, f, attention_cause, longrope_cause);
+}
+
+}  // namespace
+
+void sglang_frequencies(const RopeConfig& c, RopeFrequencies& f) {
+  if (c.precision == RopePrecision::kF32) {
+    compute<float>(c, f);
+  } else {
+    compute<double>(c, f);
+  }
+}
+
+}  // namespace posenc::encodings::rope_detail::engine
