@@ -5,6 +5,7 @@
 
 #include "app.hpp"
 #include "posenc/encodings/registry.hpp"
+#include "posenc/encodings/rope.hpp"
 #include "posenc/error.hpp"
 
 namespace posenc::cli {
@@ -32,6 +33,9 @@ void print_text(std::ostream& out) {
     for (const auto& d : s.derived) out << fmt::format("{:<12} {}: {}\n", "", d.label, value_text(d.value));
     out << "\n";
   }
+  out << "rope conventions (--convention): whose RoPE arithmetic is reproduced, and which release\n";
+  for (const auto& c : encodings::rope_conventions())
+    out << fmt::format("  {:<9} {} ({}): {}\n", c.name, c.engine, c.version, c.description);
 }
 
 void print_json(std::ostream& out) {
@@ -53,7 +57,11 @@ void print_json(std::ostream& out) {
     for (const auto& d : s.derived) entry[d.key] = to_json(d.value);  // alibi: "slopes"
     all.push_back(std::move(entry));
   }
-  out << nlohmann::json{{"schemes", all}}.dump(2) << "\n";
+  nlohmann::json conventions = nlohmann::json::array();
+  for (const auto& c : encodings::rope_conventions())
+    conventions.push_back({{"name", std::string(c.name)}, {"engine", std::string(c.engine)},
+                           {"version", std::string(c.version)}, {"description", std::string(c.description)}});
+  out << nlohmann::json{{"schemes", all}, {"rope_conventions", conventions}}.dump(2) << "\n";
 }
 
 }  // namespace

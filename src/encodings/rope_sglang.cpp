@@ -34,7 +34,7 @@ std::int64_t original_or_max(const RopeConfig& c, RopeFrequencies& f, std::int64
 template <class T>
 void compute(const RopeConfig& c, RopeFrequencies& f) {
   const std::size_t n = pair_count(c);
-  const std::int64_t m = max_position(c);
+  const std::int64_t m = c.max_position_embeddings;  // the cache length (0: unknown here)
   f.inv_freq_original = hf_inv_freq<T>(c.base, c.rotary_dim, n);
   f.inv_freq = f.inv_freq_original;
   f.cache_len = m;
@@ -52,6 +52,7 @@ void compute(const RopeConfig& c, RopeFrequencies& f) {
       break;
     }
     case RopeScaling::kDynamic: {
+      max_position(c);
       f.factor = param(c, f, c.factor, "factor", 1.0);
       const double s = f.factor, d = static_cast<double>(c.rotary_dim);
       const double max_len = static_cast<double>(m) * s;
@@ -68,7 +69,8 @@ void compute(const RopeConfig& c, RopeFrequencies& f) {
     case RopeScaling::kYarn: {
       Yarn y;
       y.factor = param(c, f, c.factor, "factor", 1.0);
-      y.original = original_or_max(c, f, m);
+      y.original = c.original_max_position_embeddings > 0 ? c.original_max_position_embeddings
+                                                          : original_or_max(c, f, max_position(c));
       y.beta_fast = c.beta_fast.value_or(32.0);
       y.beta_slow = c.beta_slow.value_or(1.0);
       const bool deepseek = deepseek_model(c);
@@ -94,10 +96,13 @@ void compute(const RopeConfig& c, RopeFrequencies& f) {
     }
     case RopeScaling::kLlama3: {
       const double factor = param(c, f, c.factor, "factor", 1.0);
-      llama3_scaling(c, f, factor, c.low_freq_factor, c.high_freq_factor, original_or_max(c, f, m));
+      const std::int64_t original = c.original_max_position_embeddings > 0 ? c.original_max_position_embeddings
+                                                                           : original_or_max(c, f, max_position(c));
+      llama3_scaling(c, f, factor, c.low_freq_factor, c.high_freq_factor, original);
       break;
     }
     case RopeScaling::kLongrope: {
+      max_position(c);
       const std::int64_t original = original_or_max(c, f, m);
       longrope_cause = batch_longrope<T>(c, f, original, m);
       const double scale = static_cast<double>(m) / static_cast<double>(original);

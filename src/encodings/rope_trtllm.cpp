@@ -39,7 +39,7 @@ std::int64_t original_or_1024(const RopeConfig& c, RopeFrequencies& f) {
 template <class T>
 void compute(const RopeConfig& c, RopeFrequencies& f) {
   const std::size_t n = pair_count(c);
-  const std::int64_t m = max_position(c);
+  const std::int64_t m = c.max_position_embeddings;  // RopeParams.max_positions (0: unknown here)
   for (const auto& s : c.sources)  // rope_params.dim = rotary_dim or rotary_emb_base or ...
     if (s.name == "base" && s.field.find("rotary_emb_base") != std::string::npos && c.rotary_dim == c.head_dim)
       throw Error(fmt::format("{}: TensorRT-LLM's RopeParams.from_config takes rotary_emb_base ({}) as the rotary "
@@ -50,7 +50,7 @@ void compute(const RopeConfig& c, RopeFrequencies& f) {
   f.inv_freq = f.inv_freq_original;
   // The table has max_position_embeddings rows; since NVIDIA/TensorRT-LLM#14241 it is capped to
   // max_seq_len and grown on demand (#13662).
-  f.cache_len = c.max_model_len > 0 ? std::min(m, c.max_model_len) : m;
+  f.cache_len = c.max_model_len > 0 && m > 0 ? std::min(m, c.max_model_len) : m;
   f.cache_grows = true;
   std::string attention_cause, longrope_cause;
   switch (c.scaling) {
@@ -60,6 +60,7 @@ void compute(const RopeConfig& c, RopeFrequencies& f) {
       f.inv_freq = numpy_inv_freq<T>(c.base, c.rotary_dim, n, 1.0 / factor);
       break;
     case RopeScaling::kDynamic: {
+      max_position(c);
       // Kernel: L = the request's KV length (--seq-len); above M the base is updated in float.
       f.factor = factor;
       f.cache_len = 0;
@@ -106,6 +107,7 @@ void compute(const RopeConfig& c, RopeFrequencies& f) {
       break;
     }
     case RopeScaling::kLongrope: {
+      max_position(c);
       // create_sinusoidal_positions_long_rope: inv_freq = 1/b^(2i/d) (float32), then ÷ the list
       // chosen once from max_seq_len: long when it is None or exceeds the original length.
       const std::int64_t original = original_or_1024(c, f);

@@ -32,7 +32,8 @@ std::int64_t default_max_model_len(const RopeConfig& c, std::int64_t m) {
 template <class T>
 void compute(const RopeConfig& c, RopeFrequencies& f, bool v06) {
   const std::size_t n = pair_count(c);
-  const std::int64_t m = max_position(c);
+  // The model files pass config.max_position_embeddings as the cache length (0: unknown here).
+  const std::int64_t m = c.max_position_embeddings;
   f.inv_freq_original = hf_inv_freq<T>(c.base, c.rotary_dim, n);
   f.inv_freq = f.inv_freq_original;
   f.cache_len = m;
@@ -50,6 +51,7 @@ void compute(const RopeConfig& c, RopeFrequencies& f, bool v06) {
       break;
     }
     case RopeScaling::kDynamic: {
+      max_position(c);
       f.factor = indexed_factor(c);
       const double s = f.factor, d = static_cast<double>(c.rotary_dim);
       const HfChoice hf = hf_choice(c);
@@ -110,6 +112,7 @@ void compute(const RopeConfig& c, RopeFrequencies& f, bool v06) {
       break;
     }
     case RopeScaling::kLongrope: {
+      max_position(c);
       const std::int64_t original = indexed_original(c);
       if (v06) {
         longrope_cause = batch_longrope<T>(c, f, original, m) + " (vllm-project/vllm#6283)";
