@@ -35,9 +35,9 @@ TEST_CASE("every kind of CLI11 parse error reads as one posenc line", "[cli][err
        "unexpected arguments 'sinusoidal' '--len' '3' '--dim' '2' for 'posenc list'; see 'posenc list --help'"},
       // ExtrasError, a word where a command was expected.
       {{"rope", "frobnicate"},
-       "unknown command 'frobnicate' for 'posenc rope'; choose one of: diff or permutation; see 'posenc rope --help'"},
+       "unknown command 'frobnicate' for 'posenc rope'; choose one of: diff, permutation or engines; see 'posenc rope --help'"},
       {{"rope", "dif"},
-       "unknown command 'dif' for 'posenc rope', did you mean 'diff'?; choose one of: diff or permutation; see 'posenc "
+       "unknown command 'dif' for 'posenc rope', did you mean 'diff'?; choose one of: diff, permutation or engines; see 'posenc "
        "rope --help'"},
       // ExtrasError, a misspelt option.
       {{"rope", "--bse", "5"}, "unexpected arguments '--bse' '5' for 'posenc rope', did you mean '--base'?; see 'posenc rope --help'"},
