@@ -4,6 +4,8 @@
 #include <CLI/CLI.hpp>
 
 #include <ostream>
+#include <string>
+#include <string_view>
 
 namespace posenc::cli {
 
@@ -22,5 +24,10 @@ void add_decay_command(CLI::App& app, Context& ctx, int& exit_code);
 void add_similarity_command(CLI::App& app, Context& ctx, int& exit_code);
 void add_project_command(CLI::App& app, Context& ctx, int& exit_code);
 void add_check_command(CLI::App& app, Context& ctx, int& exit_code);
+void add_completion_command(CLI::App& app, Context& ctx, int& exit_code);
+
+/// Sets up posenc's top level (version, help format, --max-memory) and adds the command `only`
+/// (every command when empty). `max_memory` receives --max-memory for --help's sake.
+void configure_app(CLI::App& app, Context& ctx, int& exit_code, std::string& max_memory, std::string_view only);
 
 }  // namespace posenc::cli

@@ -65,7 +65,7 @@ using AddCommand = void (*)(CLI::App&, Context&, int&);
 constexpr std::pair<const char*, AddCommand> kCommands[] = {
     {"rope", add_rope_command},       {"list", add_list_command},         {"generate", add_generate_command},
     {"decay", add_decay_command},     {"similarity", add_similarity_command}, {"project", add_project_command},
-    {"check", add_check_command},
+    {"check", add_check_command},     {"completion", add_completion_command},
 };
 
 /// Sets the memory limit from `--max-memory SIZE` / `--max-memory=SIZE` anywhere in `args`
@@ -112,6 +112,21 @@ void check_version_alone(const std::vector<std::string>& args) {
 
 }  // namespace
 
+void configure_app(CLI::App& app, Context& ctx, int& exit_code, std::string& max_memory, std::string_view only) {
+  app.set_version_flag("--version", version_text);
+  app.require_subcommand(1);
+  app.failure_message(failure_message);
+  app.formatter(help_formatter());
+  app.option_defaults()->always_capture_default();
+  app.footer("run 'posenc COMMAND --help' for the options of a command; docs: docs/cli.md");
+  app.add_option("--max-memory", max_memory,
+                 "largest in-memory result allowed: bytes (4096, 1e9) or with a suffix K, M, G or T (powers of "
+                 "1024), e.g. 16G, 1.5G (default: half the available memory); may stand anywhere on the line")
+      ->type_name("SIZE");
+  for (const auto& [name, add] : kCommands)
+    if (only.empty() || only == name) add(app, ctx, exit_code);
+}
+
 int run(int argc, const char* const* argv) {
   install_signal_handlers();
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -134,17 +149,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   int exit_code = kOk;
   set_threads(0);  // all cores unless --threads says otherwise
   CLI::App app{"posenc: generate, analyse and draw the positional encodings of transformers", "posenc"};
-  app.set_version_flag("--version", version_text);
-  app.require_subcommand(1);
-  app.failure_message(failure_message);
-  app.formatter(help_formatter());
-  app.option_defaults()->always_capture_default();
-  app.footer("run 'posenc COMMAND --help' for the options of a command; docs: docs/cli.md");
   std::string max_memory;  // for --help; the value is taken out of args by take_max_memory
-  app.add_option("--max-memory", max_memory,
-                 "largest in-memory result allowed: bytes (4096, 1e9) or with a suffix K, M, G or T (powers of "
-                 "1024), e.g. 16G, 1.5G (default: half the available memory); may stand anywhere on the line")
-      ->type_name("SIZE");
   try {
     check_empty_values(args);
     const auto rest = take_max_memory(args);
@@ -152,8 +157,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     check_command_name(rest);
     // Only the command named is built (the commands hold hundreds of options, so this makes a
     // run several times cheaper); all of them for `posenc --help` and other options.
-    for (const auto& [name, add] : kCommands)
-      if (rest.front().starts_with('-') || rest.front() == name) add(app, ctx, exit_code);
+    configure_app(app, ctx, exit_code, max_memory, rest.front().starts_with('-') ? "" : rest.front());
     std::vector<std::string> reversed(rest.rbegin(), rest.rend());  // CLI11 takes argv reversed
     app.parse(reversed);
   } catch (const CLI::ParseError& e) {
