@@ -13,6 +13,7 @@
 
 #include "posenc/error.hpp"
 #include "posenc/io/file.hpp"
+#include "posenc/io/hf_cache.hpp"
 
 namespace posenc::encodings {
 namespace {
@@ -304,7 +305,8 @@ RopeConfig parse_hf_config(const std::string& json_text, const std::string& file
 }
 
 RopeConfig read_hf_config(const std::string& path, std::string_view option) {
-  return parse_hf_config(io::read_small_file(path, option, io::kMaxConfigBytes), path);
+  const std::string file = io::resolve_model_config(path, option);
+  return parse_hf_config(io::read_small_file(file, option, io::kMaxConfigBytes), file);
 }
 
 }  // namespace posenc::encodings

@@ -89,4 +89,23 @@ std::string find_cached_model(const std::string& id_text) {
   return snapshot.string();
 }
 
+std::string resolve_model_config(const std::string& arg, std::string_view option) {
+  std::error_code ec;
+  const fs::path p(arg);
+  if (fs::is_directory(p, ec)) {
+    if (!fs::exists(p / "config.json", ec))
+      throw Error(fmt::format("{} '{}': the folder holds no config.json", option, arg));
+    return (p / "config.json").string();
+  }
+  // A file name (config.json, model.gguf, ...) is never taken for a model id.
+  const std::string ext = p.extension().string();
+  const bool file_name = ext == ".json" || ext == ".gguf" || ext == ".npy" || ext == ".csv";
+  if (fs::exists(p, ec) || file_name || !looks_like_model_id(arg)) return arg;
+  try {
+    return (fs::path(find_cached_model(arg)) / "config.json").string();
+  } catch (const Error& e) {
+    throw Error(fmt::format("{} '{}': no such file or folder, and {}", option, arg, e.what()));
+  }
+}
+
 }  // namespace posenc::io

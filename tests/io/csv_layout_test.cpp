@@ -13,7 +13,7 @@ using posenc::io::ReadOptions;
 
 namespace {
 
-std::string error_of(const std::string& text, const ReadOptions& opts = {}) {
+std::string csv_layout_error_of(const std::string& text, const ReadOptions& opts = {}) {
   try {
     parse_csv_table(text, "x.csv", opts);
   } catch (const posenc::Error& e) {
@@ -48,15 +48,15 @@ TEST_CASE("an index column that is not consecutive positions is refused, or read
           "[readers][csv]") {
   // df.iloc[::2].to_csv(): every 2nd position
   const std::string half = ",position,a\n0,0,1\n2,2,3\n4,4,5\n";
-  CHECK(error_of(half) ==
+  CHECK(csv_layout_error_of(half) ==
         "--input 'x.csv': column 1 (pandas' unnamed index) is an index, but its labels are not consecutive positions "
         "(0 then 2), and posenc reads rows as consecutive positions: give --index-col 0 (0-based, as pandas' "
         "index_col) to take it as labels anyway, or --no-index to read it as data");
-  CHECK(error_of("position,a\n0,1\n2,3\n") ==
+  CHECK(csv_layout_error_of("position,a\n0,1\n2,3\n") ==
         "--input 'x.csv': column 1 ('position') is an index, but its labels are not consecutive positions (0 then 2), "
         "and posenc reads rows as consecutive positions: give --index-col 0 (0-based, as pandas' index_col) to take "
         "it as labels anyway, or --no-index to read it as data");
-  CHECK(error_of(",a\n0.5,1\n1.5,2\n") ==
+  CHECK(csv_layout_error_of(",a\n0.5,1\n1.5,2\n") ==
         "--input 'x.csv': column 1 (pandas' unnamed index) is an index, but its first label 0.5 is not a position (an "
         "integer >= 0), and posenc reads rows as consecutive positions: give --index-col 0 (0-based, as pandas' "
         "index_col) to take it as labels anyway, or --no-index to read it as data");
@@ -81,10 +81,10 @@ TEST_CASE("an index column that is not consecutive positions is refused, or read
   CHECK(by_name.first_position == 7);
   CHECK(by_name.index_name == "a");
   col.index_column = "9";
-  CHECK(error_of(half, col) ==
+  CHECK(csv_layout_error_of(half, col) ==
         "--input 'x.csv': --index-col '9' names no column: give a number 0..2 or one of '', 'position', 'a'");
   col.index_column = "z";
-  CHECK(error_of("1,2\n3,4\n", col) ==
+  CHECK(csv_layout_error_of("1,2\n3,4\n", col) ==
         "--input 'x.csv': --index-col 'z' names no column: give a number 0..1 (the file has no header)");
 }
 
@@ -101,7 +101,7 @@ TEST_CASE("posenc's long form is read as the array it is, or refused past max_ax
   REQUIRE(t.values.rows() == 4);
   REQUIRE(t.values.cols() == 2);
   CHECK(t.values(2, 1) == -0.0625);  // head 1, i = 0, j = 1
-  CHECK(error_of(al) == "--input 'x.csv': posenc's long form of a 2 x 2 x 2 array (head, i, j -> bias): this command "
+  CHECK(csv_layout_error_of(al) == "--input 'x.csv': posenc's long form of a 2 x 2 x 2 array (head, i, j -> bias): this command "
                         "takes 2-D tables (rows = positions); check and generate read 3-D arrays");
   // a missing row, a row out of order, or a non-integer index: a plain 4-column table
   CHECK(parse_csv_table("head,i,j,bias\n0,0,0,0\n0,0,1,1\n0,1,1,2\n", "x.csv", three).values.cols() == 4);
@@ -120,10 +120,10 @@ TEST_CASE("csv delimiter semicolon and tab, and a file split by another says whi
   ReadOptions tab;
   tab.delimiter = '\t';
   CHECK(parse_csv_table("a\tb\n1\t2\n", "t.csv", tab).values(0, 1) == 2);
-  CHECK(error_of("a;b\n1;2\n") ==
+  CHECK(csv_layout_error_of("a;b\n1;2\n") ==
         "--input 'x.csv': line 2, column 1: '1;2' is not a number (the cells are split at ',': give --delimiter ';' "
         "if the file separates them with ';')");
-  CHECK(error_of("1\t2\n3\t4\n") ==
+  CHECK(csv_layout_error_of("1\t2\n3\t4\n") ==
         "--input 'x.csv': line 2, column 1: '3\\x094' is not a number (the cells are split at ',': give --delimiter tab "
         "if the file separates them with tab)");
 }

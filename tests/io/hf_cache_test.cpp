@@ -14,7 +14,7 @@ namespace fs = std::filesystem;
 using posenc::io::find_cached_model;
 using posenc::io::hf_cache_dir;
 using posenc::io::looks_like_model_id;
-using posenc_test::error_of;
+
 
 namespace {
 
@@ -82,11 +82,26 @@ TEST_CASE("a cached model resolves to the snapshot refs/main points to", "[hf_ca
   CHECK(find_cached_model("org/name") == expected.string());
   CHECK(find_cached_model("org/name@main") == expected.string());
   CHECK(find_cached_model("org/name@" + hash) == expected.string());  // a commit hash itself
-  const auto missing = error_of([&] { find_cached_model("org/other"); });
+  const auto missing = posenc_test::error_of([&] { find_cached_model("org/other"); });
   CHECK(missing.find("model 'org/other' is not in the Hugging Face cache") == 0);
   CHECK(missing.find((root / "hub" / "models--org--other").string() + ": no such folder") != std::string::npos);
   CHECK(missing.find("cache from HF_HOME") != std::string::npos);
-  const auto bad_rev = error_of([&] { find_cached_model("org/name@v2"); });
+  const auto bad_rev = posenc_test::error_of([&] { find_cached_model("org/name@v2"); });
   CHECK(bad_rev.find("no refs/v2 and no snapshots/v2") != std::string::npos);
+  fs::remove_all(root);
+}
+
+TEST_CASE("a model argument names a file, a folder's config.json or a cached model", "[hf_cache]") {
+  const std::string hash = "89abcdef0123456789abcdef0123456789abcdef";
+  const fs::path root = make_cache("models--acme--tiny", hash);
+  EnvVar hub("HF_HUB_CACHE", (root / "hub").c_str());
+  const fs::path snapshot = root / "hub" / "models--acme--tiny" / "snapshots" / hash;
+  using posenc::io::resolve_model_config;
+  CHECK(resolve_model_config("acme/tiny", "--hf-config") == (snapshot / "config.json").string());
+  CHECK(resolve_model_config(snapshot.string(), "--hf-config") == (snapshot / "config.json").string());
+  CHECK(resolve_model_config((snapshot / "config.json").string(), "--hf-config") == (snapshot / "config.json").string());
+  CHECK(resolve_model_config("no/such.json/x", "--hf-config") == "no/such.json/x");  // not an id: read fails later
+  CHECK(posenc_test::error_of([&] { resolve_model_config(root.string(), "--hf-config"); }) ==
+        "--hf-config '" + root.string() + "': the folder holds no config.json");
   fs::remove_all(root);
 }

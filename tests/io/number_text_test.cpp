@@ -310,7 +310,7 @@ TEST_CASE("doubles with 16 and 17 digits, integer digits up to 16", "[number_tex
   }
 }
 
-TEST_CASE("Schubfach's float multipliers equal 10^-k scaled into [2^62, 2^63), recomputed in long double",
+TEST_CASE("Schubfach's float multipliers equal 10^-k scaled into 2^62 <= m < 2^63, recomputed in long double",
           "[number_text]") {
   // G(k) = ⌊10^-k · 2^(62 - ⌊log2 10^-k⌋)⌋ + 1 or + 2 (the table's exact integer arithmetic
   // rounds the 126-bit value up before dropping 63 bits); long double has 64 bits of

@@ -14,7 +14,7 @@ using posenc::render::Rgb;
 
 namespace {
 
-std::uint32_t be32(const std::vector<std::uint8_t>& b, std::size_t at) {
+std::uint32_t png_be32(const std::vector<std::uint8_t>& b, std::size_t at) {
   return std::uint32_t{b[at]} << 24 | std::uint32_t{b[at + 1]} << 16 | std::uint32_t{b[at + 2]} << 8 | b[at + 3];
 }
 
@@ -60,18 +60,18 @@ TEST_CASE("png has the signature, IHDR and valid CRCs", "[image][png]") {
   const std::uint8_t sig[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   REQUIRE(png.size() > 33);
   CHECK(std::memcmp(png.data(), sig, 8) == 0);
-  CHECK(be32(png, 8) == 13);
+  CHECK(png_be32(png, 8) == 13);
   CHECK(std::string(png.begin() + 12, png.begin() + 16) == "IHDR");
-  CHECK(be32(png, 16) == 3);  // width
-  CHECK(be32(png, 20) == 2);  // height
+  CHECK(png_be32(png, 16) == 3);  // width
+  CHECK(png_be32(png, 20) == 2);  // height
   CHECK(png[24] == 8);        // bit depth
   CHECK(png[25] == 3);        // indexed: the image has at most 256 colours
   // walk the chunks, checking each CRC and collecting the types
   std::string types;
   for (std::size_t at = 8; at + 12 <= png.size();) {
-    const std::uint32_t len = be32(png, at);
+    const std::uint32_t len = png_be32(png, at);
     types += std::string(png.begin() + static_cast<long>(at) + 4, png.begin() + static_cast<long>(at) + 8) + " ";
-    CHECK(be32(png, at + 8 + len) == crc32(png.data() + at + 4, len + 4));
+    CHECK(png_be32(png, at + 8 + len) == crc32(png.data() + at + 4, len + 4));
     at += 12 + len;
   }
   CHECK(types == "IHDR PLTE tEXt iTXt IDAT IEND ");

@@ -5,6 +5,7 @@
 /// CACHE is $HF_HUB_CACHE, else $HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub, else
 /// ~/.cache/huggingface/hub (huggingface_hub's constants.py).
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace posenc::io {
@@ -22,5 +23,11 @@ std::string hf_cache_dir(std::string* how = nullptr);
 /// line that names the id, every place looked at and how to fetch it, e.g.
 /// `model 'org/x' is not in the Hugging Face cache (looked in /root/.cache/huggingface/hub/models--org--x: no such folder; cache from HOME; set HF_HUB_CACHE or HF_HOME, or run: huggingface-cli download org/x config.json)`.
 std::string find_cached_model(const std::string& id);
+
+/// The config.json a model argument names (for --hf-config and the like, named `option` in
+/// messages): a file as given; a folder's config.json; else, for text of a model id's form that
+/// is no path on disk, the config.json of its snapshot in the Hugging Face cache. Throws Error:
+/// "--hf-config 'x/': the folder holds no config.json", or find_cached_model's message.
+std::string resolve_model_config(const std::string& arg, std::string_view option);
 
 }  // namespace posenc::io
