@@ -10,25 +10,25 @@ using Catch::Contains;
 using nlohmann::json;
 
 namespace {
-std::string config(const std::string& name) { return posenc::test::data_path("configs/" + name); }
+std::string engines_config(const std::string& name) { return posenc::test::data_path("configs/" + name); }
 }  // namespace
 
 TEST_CASE("rope engines: exit 0 where every engine agrees, 1 where one differs", "[cli][rope][engines]") {
-  const auto agree = run_cli({"rope", "engines", "--hf-config", config("qwen2.5-7b-yarn.json"), "--len", "256"});
+  const auto agree = run_cli({"rope", "engines", "--hf-config", engines_config("qwen2.5-7b-yarn.json"), "--len", "256"});
   CHECK(agree.code == 0);
   CHECK_THAT(agree.out, Contains("  vllm      agrees bitwise"));
-  const auto phi = run_cli({"rope", "engines", "--hf-config", config("phi-3.5-mini.json"), "--len", "256"});
+  const auto phi = run_cli({"rope", "engines", "--hf-config", engines_config("phi-3.5-mini.json"), "--len", "256"});
   CHECK(phi.code == 1);
   CHECK_THAT(phi.out, Contains("long_factor where transformers uses short_factor at --seq-len 256"));
   // Started with a context of 4096, vLLM and TensorRT-LLM pick the short list: all agree.
-  const auto short_ctx = run_cli({"rope", "engines", "--hf-config", config("phi-3.5-mini.json"), "--len", "256",
+  const auto short_ctx = run_cli({"rope", "engines", "--hf-config", engines_config("phi-3.5-mini.json"), "--len", "256",
                                   "--max-model-len", "4096"});
   CHECK_THAT(short_ctx.out, Contains("  vllm      agrees bitwise"));
   CHECK_THAT(short_ctx.out, Contains("  mlx       differs: long_factor"));  // MLX is always long
 }
 
 TEST_CASE("rope engines JSON: one entry per convention with the stable keys", "[cli][rope][engines]") {
-  const auto r = run_cli({"rope", "engines", "--hf-config", config("deepseek-v3.json"), "--len", "64", "--format", "json"});
+  const auto r = run_cli({"rope", "engines", "--hf-config", engines_config("deepseek-v3.json"), "--len", "64", "--format", "json"});
   REQUIRE(r.code == 0);
   const auto j = json::parse(r.out);
   REQUIRE(j["engines"].size() == 7);  // every convention but hf
@@ -43,21 +43,21 @@ TEST_CASE("rope engines JSON: one entry per convention with the stable keys", "[
 }
 
 TEST_CASE("rope engines and --convention refuse bad input in one line", "[cli][rope][engines]") {
-  const auto len = run_cli({"rope", "engines", "--hf-config", config("llama-2-7b.json"), "--len", "0"});
+  const auto len = run_cli({"rope", "engines", "--hf-config", engines_config("llama-2-7b.json"), "--len", "0"});
   CHECK(len.code == 2);
   CHECK(one_line(len.err));
   const auto conv = run_cli({"rope", "--convention", "vlm"});
   CHECK(conv.code == 2);
   CHECK(one_line(conv.err));
   CHECK_THAT(conv.err, Contains("vllm"));
-  const auto key = run_cli({"rope", "--hf-config", config("qwen2.5-7b-yarn-no-original.json"), "--convention", "vllm"});
+  const auto key = run_cli({"rope", "--hf-config", engines_config("qwen2.5-7b-yarn-no-original.json"), "--convention", "vllm"});
   CHECK(key.code == 2);
   CHECK(one_line(key.err));
   CHECK_THAT(key.err, Contains("KeyError"));
 }
 
 TEST_CASE("rope report of an engine names it, its cache and where it departs", "[cli][rope][engines]") {
-  const auto r = run_cli({"rope", "--hf-config", config("llama-2-7b-dynamic.json"), "--convention", "vllm",
+  const auto r = run_cli({"rope", "--hf-config", engines_config("llama-2-7b-dynamic.json"), "--convention", "vllm",
                           "--seq-len", "8192"});
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Contains("engine             vLLM"));
