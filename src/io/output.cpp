@@ -166,8 +166,8 @@ void write_file(const std::string& path, bool binary, const std::string& kind,
     if (closed != 0) throw write_failed(path, error_text(errno));
     if (in_place) {
       ::unlink(tmp.c_str());
-    } else if (std::rename(tmp.c_str(), file.c_str()) != 0) {
-      throw write_failed(path, error_text(errno));
+    } else if (std::rename(tmp.c_str(), file.c_str()) != 0) {  // a name the folder refuses: usage, exit 2
+      throw cannot_write(path, error_text(errno));
     }
   } catch (...) {
     if (fd >= 0) ::close(fd);

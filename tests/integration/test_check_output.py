@@ -21,7 +21,7 @@ def main():
     txt = os.path.join(tmp, "report.txt")
     r = run("check", "sinusoidal", "--len", "20", "--dim", "8", "-o", txt, text=True)
     with open(txt) as f:
-        expect(r.returncode == 0 and f.read().startswith("posenc check sinusoidal\n"), "report.txt")
+        expect(r.returncode == 0 and f.read().startswith("posenc check sinusoidal"), "report.txt")
     r = run("check", "sinusoidal", "--len", "20", "--dim", "8", "-o", os.path.join(tmp, "report"), text=True)
     expect(r.returncode == 2 and r.stderr.startswith("posenc: error: -o '") and ".json" in r.stderr,
            f"-o without extension: {r.returncode} {r.stderr!r}")
