@@ -103,8 +103,8 @@ IdentityResult check_shift_linear(const Matrix& pe, const std::optional<Sinusoid
     r.decided = false;
     r.note = fmt::format(
         "the {} rows PE_0..PE_{} are linearly independent (rank {}), so some T fits any table exactly; "
-        "give more positions than dimensions (--len > {})",
-        n - 1, n - 2, res.rank, pe.cols() + 1);
+        "it takes more positions than dimensions: at least {} rows",
+        n - 1, n - 2, res.rank, pe.cols() + 2);
     finish(r);
     return r;
   }

@@ -97,12 +97,12 @@ std::unique_ptr<Table> sinusoid_similarity_table(TableInfo info, const Sinusoids
   return toeplitz_table(std::move(info), std::move(g));
 }
 
-std::unique_ptr<Table> similarity_table(TableInfo info, Matrix pe, Metric metric) {
+std::unique_ptr<Table> similarity_table(TableInfo info, Matrix pe, Metric metric, bool stream) {
   const auto n = static_cast<std::uint64_t>(pe.rows());
   info.shape = {pe.rows(), pe.rows()};
   // The symmetric product computes each pair once, but holds all N² values (plus a packed copy
   // of the rows); past the memory limit the rows are streamed, each block against all rows.
-  if (n * n + 2 * n * pe.cols() <= memory_limit() / sizeof(double))
+  if (!stream && n * n + 2 * n * pe.cols() <= memory_limit() / sizeof(double))
     return std::make_unique<MatrixTable>(std::move(info), symmetric_similarity(pe, metric));
   return std::make_unique<BlockedSimilarityTable>(std::move(info), std::move(pe), metric);
 }

@@ -1,4 +1,4 @@
-// posenc check SCHEME [scheme options] [--identity NAME ...] [--tol X] [--format text|json]
+// posenc check SCHEME [scheme options] [--identity NAME ...] [--tol X] [--format text|json] [-o PATH]
 // Exit 0 when every checked identity holds, 1 when one fails, 2 for bad input or an
 // identity that does not apply (or cannot be decided for this table).
 #include <fmt/format.h>
@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <sstream>
 
 #include "analysis_support.hpp"
 #include "app.hpp"
@@ -14,6 +15,8 @@
 #include "check_identities.hpp"
 #include "posenc/encodings/registry.hpp"
 #include "posenc/error.hpp"
+#include "posenc/io/format.hpp"
+#include "posenc/io/output.hpp"
 #include "posenc/text.hpp"
 #include "scheme_options.hpp"
 
@@ -24,7 +27,8 @@ struct CheckOptions {
   SchemeOptions scheme;
   std::vector<std::string> identities;
   CheckSettings settings;
-  std::string format = "text";
+  std::optional<std::string> format;  ///< text or json; default from -o's extension, text on stdout
+  std::string output = "-";
 };
 
 std::string worst_text(const analysis::IdentityResult& r) {
@@ -73,6 +77,8 @@ nlohmann::ordered_json to_json(const analysis::IdentityResult& r, bool with_resu
 }
 
 int run_check(Context& ctx, const CheckOptions& o) {
+  const io::Format format = io::resolve_format(o.format, o.output, {io::Format::kText, io::Format::kJson});
+  if (o.output != "-") io::check_writable(o.output);  // before the work
   const std::string scheme = o.scheme.scheme();
   const ParamMap params = scheme.empty() ? ParamMap() : analysis_params(scheme, o.scheme.values());
   const auto table = scheme.empty() ? o.scheme.make_table(/*max_axes=*/3)  // an --input .npy may be H x N x M biases
@@ -92,7 +98,8 @@ int run_check(Context& ctx, const CheckOptions& o) {
   const CheckEcho echo = check_echo(scheme, scheme.empty() ? o.scheme.input() : std::string(),
                                     scheme.empty() ? ParamMap() : o.scheme.values(), table->info(), o.identities,
                                     o.settings, run);
-  if (o.format == "json") {
+  std::ostringstream report;  // small; written whole to -o, or to stdout
+  if (format == io::Format::kJson) {
     nlohmann::ordered_json j;
     j["scheme"] = scheme.empty() ? "input" : scheme;
     j["command"] = "posenc " + echo.command;
@@ -103,9 +110,15 @@ int run_check(Context& ctx, const CheckOptions& o) {
     for (const auto& r : run.results) j["identities"].push_back(to_json(r, true));
     j["skipped"] = nlohmann::ordered_json::array();
     for (const auto& r : run.skipped) j["skipped"].push_back(to_json(r, false));
-    ctx.out << j.dump(2) << "\n";
+    report << j.dump(2) << "\n";
   } else {
-    print_text(ctx.out, echo, run);
+    print_text(report, echo, run);
+  }
+  const auto write = [&](std::ostream& out) { out << report.str(); };
+  if (o.output == "-") {
+    io::write_to_stdout(ctx.out, write);
+  } else {
+    io::write_atomically(o.output, false, write);
   }
   return all_hold ? kOk : kCheckFailed;
 }
@@ -124,10 +137,10 @@ void add_check_command(CLI::App& app, Context& ctx, int& exit_code) {
       "\nrope: rope-relative rope-norm rope-forms-agree layouts-agree (+ dot-shift-invariant dot-symmetric on request);"
       "\n  the scheme's own cos/sin are checked, in float64 unless --precision f32 (HF's float32 angles)"
       "\nalibi, t5, an H x N x M --input .npy: bias-relative"
-      "\nexit codes: 0 all hold, 1 one fails, 2 bad input or an identity that does not apply"
+      "\nexit codes: 0 all hold, 1 one fails, 2 bad input or an identity that does not apply, 3 output failed"
       "\nexamples:\n  posenc check sinusoidal --dim 64 --len 200 && echo ok"
       "\n  posenc check sine --dim 2 --len 1000 --identity unique"
-      "\n  posenc check --input wpe.npy --format json");
+      "\n  posenc check --input wpe.npy -o report.json");
   opts->scheme.bind(*cmd, &ctx.err);
   std::vector<std::string> all_names;
   for (const auto& i : analysis::identity_infos()) all_names.push_back(i.name);
@@ -153,7 +166,13 @@ void add_check_command(CLI::App& app, Context& ctx, int& exit_code) {
   cmd->add_option("--seed", opts->settings.seed, "rope: seed of the random q, k")
       ->capture_default_str()
       ->transform(non_negative_integer());
-  cmd->add_option("--format", opts->format, "text or json")->capture_default_str()->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--format", opts->format, "text or json")
+      ->default_str("from the extension of -o (.txt, .json); text on stdout")
+      ->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("-o,--output", opts->output, "write the report to this file (whole or not at all), - for stdout")
+      ->capture_default_str()
+      ->type_name("PATH")
+      ->check(non_empty_path());
   cmd->callback([opts, &ctx, &exit_code] { exit_code = run_check(ctx, *opts); });
 }
 

@@ -146,8 +146,13 @@ CheckRun run_identities(const std::string& scheme, const ParamMap& params, const
       check_working_memory((lsq ? 6 : 1) * n * d, fmt::format("check of a {} x {} table", table.rows(), table.cols()));
     }
     const Matrix pe = !vectors || direct.empty() ? Matrix() : table.to_matrix();
-    for (std::size_t i = 0; i < names.size(); ++i)
+    for (std::size_t i = 0; i < names.size(); ++i) {
       results.push_back(closed[i] ? std::move(*closed[i]) : run_absolute(names[i], table, pe, s));
+      auto& r = results.back();
+      if (r.name == "shift-linear" && !r.decided && r.note.ends_with(" rows"))  // how to give more positions
+        r.note += scheme.empty() ? fmt::format(" (the --input table has {})", table.rows())
+                                 : fmt::format(" (--len {})", table.cols() + 2);
+    }
   }
   for (auto& r : results) {
     if (r.decided) {

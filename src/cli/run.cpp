@@ -163,6 +163,9 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e, out, err);
     return code == 0 ? kOk : kUsageError;
+  } catch (const OutputError& e) {
+    err << "posenc: error: " << e.what() << "\n";
+    return kOutputError;
   } catch (const Error& e) {
     err << "posenc: error: " << tidy_message(e.what()) << "\n";
     return kUsageError;
@@ -187,9 +190,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   // Whatever went to stdout (a table, a report, --help) must have arrived: a full disk or
   // a closed pipe is an error, not a silent exit 0. An error already reported is enough.
   out.flush();
-  if (!out && code != kUsageError) {
+  if (!out && code != kUsageError && code != kOutputError) {
     err << "posenc: error: cannot write to stdout: " << io::stream_error(out) << "\n";
-    return kUsageError;
+    return kOutputError;
   }
   return code;
 }

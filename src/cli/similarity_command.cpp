@@ -70,7 +70,9 @@ int run_similarity(Context& ctx, const SimilarityOptions& o) {
     result = analysis::sinusoid_similarity_table(std::move(info), *known, n, metric);
   } else {
     info.title = fmt::format("{} similarity of {}", o.metric, info.title.empty() ? info.scheme : info.title);
-    result = analysis::similarity_table(std::move(info), table->to_matrix(), metric);
+    // A figure reads each row once into its reducer: stream them whatever the memory limit
+    // (holding all N² values cost 7 GB for N = 30000, issue 15.10).
+    result = analysis::similarity_table(std::move(info), table->to_matrix(), metric, draws(o.output.resolve()));
   }
   emit_table(ctx, o.output, *result);
   return 0;

@@ -1,6 +1,7 @@
 #include "posenc/io/format.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cctype>
@@ -75,14 +76,20 @@ Format resolve_format(const std::optional<std::string>& flag, const std::string&
     }
     throw Error(fmt::format("--format must be {} (got '{}'){}", choices, *flag, did_you_mean(name, names)));
   }
-  if (path.empty() || path == "-") {
+  const std::string ext = lower(std::filesystem::path(path).extension().string());
+  // A device, FIFO or socket named without an extension (/dev/null, /dev/stdout, bash's
+  // >(cmd) as /dev/fd/63) is a stream like stdout, and gets stdout's default.
+  struct stat st {};
+  const bool stream = !path.empty() && path != "-" && ext.empty() && ::stat(path.c_str(), &st) == 0 &&
+                      !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+  if (path.empty() || path == "-" || stream) {
     // stdout: the text the command has (a report), else CSV, so that `posenc generate ... |
     // head` works without --format.
     for (const auto f : {Format::kText, Format::kCsv})
       if (is_allowed(f, allowed)) return f;
-    throw Error(fmt::format("-o -: cannot tell the output format of stdout: give --format {}", choices));
+    throw Error(fmt::format("-o {}: cannot tell the output format of {}: give --format {}", stream ? "'" + path + "'" : "-",
+                            stream ? "a device or pipe" : "stdout", choices));
   }
-  const std::string ext = lower(std::filesystem::path(path).extension().string());
   for (const auto& i : formats()) {
     if (ext.empty() || i.extension != ext) continue;
     if (is_allowed(i.format, allowed)) return i.format;

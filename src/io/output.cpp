@@ -60,6 +60,11 @@ Error cannot_write(const std::string& path, const std::string& why) {
   return Error(fmt::format("-o '{}': cannot write: {}", path, why));
 }
 
+/// A write that failed once under way (exit 3, not a usage error).
+OutputError write_failed(const std::string& path, const std::string& why) {
+  return OutputError(fmt::format("-o '{}': cannot write: {}", path, why));
+}
+
 /// `.NAME.XXXXXX.tmp`, with NAME cut so that the whole stays within NAME_MAX (255 bytes).
 std::string temp_name(const std::string& file) {
   const std::string name = std::filesystem::path(file).filename().string();
@@ -109,7 +114,7 @@ void write_through(const std::string& path, const OutputTarget& t, bool binary, 
   } closer{fd, t.kind == OutputTarget::Kind::kDevice};
   refuse_terminal(fd, binary, kind);
   FdOStream out(fd);
-  checked_write(out, write, [&](const std::string& why) { return cannot_write(path, why); });
+  checked_write(out, write, [&](const std::string& why) { return write_failed(path, why); });
 }
 
 void write_file(const std::string& path, bool binary, const std::string& kind,
@@ -146,7 +151,7 @@ void write_file(const std::string& path, bool binary, const std::string& kind,
       // Written through the descriptor mkstemps opened: no reopening, no O_TRUNC (on ext4,
       // truncating a file, even an empty one, makes close() wait for its writeback).
       FdOStream out(fd);
-      checked_write(out, write, [&](const std::string& why) { return cannot_write(path, why); });
+      checked_write(out, write, [&](const std::string& why) { return write_failed(path, why); });
     }
     // When an existing file is replaced, the new data must be on disk before the rename, or a
     // crash of the machine could leave neither version. A new file has nothing to lose, and
@@ -154,14 +159,14 @@ void write_file(const std::string& path, bool binary, const std::string& kind,
     if (in_place) {
       copy_in_place(fd, file, path);
     } else if (exists && ::fsync(fd) != 0 && errno != EINVAL) {
-      throw cannot_write(path, error_text(errno));
+      throw write_failed(path, error_text(errno));
     }
     const int closed = ::close(fd);  // NFS and some filesystems report a failed write only here
     fd = -1;
-    if (closed != 0) throw cannot_write(path, error_text(errno));
+    if (closed != 0) throw write_failed(path, error_text(errno));
     if (in_place) {
       ::unlink(tmp.c_str());
-    } else if (std::rename(tmp.c_str(), file.c_str()) != 0) {
+    } else if (std::rename(tmp.c_str(), file.c_str()) != 0) {  // a name the folder refuses: usage, exit 2
       throw cannot_write(path, error_text(errno));
     }
   } catch (...) {
@@ -192,7 +197,7 @@ void write_atomically(const std::string& path, Format format, const std::functio
 }
 
 void write_to_stdout(std::ostream& out, const std::function<void(std::ostream&)>& write) {
-  checked_write(out, write, [](const std::string& why) { return Error("cannot write to stdout: " + why); });
+  checked_write(out, write, [](const std::string& why) { return OutputError("cannot write to stdout: " + why); });
 }
 
 void check_free_space(const std::string& path, std::uint64_t bytes) {

@@ -14,8 +14,15 @@ namespace posenc::io {
 
 namespace {
 
+std::string reason(int err) { return err != 0 ? std::strerror(err) : "write failed"; }
+
 Error cannot_write(const std::string& path, int err) {
-  return Error(fmt::format("-o '{}': cannot write: {}", path, err != 0 ? std::strerror(err) : "write failed"));
+  return Error(fmt::format("-o '{}': cannot write: {}", path, reason(err)));
+}
+
+/// Failures once the copy is under way: exit 3, as every failed write.
+OutputError write_failed(const std::string& path, int err) {
+  return OutputError(fmt::format("-o '{}': cannot write: {}", path, reason(err)));
 }
 
 }  // namespace
@@ -37,10 +44,10 @@ bool copy_attributes(int tmp_fd, const struct stat& existing) {
 
 void copy_in_place(int tmp_fd, const std::string& file, const std::string& path) {
   struct stat st {};
-  if (::fstat(tmp_fd, &st) != 0) throw cannot_write(path, errno);
+  if (::fstat(tmp_fd, &st) != 0) throw write_failed(path, errno);
   const off_t size = st.st_size;
   const int fd = ::open(file.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) throw cannot_write(path, errno);
+  if (fd < 0) throw write_failed(path, errno);
   struct Closer {
     int fd;
     ~Closer() {
@@ -51,24 +58,24 @@ void copy_in_place(int tmp_fd, const std::string& file, const std::string& path)
   // hold them fails here, with the old file intact. KEEP_SIZE leaves the file's size as it
   // is; filesystems without fallocate skip the check.
   if (size > 0 && ::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, size) != 0 && errno != EOPNOTSUPP && errno != ENOSYS)
-    throw cannot_write(path, errno);
+    throw write_failed(path, errno);
   std::vector<char> buf(std::size_t{1} << 20);
   for (off_t at = 0; at < size;) {
     const ssize_t n = ::pread(tmp_fd, buf.data(), buf.size(), at);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw cannot_write(path, n < 0 ? errno : EIO);
+    if (n <= 0) throw write_failed(path, n < 0 ? errno : EIO);
     for (ssize_t done = 0; done < n;) {
       const ssize_t w = ::pwrite(fd, buf.data() + done, static_cast<std::size_t>(n - done), at + done);
       if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) throw cannot_write(path, w < 0 ? errno : EIO);
+      if (w <= 0) throw write_failed(path, w < 0 ? errno : EIO);
       done += w;
     }
     at += n;
   }
-  if (::ftruncate(fd, size) != 0) throw cannot_write(path, errno);
-  if (::fsync(fd) != 0 && errno != EINVAL) throw cannot_write(path, errno);
+  if (::ftruncate(fd, size) != 0) throw write_failed(path, errno);
+  if (::fsync(fd) != 0 && errno != EINVAL) throw write_failed(path, errno);
   closer.fd = -1;
-  if (::close(fd) != 0) throw cannot_write(path, errno);
+  if (::close(fd) != 0) throw write_failed(path, errno);
 }
 
 }  // namespace posenc::io

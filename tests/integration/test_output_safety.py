@@ -57,7 +57,7 @@ def full_disk(tmp, name, fmt_args):
     r = subprocess.run([POSENC, "generate", "sinusoidal", "--len", "20000", "--dim", "64", "-o", out, *fmt_args],
                        capture_output=True, preexec_fn=limit, timeout=120)
     err = r.stderr.decode()
-    expect(r.returncode == 2, f"{name}: exit {r.returncode}, want 2 ({err!r})")
+    expect(r.returncode == 3, f"{name}: exit {r.returncode}, want 3 (output failed) ({err!r})")
     expect(err.count("\n") == 1 and "cannot write" in err and name in err, f"{name}: stderr {err!r}")
     expect(glob.glob(os.path.join(tmp, f".{name}.*")) == [], f"{name}: temporary file left")
     with open(out, "rb") as f:
@@ -80,7 +80,7 @@ def full_disk_stops_early(tmp):
         return
     took = time.time() - start
     err = r.stderr.decode()
-    expect(r.returncode == 2 and "-o '" in err and "File too large" in err, f"early.csv: exit {r.returncode} {err!r}")
+    expect(r.returncode == 3 and "-o '" in err and "File too large" in err, f"early.csv: exit {r.returncode} {err!r}")
     expect(took < 15, f"early.csv: took {took:.1f} s after the disk was full")
     expect(not os.path.exists(out) and glob.glob(os.path.join(tmp, ".early.csv.*")) == [], "early.csv: files left")
 
@@ -103,7 +103,7 @@ def stdout_full():
         with open("/dev/full", "wb") as full:  # redirection only: posenc never opens the device
             r = subprocess.run([POSENC, *args], stdout=full, stderr=subprocess.PIPE, timeout=60)
         err = r.stderr.decode()
-        expect(r.returncode == 2 and err == "posenc: error: cannot write to stdout: No space left on device\n",
+        expect(r.returncode == 3 and err == "posenc: error: cannot write to stdout: No space left on device\n",
                f"{args} > /dev/full: exit {r.returncode} {err!r}")
 
 
@@ -124,7 +124,7 @@ def closed_pipe():
         p.kill()
         p.wait()
         err = ""
-    expect(p.returncode == 2 and err == "posenc: error: cannot write to stdout: Broken pipe\n",
+    expect(p.returncode == 3 and err == "posenc: error: cannot write to stdout: Broken pipe\n",
            f"closed pipe: exit {p.returncode} {err!r}")
     expect(time.time() - start < 15, "closed pipe: did not stop at once")
 

@@ -24,7 +24,10 @@ std::unique_ptr<Table> toeplitz_table(TableInfo info, std::vector<double> g);
 /// O(N·K) closed form for a sin/cos table: entry (i, j) from Σ_k cos(ω_k (j − i)).
 std::unique_ptr<Table> sinusoid_similarity_table(TableInfo info, const Sinusoids& s, std::size_t n, Metric metric);
 
-/// Blocked product for any table; `info` gets shape {N, N}.
-std::unique_ptr<Table> similarity_table(TableInfo info, Matrix pe, Metric metric);
+/// Blocked product for any table; `info` gets shape {N, N}. The symmetric product (each pair
+/// once, all N² values held) when they fit the memory limit and `stream` is false; else the
+/// rows are computed block by block as the reader asks for them (each pair twice, O(N·D)
+/// memory): what a figure's reducer, which reads each row once, should always get.
+std::unique_ptr<Table> similarity_table(TableInfo info, Matrix pe, Metric metric, bool stream = false);
 
 }  // namespace posenc::analysis

@@ -1,0 +1,34 @@
+"""Figures stream the rows of a similarity matrix into the reducer whatever the memory limit
+(issue 15, item 10): `similarity learned --len 30000 -o s.png` held all N² values (7 GB).
+Here the address space is capped at 768 MiB (RLIMIT_AS) while --max-memory allows far more:
+holding the 12000² doubles (1.07 GiB) cannot fit, streaming them can. The picture is
+compared with the one drawn when the rows are streamed because of a low --max-memory."""
+import os
+import resource
+import subprocess
+import tempfile
+
+from harness import POSENC, expect, finish
+
+ARGS = ["similarity", "learned", "--len", "12000", "--max-len", "12000", "--dim", "8", "--threads", "2"]
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="posenc-figmem-")
+    capped, low = os.path.join(tmp, "capped.png"), os.path.join(tmp, "low.png")
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_AS, (768 << 20, 768 << 20))
+
+    r = subprocess.run([POSENC, *ARGS, "--max-memory", "64G", "-o", capped], capture_output=True, text=True,
+                       preexec_fn=cap, timeout=600)
+    expect(r.returncode == 0 and r.stderr == "", f"capped address space: exit {r.returncode} {r.stderr!r}")
+    r = subprocess.run([POSENC, *ARGS, "--max-memory", "16M", "-o", low], capture_output=True, text=True, timeout=600)
+    expect(r.returncode == 0, f"--max-memory 16M: exit {r.returncode} {r.stderr!r}")
+    if os.path.exists(capped) and os.path.exists(low):
+        with open(capped, "rb") as a, open(low, "rb") as b:
+            expect(a.read() == b.read(), "the streamed figures differ")
+    finish()
+
+
+main()
