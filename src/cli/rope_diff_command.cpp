@@ -16,6 +16,7 @@
 #include "figure_options.hpp"
 #include "posenc/io/rope_writers.hpp"
 #include "rope_figure.hpp"
+#include "rope_gguf_diff.hpp"
 #include "validators.hpp"
 
 namespace posenc::cli {
@@ -31,6 +32,8 @@ struct RopeDiffOptions {
   Side a, b;
   std::int64_t len = 4096;
   double tol = 1e-6;
+  CLI::Option* tol_option = nullptr;
+  std::int64_t max_model_len = 0;  ///< .gguf side: the context above the original length (llama.cpp -c)
   ReportOutput output;
   FigureOptions figure;
 };
@@ -86,6 +89,9 @@ int run_rope_diff(Context& ctx, const RopeDiffOptions& o, const ParamMap& shared
   // A side's own config file is named by its own flag in messages (--config-a, not --hf-config).
   const auto a = encodings::resolve_rope_config(pa, o.a.config ? "--config-a" : "--hf-config");
   const auto b = encodings::resolve_rope_config(pb, o.b.config ? "--config-b" : "--hf-config");
+  if (b.gguf && !a.gguf)  // config.json against the GGUF converted from it
+    return run_gguf_diff(ctx, o.output, f, a, b, side_label(o.a, shared, chosen_a), side_label(o.b, shared, chosen_b),
+                         o.max_model_len > 0 ? o.max_model_len : b.max_model_len, o.tol_option->count() > 0 ? o.tol : kGgufDiffTol);
   if (same_settings(a, b))  // e.g. two configs with the same RoPE, or --convention-a hf --convention-b hf
     ctx.err << "posenc: warning: rope diff: both sides resolve to the same settings, so they agree by construction "
                "(nothing was compared that could differ)\n";
@@ -144,8 +150,13 @@ void add_rope_diff_command(CLI::App& rope, Context& ctx, const RopeSettings& sha
   cmd->add_option("--len", opts->len, "positions 0..len-1 whose cos/sin are compared")
       ->capture_default_str()
       ->transform(integer_in(1, encodings::kMaxLen))->type_name(integer_type(1, encodings::kMaxLen));
-  cmd->add_option("--tol", opts->tol,
-                  "largest accepted difference: relative for inv_freq, absolute for attention factor and cos/sin")
+  cmd->add_option("--max-model-len", opts->max_model_len,
+                  "with a .gguf side: the serving context (llama.cpp -c) at which the effect is also compared")
+      ->transform(integer_in(1, encodings::kMaxLen))
+      ->type_name(integer_type(1, encodings::kMaxLen))
+      ->default_str("max(max_position_embeddings, 2 × original)");
+  opts->tol_option = cmd->add_option("--tol", opts->tol,
+                  "largest accepted difference: relative for inv_freq, absolute for attention factor and cos/sin (with a .gguf side: default 1e-4, ggml's float32 iteration)")
       ->capture_default_str()
       ->check(finite_at_least(0.0));
   opts->output.bind(*cmd, {io::Format::kText, io::Format::kJson, io::Format::kPng, io::Format::kSvg, io::Format::kAnsi});

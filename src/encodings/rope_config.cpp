@@ -5,6 +5,8 @@
 #include <cmath>
 
 #include "posenc/encodings/llama_arch.hpp"
+#include "posenc/encodings/rope_gguf.hpp"
+#include "posenc/io/gguf.hpp"
 #include "posenc/error.hpp"
 #include "rope_internal.hpp"
 
@@ -84,15 +86,33 @@ std::vector<ParamSpec> rope_param_specs() {
       {"precision", "f32 emulates the references' float32; f64 computes in double", std::string("f32"),
        rope_precision_names()},
       {"apply-attention-factor", "multiply cos/sin by the attention factor, as transformers does", true, {}},
-      {"hf-config", "a model's Hugging Face config.json (flags override it)", std::string(), {}},
+      {"hf-config", "a model's Hugging Face config.json, or a llama.cpp .gguf (flags override it)", std::string(), {}},
+      {"gguf", "a llama.cpp .gguf model file: the settings llama.cpp uses (header only; flags override it)",
+       std::string(), {}},
   };
 }
 
 RopeConfig resolve_rope_config(const ParamMap& p, std::string_view config_option) {
-  const std::string path = p.has("hf-config") ? p.text("hf-config") : std::string();
+  const std::string hf = p.has("hf-config") ? p.text("hf-config") : std::string();
+  const std::string gguf = p.has("gguf") ? p.text("gguf") : std::string();
+  if (!hf.empty() && !gguf.empty())
+    throw Error(fmt::format("{} '{}' and --gguf '{}' are alternatives: give one", config_option, hf, gguf));
+  const std::string path = gguf.empty() ? hf : gguf;
   const bool file = !path.empty();
-  RopeConfig c = file ? read_hf_config(path, config_option) : RopeConfig{};
-  if (file) c.set_source("hf-config", path, fmt::format("flag {}", config_option));
+  // A .gguf is recognised by its magic bytes wherever a config file is accepted.
+  const bool is_gguf = !gguf.empty() || (file && io::has_gguf_magic(path));
+  const std::string option = gguf.empty() ? std::string(config_option) : std::string("--gguf");
+  RopeConfig c;
+  if (file && is_gguf) {
+    try {
+      c = read_gguf_rope_config(path);
+    } catch (const Error& e) {  // name the option, as a config.json's errors do
+      throw Error(fmt::format("{} {}", option, e.what()));
+    }
+  } else if (file) {
+    c = read_hf_config(path, config_option);
+  }
+  if (file) c.set_source(is_gguf ? "gguf" : "hf-config", path, fmt::format("flag {}", option));
   // Settings a config.json can hold come from the file unless the flag is given; the others
   // (layout aside) always come from the flags or their defaults.
   const auto from_flag = [&](const std::string& name) { return p.has(name) && (!file || p.given(name)); };
@@ -132,7 +152,10 @@ RopeConfig resolve_rope_config(const ParamMap& p, std::string_view config_option
   if (p.has("seq-len")) c.seq_len = p.integer("seq-len"), record("seq-len");
   if (p.has("max-model-len") && p.given("max-model-len"))
     c.max_model_len = p.integer("max-model-len"), record("max-model-len");
-  if (p.has("convention")) c.convention = parse_rope_convention(p.text("convention")), record("convention");
+  if (p.has("convention") && (p.given("convention") || !is_gguf))  // a GGUF is llama.cpp's unless told otherwise
+    c.convention = parse_rope_convention(p.text("convention")), record("convention");
+  else if (is_gguf)
+    c.set_source("convention", "ggml", "default for a GGUF file");
   if (p.has("precision")) c.precision = parse_rope_precision(p.text("precision")), record("precision");
   if (p.has("apply-attention-factor")) c.apply_attention_factor = p.flag("apply-attention-factor"), record("apply-attention-factor");
   const bool layout_from_file = file && !c.label("layout").starts_with("--");

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "posenc/encodings/llama_arch.hpp"
+#include "posenc/encodings/rope_gguf.hpp"
 #include "posenc/error.hpp"
 
 namespace posenc::encodings::rope_detail {
@@ -127,6 +128,21 @@ void setup(const RopeConfig& c, RopeFrequencies& f) {
     case RopeScaling::kDynamic:
     case RopeScaling::kProportional: break;  // handled by ggml_frequencies
   }
+  // A GGUF's rope_freqs.weight is used as stored (llama.cpp passes it to ggml_rope_ext), and its
+  // rope.scaling.attn_factor multiplies the attention factor (llama-context.cpp); for longrope
+  // llama.cpp computes none, the stored one is all there is.
+  if (!c.gguf_freq_factors.empty() && c.scaling != RopeScaling::kLongrope) {
+    if (c.gguf_freq_factors.size() < n)
+      throw Error(fmt::format("rope_freqs.weight has {} values; ggml needs at least rotary_dim/2 = {}",
+                              c.gguf_freq_factors.size(), n));
+    f.ggml_freq_factors.clear();
+    for (std::size_t i = 0; i < n; ++i) f.ggml_freq_factors.push_back(static_cast<double>(static_cast<T>(c.gguf_freq_factors[i])));
+  }
+  if (c.gguf_attn_factor) {
+    f.ggml_attn_factor = c.scaling == RopeScaling::kLongrope
+                             ? static_cast<double>(static_cast<T>(*c.gguf_attn_factor))
+                             : static_cast<double>(static_cast<T>(f.ggml_attn_factor) * static_cast<T>(*c.gguf_attn_factor));
+  }
   f.original_length = n_ctx_orig;
   const T beta_fast = static_cast<T>(c.beta_fast.value_or(32.0));
   const T beta_slow = static_cast<T>(c.beta_slow.value_or(1.0));
@@ -145,6 +161,9 @@ void setup(const RopeConfig& c, RopeFrequencies& f) {
                                      "s)) × ggml's internal 1 + 0.1·ln s = {}",
                                      f.ggml_attn_factor, truthy(c.mscale_all_dim) ? ggml_mscale(c) : 1.0,
                                      f.ggml_internal_mscale)});
+  else if (c.scaling == RopeScaling::kLongrope && c.gguf_attn_factor)
+    f.derived.push_back({"attention-factor", fmt::format("{}", f.attention_factor),
+                         "the GGUF's rope.scaling.attn_factor (llama.cpp computes none for longrope)"});
   else if (c.scaling == RopeScaling::kLongrope)
     f.derived.push_back({"attention-factor", fmt::format("{}", f.attention_factor),
                          fmt::format("derived: √(1 + ln s / ln L) with s = {} = {} (convert_hf_to_gguf.py)",
@@ -192,7 +211,7 @@ void setup(const RopeConfig& c, RopeFrequencies& f) {
 
 bool ggml_deepseek2_arch(const RopeConfig& c) {
   // convert_hf_to_gguf.py DeepseekV2Model (and subclasses): model_arch = MODEL_ARCH.DEEPSEEK2.
-  const LlamaArch* a = llama_arch_for_model_type(c.model_type);
+  const LlamaArch* a = c.gguf ? find_llama_arch(c.gguf->architecture) : llama_arch_for_model_type(c.model_type);
   return a != nullptr && a->name == "deepseek2";
 }
 

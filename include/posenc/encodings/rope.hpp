@@ -10,6 +10,7 @@
 ///          release and commit each one reproduces; docs/engines.md gives the formulas).
 /// θ_i = b^(−2i/d) for pair i of the rotary width d; position t rotates pair i by t·θ_i.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -102,6 +103,12 @@ struct RopeConfig {
   std::string config_file;                      ///< the config.json read ("" = flags only), for messages
   std::string config_scope;                     ///< where its model fields are: "" or "text_config."
   std::string config_scaling = "rope_scaling.";  ///< its scaling dict ("rope_parameters.", ...)
+  /// Read from a GGUF file (rope_gguf.hpp), for convention ggml: the per-pair divisors of its
+  /// rope_freqs.weight tensor (empty = none), and rope.scaling.attn_factor, which llama.cpp
+  /// multiplies into the attention factor (for longrope it is the whole factor).
+  std::vector<double> gguf_freq_factors;
+  std::optional<double> gguf_attn_factor;
+  std::shared_ptr<const struct RopeGgufSource> gguf;  ///< the file's header summary, or null
   std::vector<RopeSetting> sources;             ///< resolved values and their origin
   std::vector<std::string> notes;               ///< remarks found while resolving
 
