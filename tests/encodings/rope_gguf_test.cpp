@@ -35,7 +35,7 @@ RopeConfig resolve_bytes(const GgufWriter& w) {
   return gguf_rope_config(f, [&](const posenc::io::GgufTensorInfo& t) { return posenc::io::gguf_f32_from_bytes(f, t, bytes); });
 }
 
-std::string source_of(const RopeConfig& c, const std::string& name) {
+std::string gguf_source_of(const RopeConfig& c, const std::string& name) {
   for (const auto& s : c.sources)
     if (s.name == name) return s.source;
   return "";
@@ -66,9 +66,9 @@ TEST_CASE("gguf rope: llama3 rope_freqs divide ggml's iterated float32 frequenci
     CHECK(c.base == 500000.0);
     CHECK(c.head_dim == 128);  // 4096 / 32, no key_length: llama.cpp's default
     CHECK(c.rotary_dim == 128);
-    CHECK(source_of(c, "base") == "GGUF llama.rope.freq_base");
-    CHECK(source_of(c, "dim") == "llama.cpp default: n_embd / n_head = 4096 / 32 (no llama.attention.key_length)");
-    CHECK(source_of(c, "freq-factors").starts_with("GGUF tensor rope_freqs.weight"));
+    CHECK(gguf_source_of(c, "base") == "GGUF llama.rope.freq_base");
+    CHECK(gguf_source_of(c, "dim") == "llama.cpp default: n_embd / n_head = 4096 / 32 (no llama.attention.key_length)");
+    CHECK(gguf_source_of(c, "freq-factors").starts_with("GGUF tensor rope_freqs.weight"));
     REQUIRE(c.gguf_freq_factors.size() == 64);
     const auto f = compute_frequencies(c);
     // ggml_rope_cache_init: theta = p; theta *= theta_scale (float), theta_scale = powf(base, -2/n_dims).
@@ -157,7 +157,7 @@ TEST_CASE("gguf rope: llama.cpp's defaults and refusals on the real files", "[gg
     CHECK(c.head_dim == 96);  // 6144 / 64
     CHECK(c.rotary_dim == 24);
     CHECK(c.base == 10000.0);
-    CHECK(source_of(c, "base") == "llama.cpp default: rope_freq_base_train (no gptneox.rope.freq_base)");
+    CHECK(gguf_source_of(c, "base") == "llama.cpp default: rope_freq_base_train (no gptneox.rope.freq_base)");
   }
   {
     const RopeConfig c = resolve_file(shared_gguf("llama.cpp/ggml-vocab-falcon.v2-ff5a3f0.gguf"));

@@ -29,7 +29,7 @@ GgufWriter llama_like(std::uint32_t version = 3, bool big_endian = false) {
   return w;
 }
 
-std::string error_of(const std::string& bytes) {
+std::string gguf_error_of(const std::string& bytes) {
   try {
     parse_gguf(bytes, "x.gguf");
   } catch (const posenc::Error& e) {
@@ -203,64 +203,64 @@ TEST_CASE("gguf: every truncation of a valid file is refused with the byte offse
   // The last tensor's padding (24 bytes after its 8 data bytes) is not needed: stop before it.
   for (std::size_t n = 0; n < bytes.size() - 24; ++n) {
     INFO(n);
-    const std::string e = error_of(bytes.substr(0, n));
+    const std::string e = gguf_error_of(bytes.substr(0, n));
     CHECK_THAT(e, Contains("x.gguf: byte "));
   }
 }
 
 TEST_CASE("gguf: hostile headers name the byte and what was wrong", "[gguf]") {
-  CHECK_THAT(error_of("GGUX\3\0\0\0"), Contains("byte 0: not a GGUF file"));
+  CHECK_THAT(gguf_error_of("GGUX\3\0\0\0"), Contains("byte 0: not a GGUF file"));
   GgufWriter w = llama_like();
   std::string b = w.bytes();
   b[4] = 0;  // version 0
-  CHECK_THAT(error_of(b), Contains("byte 4: GGUF version 0 is not supported"));
+  CHECK_THAT(gguf_error_of(b), Contains("byte 4: GGUF version 0 is not supported"));
   b[4] = 4;
-  CHECK_THAT(error_of(b), Contains("byte 4: GGUF version 4 is not supported"));
+  CHECK_THAT(gguf_error_of(b), Contains("byte 4: GGUF version 4 is not supported"));
   // Counts and lengths past the end of the file.
-  CHECK_THAT(error_of(llama_like().bytes(UINT64_MAX - 1)), Contains("metadata count 18446744073709551614 cannot fit"));
-  CHECK_THAT(error_of(llama_like().bytes(UINT64_MAX, 1u << 30)), Contains("tensor count 1073741824 cannot fit"));
+  CHECK_THAT(gguf_error_of(llama_like().bytes(UINT64_MAX - 1)), Contains("metadata count 18446744073709551614 cannot fit"));
+  CHECK_THAT(gguf_error_of(llama_like().bytes(UINT64_MAX, 1u << 30)), Contains("tensor count 1073741824 cannot fit"));
   {
     GgufWriter h;
     std::string key_len = h.bytes_of(UINT64_MAX, 8);
-    CHECK_THAT(error_of("GGUF" + h.bytes_of(3, 4) + h.bytes_of(0, 8) + h.bytes_of(1, 8) + key_len + std::string(20, 'k')),
+    CHECK_THAT(gguf_error_of("GGUF" + h.bytes_of(3, 4) + h.bytes_of(0, 8) + h.bytes_of(1, 8) + key_len + std::string(20, 'k')),
                Contains("byte 24: the key length 18446744073709551615 runs past the end of the file"));
   }
   GgufWriter h;
-  CHECK_THAT(error_of(GgufWriter().raw("k", 13, "").bytes()), Contains("the value type 13 is not a GGUF value type"));
-  CHECK_THAT(error_of(GgufWriter().raw("k", GgufWriter::ARR, h.bytes_of(9, 4) + h.bytes_of(1, 8)).bytes()),
+  CHECK_THAT(gguf_error_of(GgufWriter().raw("k", 13, "").bytes()), Contains("the value type 13 is not a GGUF value type"));
+  CHECK_THAT(gguf_error_of(GgufWriter().raw("k", GgufWriter::ARR, h.bytes_of(9, 4) + h.bytes_of(1, 8)).bytes()),
              Contains("an array of arrays"));
-  CHECK_THAT(error_of(GgufWriter().raw("k", GgufWriter::ARR, h.bytes_of(GgufWriter::U32, 4) + h.bytes_of(1ull << 62, 8)).bytes()),
+  CHECK_THAT(gguf_error_of(GgufWriter().raw("k", GgufWriter::ARR, h.bytes_of(GgufWriter::U32, 4) + h.bytes_of(1ull << 62, 8)).bytes()),
              Contains("array of 4611686018427387904 u32 values cannot fit"));
-  CHECK_THAT(error_of(GgufWriter().raw("k", GgufWriter::STR, h.bytes_of(1000, 8)).bytes()),
+  CHECK_THAT(gguf_error_of(GgufWriter().raw("k", GgufWriter::STR, h.bytes_of(1000, 8)).bytes()),
              Contains("the string length 1000 runs past the end of the file"));
-  CHECK_THAT(error_of(GgufWriter().u32("a", 1).u32("a", 2).bytes()), Contains("byte 41: duplicate metadata key 'a' (first at byte 24)"));
-  CHECK_THAT(error_of(GgufWriter().u32("", 1).bytes()), Contains("byte 24: empty metadata key"));
-  CHECK_THAT(error_of(GgufWriter().u64("general.alignment", 32).bytes()), Contains("general.alignment must be of type u32 (got u64)"));
-  CHECK_THAT(error_of(GgufWriter().u32("general.alignment", 0).bytes()), Contains("general.alignment must be a power of two (got 0)"));
-  CHECK_THAT(error_of(GgufWriter().u32("general.alignment", 48).bytes()), Contains("general.alignment must be a power of two (got 48)"));
+  CHECK_THAT(gguf_error_of(GgufWriter().u32("a", 1).u32("a", 2).bytes()), Contains("byte 41: duplicate metadata key 'a' (first at byte 24)"));
+  CHECK_THAT(gguf_error_of(GgufWriter().u32("", 1).bytes()), Contains("byte 24: empty metadata key"));
+  CHECK_THAT(gguf_error_of(GgufWriter().u64("general.alignment", 32).bytes()), Contains("general.alignment must be of type u32 (got u64)"));
+  CHECK_THAT(gguf_error_of(GgufWriter().u32("general.alignment", 0).bytes()), Contains("general.alignment must be a power of two (got 0)"));
+  CHECK_THAT(gguf_error_of(GgufWriter().u32("general.alignment", 48).bytes()), Contains("general.alignment must be a power of two (got 48)"));
   // Version 1 has no u64/i64/f64 values.
   GgufWriter v1;
   v1.version = 1;
-  CHECK_THAT(error_of(v1.u64("k", 1).bytes()), Contains("the value type 10 is not a GGUF value type (0..9 in version 1)"));
+  CHECK_THAT(gguf_error_of(v1.u64("k", 1).bytes()), Contains("the value type 10 is not a GGUF value type (0..9 in version 1)"));
 }
 
 TEST_CASE("gguf: hostile tensor infos", "[gguf]") {
-  CHECK_THAT(error_of(GgufWriter().tensor_f32(std::string(64, 'n'), {1}).bytes()), Contains("tensor name of 64 bytes (ggml allows at most 63)"));
-  CHECK_THAT(error_of(GgufWriter().tensor_f32("a", {1}).tensor_f32("a", {1}).bytes()), Contains("duplicate tensor name 'a'"));
-  CHECK_THAT(error_of(GgufWriter().tensor("a", {1, 1, 1, 1, 1}, 0, "").bytes()), Contains("tensor 'a' has 5 dimensions"));
-  CHECK_THAT(error_of(GgufWriter().tensor("a", {1ull << 62, 1ull << 62}, 0, "").bytes()), Contains("element count overflows"));
-  CHECK_THAT(error_of(GgufWriter().tensor("a", {1ull << 63}, 0, "").bytes()), Contains("negative as int64"));
-  CHECK_THAT(error_of(GgufWriter().tensor("a", {4}, 4, "").bytes()), Contains("ggml type 4, which ggml does not define"));
-  CHECK_THAT(error_of(GgufWriter().tensor("a", {4}, 40, "").bytes()), Contains("ggml type 40"));
-  CHECK_THAT(error_of(GgufWriter().tensor("a", {31}, 8, "").bytes()), Contains("ne[0] = 31 is not a multiple of the block size 32"));
-  CHECK_THAT(error_of(GgufWriter().tensor("a", {1000}, 0, std::string(16, '\0')).bytes()),
+  CHECK_THAT(gguf_error_of(GgufWriter().tensor_f32(std::string(64, 'n'), {1}).bytes()), Contains("tensor name of 64 bytes (ggml allows at most 63)"));
+  CHECK_THAT(gguf_error_of(GgufWriter().tensor_f32("a", {1}).tensor_f32("a", {1}).bytes()), Contains("duplicate tensor name 'a'"));
+  CHECK_THAT(gguf_error_of(GgufWriter().tensor("a", {1, 1, 1, 1, 1}, 0, "").bytes()), Contains("tensor 'a' has 5 dimensions"));
+  CHECK_THAT(gguf_error_of(GgufWriter().tensor("a", {1ull << 62, 1ull << 62}, 0, "").bytes()), Contains("element count overflows"));
+  CHECK_THAT(gguf_error_of(GgufWriter().tensor("a", {1ull << 63}, 0, "").bytes()), Contains("negative as int64"));
+  CHECK_THAT(gguf_error_of(GgufWriter().tensor("a", {4}, 4, "").bytes()), Contains("ggml type 4, which ggml does not define"));
+  CHECK_THAT(gguf_error_of(GgufWriter().tensor("a", {4}, 40, "").bytes()), Contains("ggml type 40"));
+  CHECK_THAT(gguf_error_of(GgufWriter().tensor("a", {31}, 8, "").bytes()), Contains("ne[0] = 31 is not a multiple of the block size 32"));
+  CHECK_THAT(gguf_error_of(GgufWriter().tensor("a", {1000}, 0, std::string(16, '\0')).bytes()),
              Contains("tensor 'a' data (bytes 64 + 0 + 4000) runs past the end of the file (96 bytes)"));
   // A misaligned offset: the second tensor's offset moved by 4.
   std::string b = GgufWriter().tensor_f32("a", {1}).tensor_f32("b", {1}).bytes();
   const auto at = b.find(std::string("b") + '\1');  // name "b", then n_dims 1
   REQUIRE(at != std::string::npos);
   b[at + 1 + 4 + 8 + 4] = 36;  // offset 32 → 36
-  CHECK_THAT(error_of(b), Contains("tensor 'b' offset 36 is not a multiple of the alignment 32"));
+  CHECK_THAT(gguf_error_of(b), Contains("tensor 'b' offset 36 is not a multiple of the alignment 32"));
   // A zero-element tensor is legal (ggml crashed on it before c2cdd2b2).
   CHECK_NOTHROW(parse_gguf(GgufWriter().tensor("z", {0, 5}, 0, "").bytes()));
 }
