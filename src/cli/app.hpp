@@ -22,5 +22,6 @@ void add_decay_command(CLI::App& app, Context& ctx, int& exit_code);
 void add_similarity_command(CLI::App& app, Context& ctx, int& exit_code);
 void add_project_command(CLI::App& app, Context& ctx, int& exit_code);
 void add_check_command(CLI::App& app, Context& ctx, int& exit_code);
+void add_model_command(CLI::App& app, Context& ctx, int& exit_code);
 
 }  // namespace posenc::cli

@@ -6,6 +6,7 @@
 
 #include "posenc/encodings/llama_arch.hpp"
 #include "posenc/error.hpp"
+#include "posenc/models/layers.hpp"
 #include "rope_internal.hpp"
 
 namespace posenc::encodings {
@@ -26,7 +27,10 @@ void set_default_layout(RopeConfig& c) {
   // engines: is_neox_style / traditional=False for these models (DeepSeek's interleaved layout comes from the file)
   c.layout = c.convention == RopeConvention::kHf || is_engine_convention(c.convention) ? RopeLayout::kHalf
                                                                                         : RopeLayout::kInterleaved;
-  if (c.convention == RopeConvention::kGgml && !c.model_type.empty()) {
+  if (c.convention == RopeConvention::kHf && c.model_layout) {
+    c.layout = *c.model_layout;  // the model class's rotation (posenc/models/family.hpp)
+    why = c.model_layout_source;
+  } else if (c.convention == RopeConvention::kGgml && !c.model_type.empty()) {
     if (const LlamaArch* a = llama_arch_for_model_type(c.model_type)) {
       if (rope_type_is_half(a->rope)) c.layout = RopeLayout::kHalf;
       why += fmt::format(" (llama.cpp runs model_type {} as architecture {} in {} mode{}{})", c.model_type, a->name,
@@ -84,14 +88,19 @@ std::vector<ParamSpec> rope_param_specs() {
       {"precision", "f32 emulates the references' float32; f64 computes in double", std::string("f32"),
        rope_precision_names()},
       {"apply-attention-factor", "multiply cos/sin by the attention factor, as transformers does", true, {}},
-      {"hf-config", "a model's Hugging Face config.json (flags override it)", std::string(), {}},
+      {"hf-config", "a model's Hugging Face config.json, or a model folder holding one (flags override it)",
+       std::string(), {}},
+      {"layer-type", "with --hf-config: the rope of these layers (e.g. sliding_attention; default: the full-attention "
+                     "rope)", std::string(), {}},
   };
 }
 
 RopeConfig resolve_rope_config(const ParamMap& p, std::string_view config_option) {
   const std::string path = p.has("hf-config") ? p.text("hf-config") : std::string();
   const bool file = !path.empty();
-  RopeConfig c = file ? read_hf_config(path, config_option) : RopeConfig{};
+  const std::string layer_type = p.has("layer-type") ? p.text("layer-type") : std::string();
+  if (!layer_type.empty() && !file) throw Error(fmt::format("--layer-type '{}' needs --hf-config", layer_type));
+  RopeConfig c = file ? models::read_layer_type_config(path, layer_type, config_option) : RopeConfig{};
   if (file) c.set_source("hf-config", path, fmt::format("flag {}", config_option));
   // Settings a config.json can hold come from the file unless the flag is given; the others
   // (layout aside) always come from the flags or their defaults.
