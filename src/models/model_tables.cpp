@@ -69,7 +69,7 @@ void add_t5(const HfScope& s, const std::string& file, ModelReport& r) {
                 {"max_exact", nb / 2}};
     m.notes.push_back(every_layer ? "UMT5: every layer has its own bias table"
                                   : "the bias table is in layer 0 of the stack, shared by every layer");
-    m.command = fmt::format("posenc generate t5 --num-buckets {} --max-distance {}{}", buckets, distance,
+    m.command = fmt::format("posenc generate t5 --buckets {} --max-distance {}{}", buckets, distance,
                             decoder ? " --causal" : "");
     r.mechanisms.push_back(std::move(m));
   }
@@ -121,8 +121,7 @@ void add_learned(const HfScope& s, const std::string& file, ModelReport& r, cons
   m.notes.push_back(fmt::format("trained values are not in a config: dump {} to .npy and pass it with "
                                 "'posenc generate --input table.npy'",
                                 key));
-  m.command = fmt::format("posenc generate learned --max-len {} --len {} --dim {}", rows, std::min<std::int64_t>(rows, 1024),
-                          width);
+  m.command = fmt::format("posenc generate learned --max-len {} --dim {}", rows + offset, width);
   (void)s, (void)file;
   r.mechanisms.push_back(std::move(m));
 }
@@ -133,8 +132,7 @@ void add_sinusoidal(ModelReport& r, const std::string& where, std::int64_t rows,
   m.values = {{"rows", rows}, {"width", width}, {"convention", convention}, {"layout", std::string("split")},
               {"base", 10000.0}, {"first_position", offset}};
   m.notes.push_back(why);
-  m.command = fmt::format("posenc generate sinusoidal --convention {} --layout split --len {} --dim {}{}", convention,
-                          std::min<std::int64_t>(rows, 1024), width,
+  m.command = fmt::format("posenc generate sinusoidal --convention {} --layout split --dim {}{}", convention, width,
                           convention == "fairseq" ? fmt::format(" --padding-idx {}", offset - 1) : std::string());
   r.mechanisms.push_back(std::move(m));
 }
