@@ -24,6 +24,9 @@ struct TableInfo {
   std::string value_name = "value";       ///< what a cell holds: "value", "bias", "bucket"
   std::string title;                      ///< one-line human title for figures
   std::size_t first_position = 0;        ///< label of row 0 (fairseq starts at padding_idx+1)
+  /// Remarks on what the table is, printed by the CLI as "posenc: note: ..." on stderr (not part
+  /// of the output: the echoed params alone replay the same table).
+  std::vector<std::string> notes = {};
 };
 
 class Table {

@@ -18,6 +18,7 @@ int run_generate(Context& ctx, const GenerateOptions& o) {
   o.output.resolve();  // bad format or path: fail before computing anything
   o.output.check_path();
   const auto table = o.scheme.make_table(/*max_axes=*/3);  // an H x N x M --input (generate alibi's) too
+  for (const auto& n : table->info().notes) ctx.err << "posenc: note: " << n << "\n";
   emit_table(ctx, o.output, *table);
   return 0;
 }

@@ -13,6 +13,7 @@
 #include "posenc/error.hpp"
 #include "posenc/io/output.hpp"
 #include "posenc/io/rope_writers.hpp"
+#include "posenc/models/model_ropes.hpp"
 #include "rope_figure.hpp"
 #include "scheme_options.hpp"
 
@@ -87,7 +88,9 @@ struct RopeOptions {
 
 int run_rope(Context& ctx, const RopeOptions& o) {
   const io::Format f = o.output.prepare();
-  const encodings::RopeReport r = encodings::make_rope_report(encodings::resolve_rope_config(o.settings.values()));
+  const ParamMap settings = o.settings.values();
+  encodings::RopeReport r = encodings::make_rope_report(encodings::resolve_rope_config(settings));
+  models::add_layer_ropes(r, settings);
   for (const auto& w : r.freqs.warnings) ctx.err << "posenc: warning: " << w << "\n";
   switch (f) {
     case io::Format::kText:

@@ -65,7 +65,8 @@ using AddCommand = void (*)(CLI::App&, Context&, int&);
 constexpr std::pair<const char*, AddCommand> kCommands[] = {
     {"rope", add_rope_command},       {"list", add_list_command},         {"generate", add_generate_command},
     {"decay", add_decay_command},     {"similarity", add_similarity_command}, {"project", add_project_command},
-    {"check", add_check_command},     {"completion", add_completion_command},
+    {"check", add_check_command},     {"model", add_model_command},
+    {"completion", add_completion_command},
 };
 
 /// Sets the memory limit from `--max-memory SIZE` / `--max-memory=SIZE` anywhere in `args`

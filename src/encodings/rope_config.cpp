@@ -7,7 +7,9 @@
 #include "posenc/encodings/llama_arch.hpp"
 #include "posenc/encodings/rope_gguf.hpp"
 #include "posenc/io/gguf.hpp"
+#include "posenc/io/hf_cache.hpp"
 #include "posenc/error.hpp"
+#include "posenc/models/layers.hpp"
 #include "rope_internal.hpp"
 
 namespace posenc::encodings {
@@ -28,7 +30,10 @@ void set_default_layout(RopeConfig& c) {
   // engines: is_neox_style / traditional=False for these models (DeepSeek's interleaved layout comes from the file)
   c.layout = c.convention == RopeConvention::kHf || is_engine_convention(c.convention) ? RopeLayout::kHalf
                                                                                         : RopeLayout::kInterleaved;
-  if (c.convention == RopeConvention::kGgml && !c.model_type.empty()) {
+  if (c.convention == RopeConvention::kHf && c.model_layout) {
+    c.layout = *c.model_layout;  // the model class's rotation (posenc/models/family.hpp)
+    why = c.model_layout_source;
+  } else if (c.convention == RopeConvention::kGgml && !c.model_type.empty()) {
     if (const LlamaArch* a = llama_arch_for_model_type(c.model_type)) {
       if (rope_type_is_half(a->rope)) c.layout = RopeLayout::kHalf;
       why += fmt::format(" (llama.cpp runs model_type {} as architecture {} in {} mode{}{})", c.model_type, a->name,
@@ -86,9 +91,12 @@ std::vector<ParamSpec> rope_param_specs() {
       {"precision", "f32 emulates the references' float32; f64 computes in double", std::string("f32"),
        rope_precision_names()},
       {"apply-attention-factor", "multiply cos/sin by the attention factor, as transformers does", true, {}},
-      {"hf-config", "a model's Hugging Face config.json, or a llama.cpp .gguf (flags override it)", std::string(), {}},
+      {"hf-config", "a model's Hugging Face config.json, a model folder holding one, a model id (ORG/NAME) in the local "
+                    "Hugging Face cache, or a llama.cpp .gguf (flags override it)", std::string(), {}},
       {"gguf", "a llama.cpp .gguf model file: the settings llama.cpp uses (header only; flags override it)",
        std::string(), {}},
+      {"layer-type", "with --hf-config: the rope of these layers (e.g. sliding_attention; default: the full-attention "
+                     "rope)", std::string(), {}},
   };
 }
 
@@ -102,6 +110,9 @@ RopeConfig resolve_rope_config(const ParamMap& p, std::string_view config_option
   // A .gguf is recognised by its magic bytes wherever a config file is accepted.
   const bool is_gguf = !gguf.empty() || (file && io::has_gguf_magic(path));
   const std::string option = gguf.empty() ? std::string(config_option) : std::string("--gguf");
+  const std::string layer_type = p.has("layer-type") ? p.text("layer-type") : std::string();
+  if (!layer_type.empty() && (!file || is_gguf))
+    throw Error(fmt::format("--layer-type '{}' needs --hf-config with a config.json", layer_type));
   RopeConfig c;
   if (file && is_gguf) {
     try {
@@ -110,7 +121,8 @@ RopeConfig resolve_rope_config(const ParamMap& p, std::string_view config_option
       throw Error(fmt::format("{} {}", option, e.what()));
     }
   } else if (file) {
-    c = read_hf_config(path, config_option);
+    // A model id (ORG/NAME) not on disk is looked up in the local Hugging Face cache.
+    c = models::read_layer_type_config(io::resolve_model_config(path, config_option), layer_type, config_option);
   }
   if (file) c.set_source(is_gguf ? "gguf" : "hf-config", path, fmt::format("flag {}", option));
   // Settings a config.json can hold come from the file unless the flag is given; the others

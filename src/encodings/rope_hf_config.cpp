@@ -11,9 +11,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "../models/hf_scope.hpp"
 #include "posenc/error.hpp"
 #include "posenc/io/file.hpp"
-#include "posenc/io/hf_cache.hpp"
+#include "posenc/models/config_path.hpp"
 
 namespace posenc::encodings {
 namespace {
@@ -203,9 +204,11 @@ RopeConfig parse_hf_config(const std::string& json_text, const std::string& file
   RopeConfig c;
   c.sources.clear();
   c.config_file = file;
-  Obj cfg{&root, "", file};
-  if (!cfg.get("hidden_size") && !cfg.get("head_dim") && cfg.get("text_config") && root["text_config"].is_object())
-    cfg = Obj{&root["text_config"], "text_config.", file};  // multimodal models keep the LLM here
+  // The model's fields (text_config for multimodal wrappers), its family's class defaults
+  // filled in; a known model without RoPE is refused here, naming what it uses.
+  const models::detail::HfScope scope = models::detail::prepare_scope(root);
+  models::detail::require_rope(scope, file);
+  Obj cfg{scope.cfg, scope.prefix, file};
   c.config_scope = cfg.prefix;
   c.config_scaling = cfg.prefix + "rope_scaling.";
   read_head_dim(cfg, c);
@@ -296,16 +299,13 @@ RopeConfig parse_hf_config(const std::string& json_text, const std::string& file
   if (auto inter = cfg.boolean("rope_interleave")) {
     c.layout = *inter ? RopeLayout::kInterleaved : RopeLayout::kHalf;
     from_file(c, "layout", std::string(to_string(c.layout)), cfg, "rope_interleave");
-  } else if (model_type.rfind("deepseek", 0) == 0 || model_type == "kimi_k2" || model_type == "gptj") {
-    c.layout = RopeLayout::kInterleaved;
-    c.set_source("layout", "interleaved", fmt::format("config.json model_type ({}: q/k pairs are adjacent)", model_type),
-                 fmt::format("\"{}\"", cfg.field("model_type")));
   }
+  models::detail::apply_family(scope, c);
   return c;
 }
 
 RopeConfig read_hf_config(const std::string& path, std::string_view option) {
-  const std::string file = io::resolve_model_config(path, option);
+  const std::string file = models::resolve_config_path(path, option);
   return parse_hf_config(io::read_small_file(file, option, io::kMaxConfigBytes), file);
 }
 

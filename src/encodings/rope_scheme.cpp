@@ -82,8 +82,19 @@ SchemeInfo rope_scheme() {
           "angle[t, pair i] = t·θ_i, θ_i = base^(-2i/d); cos/sin × attention factor",
           rope_param_specs(),
           [](const ParamMap& p) -> std::unique_ptr<Table> {
-            const RopeConfig c = resolve_rope_config(p);
+            RopeConfig c = resolve_rope_config(p);
             const RopeFrequencies f = compute_frequencies(c);
+            // transformers' rotary module of some models returns cat(freqs, freqs) and re-pairs q/k
+            // instead (DeepSeek-V3 permutes them, GLM repeat_interleaves cos/sin): under hf the
+            // table is that tensor, and says so.
+            std::string tensor_note;
+            if (c.convention == RopeConvention::kHf && c.hf_table_layout && !p.given("layout") &&
+                *c.hf_table_layout != c.layout) {
+              tensor_note = fmt::format("transformers' rotary module output: {} layout (the model rotates {} pairs "
+                                        "by re-pairing q/k, {})",
+                                        to_string(*c.hf_table_layout), to_string(c.layout), c.model_type);
+              c.layout = *c.hf_table_layout;
+            }
             const auto kind = table_kind(p.text("table"));
             const auto len = static_cast<std::size_t>(p.integer("len"));
             TableInfo info = make_info("rope", ParamMap(), {len, static_cast<std::size_t>(c.head_dim)});
@@ -94,7 +105,9 @@ SchemeInfo rope_scheme() {
                             {"attention_factor", f.attention_factor},
                             {"inv_freq", f.inv_freq},
                             {"inv_freq_original", f.inv_freq_original}};
-            info.title = fmt::format("RoPE {} ({} layout, d={}, base={}, {}{})", p.text("table"), to_string(c.layout),
+            if (!tensor_note.empty()) info.notes.push_back(tensor_note);
+            info.title = fmt::format("RoPE {} ({} layout{}, d={}, base={}, {}{})", p.text("table"), to_string(c.layout),
+                                     tensor_note.empty() ? "" : " as transformers' rotary module returns it",
                                      c.rotary_dim, c.base, to_string(c.scaling),
                                      f.factor != 1.0 ? fmt::format(" ×{}", f.factor) : std::string());
             return std::make_unique<RowFunctionTable>(

@@ -97,6 +97,16 @@ void write_rope_report_text(const RopeReport& r, std::ostream& out) {
                        s.source);
   if (!f.deviations.empty()) out << "\nwhere this engine departs from transformers\n";
   for (const auto& d : f.deviations) out << "  " << d << "\n";
+  if (!r.per_layer_type.empty() || !r.no_rope_layers.empty()) out << "\nlayers\n";
+  for (const auto& t : r.per_layer_type)
+    out << fmt::format("  {:<18} {} layers, base {}, {}{}, attention factor {}{}\n", t.layer_type, t.layers.size(),
+                       t.base, t.scaling, t.factor != 1.0 ? fmt::format(" ×{}", t.factor) : std::string(),
+                       t.attention_factor, t.layer_type == r.layer_type ? "  (this report)" : "");
+  if (!r.no_rope_layers.empty()) {
+    std::string list;
+    for (auto i : r.no_rope_layers) list += fmt::format("{}{}", list.empty() ? "" : ",", i);
+    out << fmt::format("  {:<18} {} layers: {}\n", "no RoPE", r.no_rope_layers.size(), list);
+  }
   if (!r.config.notes.empty() || !f.warnings.empty()) out << "\nwarnings\n";
   for (const auto& n : r.config.notes) out << "  note: " << n << "\n";
   for (const auto& w : f.warnings) out << "  warning: " << w << "\n";
@@ -145,6 +155,18 @@ void write_rope_report_json(const RopeReport& r, std::ostream& out) {
   for (std::size_t i = 0; i < f.pairs(); ++i) {
     j["inv_freq"].push_back(number(f.inv_freq[i]));
     j["inv_freq_original"].push_back(number(f.inv_freq_original[i]));
+  }
+  j["layer_type"] = r.layer_type.empty() ? json(nullptr) : json(r.layer_type);
+  j["no_rope_layers"] = r.no_rope_layers;
+  if (!r.per_layer_type.empty()) {
+    j["per_layer_type"] = json::object();
+    for (const auto& t : r.per_layer_type) {
+      json inv = json::array();
+      for (double v : t.inv_freq) inv.push_back(number(v));
+      j["per_layer_type"][t.layer_type] = {{"layers", t.layers}, {"base", t.base}, {"scaling", t.scaling},
+                                           {"factor", t.factor}, {"attention_factor", t.attention_factor},
+                                           {"inv_freq", inv}};
+    }
   }
   if (f.yarn)
     j["yarn"] = {{"beta_fast", f.yarn->beta_fast}, {"beta_slow", f.yarn->beta_slow}, {"low_raw", f.yarn->low_raw},

@@ -45,7 +45,7 @@ TEST_CASE("Llama-2-7B: default RoPE, theta from transformers' default", "[rope][
   CHECK(c.head_dim == 128);
   CHECK(c.rotary_dim == 128);
   CHECK(c.base == 10000.0);
-  CHECK(source_of(c, "base").starts_with("default"));
+  CHECK(source_of(c, "base") == "class default (LlamaConfig)");  // LlamaConfig(rope_theta=10000.0)
   CHECK(source_of(c, "dim") == "derived: hidden_size / num_attention_heads = 4096 / 32");
   CHECK(c.scaling == RopeScaling::kNone);
   CHECK(c.max_position_embeddings == 4096);

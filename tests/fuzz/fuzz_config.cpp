@@ -1,4 +1,5 @@
-// libFuzzer target: config.json text -> RopeConfig -> validated -> frequencies. Anything but
+// libFuzzer target: config.json text -> RopeConfig -> validated -> frequencies, and the same
+// text -> posenc model's report (family defaults, layer plan, every mechanism). Anything but
 // a result or posenc::Error (a crash, a sanitizer report, another exception) is a bug.
 #include <cstddef>
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include "posenc/encodings/rope_config.hpp"
 #include "posenc/error.hpp"
 #include "posenc/memory.hpp"
+#include "posenc/models/model_report.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   posenc::set_memory_limit(std::uint64_t{64} << 20);
@@ -16,6 +18,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     posenc::encodings::finalize_rope_config(c);
     const auto f = posenc::encodings::compute_frequencies(c);
     if (f.inv_freq.empty()) __builtin_trap();
+  } catch (const posenc::Error&) {
+  }
+  try {
+    const auto r = posenc::models::parse_model(std::string(reinterpret_cast<const char*>(data), size), "config.json");
+    if (r.source.empty()) __builtin_trap();
   } catch (const posenc::Error&) {
   }
   return 0;

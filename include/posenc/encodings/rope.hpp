@@ -100,6 +100,13 @@ struct RopeConfig {
   RopePrecision precision = RopePrecision::kF32;
   bool apply_attention_factor = true;           ///< multiply cos/sin by it, as HF does
   std::string model_type;                       ///< config.json model_type ("" = none)
+  /// The layout the model's transformers class rotates q/k with (its family's, see
+  /// posenc/models/family.hpp); --convention hf uses it. Empty = not known from a model.
+  std::optional<RopeLayout> model_layout;
+  std::string model_layout_source;              ///< why, for the settings list
+  /// The layout of the cos/sin tensor transformers' rotary module returns, when it differs from
+  /// model_layout: DeepSeek-V3 and GLM return cat(freqs, freqs) (half) and re-pair q/k instead.
+  std::optional<RopeLayout> hf_table_layout;
   std::string config_file;                      ///< the config.json read ("" = flags only), for messages
   std::string config_scope;                     ///< where its model fields are: "" or "text_config."
   std::string config_scaling = "rope_scaling.";  ///< its scaling dict ("rope_parameters.", ...)

@@ -21,8 +21,25 @@ struct RopePairRow {
   double blend = 1;  ///< weight of the original frequency (NaN where a method does not blend)
 };
 
+/// The rope of one layer type of a model (Gemma 3's sliding layers, ...).
+struct LayerTypeRope {
+  std::string layer_type;            ///< "sliding_attention"
+  std::vector<std::int64_t> layers;  ///< 0-based layers of this type
+  double base = 0;
+  std::string scaling;               ///< rope_type ("none" = transformers' "default")
+  double factor = 1;
+  double attention_factor = 1;
+  std::vector<double> inv_freq;
+};
+
 struct RopeReport {
   RopeConfig config;
+  /// With a model config (filled by posenc/models/model_ropes.hpp): the layer type reported
+  /// ("" = the primary rope), every layer type's rope when the types differ (primary first),
+  /// and the 0-based layers with no RoPE.
+  std::string layer_type;
+  std::vector<LayerTypeRope> per_layer_type;
+  std::vector<std::int64_t> no_rope_layers;
   RopeFrequencies freqs;
   std::int64_t original_length = 0;  ///< L_orig used for "turns in training" (0 = not set)
   /// --seq-len, else max_position_embeddings, else factor × L_orig, else L_orig (0 = not set);

@@ -1,0 +1,46 @@
+#pragma once
+/// Which layers of a model rotate with which RoPE: layer types (Gemma 2/3 sliding and global,
+/// Cohere2, gpt-oss), per-layer-type rope settings (Gemma 3's rope_local_base_freq, transformers'
+/// per-layer-type rope_parameters) and layers without RoPE (Llama 4 and SmolLM3
+/// no_rope_layers, Cohere2's full-attention layers), as the transformers classes build them.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "posenc/encodings/rope.hpp"
+
+namespace posenc::models {
+
+struct LayerPlan {
+  std::int64_t num_layers = 0;           ///< 0 when the config does not say and the class has no default
+  std::vector<std::string> layer_types;  ///< one per layer; empty when every layer is alike
+  std::string layer_types_source;        ///< "config.json layer_types", "derived: ..." ("" when empty)
+  /// The distinct layer types whose rope differs or that carry none, primary (full_attention)
+  /// first; empty when every layer rotates alike.
+  std::vector<std::string> rope_types;
+  std::vector<std::int64_t> no_rope_layers;  ///< 0-based layers without RoPE
+  std::string no_rope_source;                ///< where no_rope_layers came from ("" when none)
+  std::vector<std::string> nope_types;       ///< layer types without RoPE (Cohere2: full_attention)
+};
+
+/// The layer plan of a config.json (or model folder). Throws Error like read_hf_config.
+LayerPlan read_layer_plan(const std::string& path);
+LayerPlan parse_layer_plan(const std::string& json_text, const std::string& file);
+
+/// The RoPE settings of the layers of type `layer_type` ("" = the primary rope, as
+/// read_hf_config). Throws Error naming --layer-type and the model's layer types for a type
+/// the model does not have, or one whose layers carry no RoPE.
+/// `option` names the file in messages ("--hf-config", "--config-a").
+encodings::RopeConfig read_layer_type_config(const std::string& path, const std::string& layer_type,
+                                             std::string_view option = "--hf-config");
+encodings::RopeConfig parse_layer_type_config(const std::string& json_text, const std::string& file,
+                                              const std::string& layer_type);
+
+/// The 0-based layers whose type is `layer_type` (every layer when the plan has no types).
+std::vector<std::int64_t> layers_of_type(const LayerPlan& plan, const std::string& layer_type);
+
+/// "0-4, 6-10, 12": a sorted index list as ranges.
+std::string layer_ranges(const std::vector<std::int64_t>& layers);
+
+}  // namespace posenc::models

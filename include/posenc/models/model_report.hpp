@@ -1,0 +1,63 @@
+#pragma once
+/// `posenc model`: every position mechanism a model uses, where, and with which numbers, as
+/// the model's own (transformers) code builds them. A plain struct, so that another reader (a
+/// GGUF file) can fill the same report.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "posenc/models/family.hpp"
+#include "posenc/params.hpp"
+
+namespace posenc::models {
+
+/// One mechanism and the layers (or stack) that use it.
+struct MechanismUse {
+  Mechanism kind = Mechanism::kRope;
+  std::string where;                  ///< for people: "layers 0-4, 6-10 (sliding_attention)", "encoder"
+  std::string layer_type;             ///< "sliding_attention", "full_attention", "encoder", "decoder", ""
+  std::vector<std::int64_t> layers;   ///< 0-based layers (empty: every layer, or see `where`)
+  /// The numbers, under the stable keys docs/formats.md lists per kind.
+  std::vector<std::pair<std::string, ParamValue>> values;
+  std::vector<std::string> notes;
+  /// The posenc command that shows this mechanism's table or report.
+  std::string command;
+};
+
+/// A field the config left out, and the class default it took.
+struct DefaultedField {
+  std::string field;   ///< "text_config.head_dim"
+  std::string value;   ///< as JSON text
+  std::string source;  ///< "class default (Gemma3TextConfig)"
+};
+
+struct ModelReport {
+  std::string source;                ///< the file read
+  std::string input = "hf-config";   ///< what was read: "hf-config" (a GGUF reader: "gguf")
+  std::string model_type;
+  std::string family;                ///< "Gemma 3" ("" when posenc does not know the model_type)
+  std::string config_class;          ///< "Gemma3TextConfig"
+  std::int64_t num_layers = 0;       ///< 0 = not known
+  std::vector<std::string> layer_types;  ///< one per layer; empty when every layer is alike
+  std::vector<MechanismUse> mechanisms;
+  std::vector<DefaultedField> defaults;
+  std::vector<std::string> notes;
+};
+
+/// Reads a config.json (or model folder). Throws Error for unreadable files, a model_type
+/// posenc does not know that has no RoPE fields either, and bad fields (naming them).
+ModelReport read_model(const std::string& path);
+ModelReport parse_model(const std::string& json_text, const std::string& file);
+
+/// ALiBi slopes as each codebase computes them (float32 tensors):
+/// "bloom" (build_alibi_tensor: the paper's get_slopes, base 2^(-2^-(log2 P - 3)) raised to
+/// 1..P, the extra heads odd powers of the 2P base), "falcon" (the same, rounded to bfloat16),
+/// "mpt" (gen_slopes: 1/2^(k·alibi_bias_max/P'), P' = next power of two, odd then even entries
+/// when n is not a power of two).
+std::vector<double> alibi_slopes_of(const std::string& codebase, std::int64_t heads, double alibi_bias_max = 8.0);
+
+/// Rounds a float32 value to bfloat16 (round to nearest even), as torch's .bfloat16().
+double to_bfloat16(float v);
+
+}  // namespace posenc::models

@@ -1,0 +1,96 @@
+// Picking a config.json's model fields and filling the class defaults (see hf_scope.hpp).
+#include "hf_scope.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "posenc/error.hpp"
+
+namespace posenc::models::detail {
+
+using nlohmann::json;
+
+namespace {
+
+bool present(const json& o, const char* key) {
+  auto it = o.find(key);
+  return it != o.end() && !it->is_null();
+}
+
+std::string text_field(const json& o, const char* key) {
+  auto it = o.find(key);
+  return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+json parse_root(const std::string& json_text, const std::string& file) {
+  json root;
+  try {
+    root = json::parse(json_text);
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers like 1e400
+    std::string what = e.what();
+    std::replace(what.begin(), what.end(), '\n', ' ');
+    throw Error(fmt::format("{}: not valid JSON ({})", file, what));
+  }
+  if (!root.is_object()) throw Error(fmt::format("{}: must be a JSON object", file));
+  return root;
+}
+
+json& scope_of(json& root, const std::string& prefix) { return prefix.empty() ? root : root["text_config"]; }
+
+std::int64_t int_field(const json& o, const char* key, std::int64_t fallback) {
+  auto it = o.find(key);
+  return it != o.end() && it->is_number_integer() ? it->get<std::int64_t>() : fallback;
+}
+
+HfScope prepare_scope(json& root) {
+  HfScope s;
+  s.cfg = &root;
+  if (!present(root, "hidden_size") && !present(root, "head_dim") && root.contains("text_config") &&
+      root["text_config"].is_object()) {
+    s.cfg = &root["text_config"];  // multimodal wrappers keep the language model here
+    s.prefix = "text_config.";
+  }
+  s.model_type = text_field(*s.cfg, "model_type");
+  if (s.model_type.empty()) s.model_type = text_field(root, "model_type");
+  s.family = find_family(s.model_type);
+  if (s.family == nullptr) return s;
+  for (const auto& d : s.family->defaults) {
+    const std::string key(d.key);
+    if (present(*s.cfg, key.c_str())) continue;
+    (*s.cfg)[key] = json::parse(d.json);
+    s.defaulted.push_back(key);
+  }
+  return s;
+}
+
+std::string class_default_source(const Family& f) { return fmt::format("class default ({})", f.config_class); }
+
+std::vector<Mechanism> mechanisms_used(const HfScope& s) {
+  if (s.family == nullptr) return {};
+  std::vector<Mechanism> out = s.family->mechanisms;
+  if (s.family->model_type == "falcon") {
+    auto it = s.cfg->find("alibi");
+    const bool alibi = it != s.cfg->end() && it->is_boolean() && it->get<bool>();
+    out = {alibi ? Mechanism::kAlibi : Mechanism::kRope};
+  }
+  return out;
+}
+
+bool uses_rope(const HfScope& s) {
+  const auto m = mechanisms_used(s);
+  return std::find(m.begin(), m.end(), Mechanism::kRope) != m.end();
+}
+
+void require_rope(const HfScope& s, const std::string& file) {
+  if (s.family == nullptr || uses_rope(s)) return;
+  std::vector<std::string_view> names;
+  for (auto m : mechanisms_used(s)) names.push_back(to_string(m));
+  throw Error(fmt::format("{}: model_type '{}' ({}) uses {}, not RoPE: 'posenc model {}' shows it", file,
+                          s.model_type, s.family->name, fmt::join(names, " and "), file));
+}
+
+}  // namespace posenc::models::detail

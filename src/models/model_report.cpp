@@ -1,0 +1,247 @@
+// `posenc model`: the report of every position mechanism of a config.json (see
+// model_report.hpp). RoPE-family mechanisms here; tables and biases in model_tables.cpp.
+#include "posenc/models/model_report.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "model_internal.hpp"
+#include "posenc/encodings/rope_config.hpp"
+#include "posenc/error.hpp"
+#include "posenc/io/file.hpp"
+#include "posenc/models/config_path.hpp"
+#include "posenc/models/layers.hpp"
+
+namespace posenc::models {
+namespace detail {
+
+double number_field(const nlohmann::json& o, const char* key, double fallback) {
+  auto it = o.find(key);
+  return it != o.end() && it->is_number() ? it->get<double>() : fallback;
+}
+
+bool bool_field(const nlohmann::json& o, const char* key, bool fallback) {
+  auto it = o.find(key);
+  return it != o.end() && it->is_boolean() ? it->get<bool>() : fallback;
+}
+
+std::int64_t checked_int(const HfScope& s, const std::string& file, const char* key, std::int64_t lo, std::int64_t hi,
+                         std::int64_t fallback) {
+  auto it = s.cfg->find(key);
+  if (it == s.cfg->end() || it->is_null()) return fallback;
+  if (!it->is_number_integer() || it->get<std::int64_t>() < lo || it->get<std::int64_t>() > hi)
+    throw Error(fmt::format("{}: \"{}{}\" must be an integer within [{}, {}] (got {})", file, s.prefix, key, lo, hi,
+                            it->dump()));
+  return it->get<std::int64_t>();
+}
+
+}  // namespace detail
+
+namespace {
+
+using nlohmann::json;
+using detail::HfScope;
+
+std::string where_of(const std::vector<std::int64_t>& layers, std::int64_t num_layers, const std::string& type) {
+  if (num_layers > 0 && static_cast<std::int64_t>(layers.size()) == num_layers) return "every layer";
+  std::string w = fmt::format("layers {}", layer_ranges(layers));
+  return type.empty() ? w : fmt::format("{} ({})", w, type);
+}
+
+/// M-RoPE: which of t, h, w each frequency pair follows.
+void add_mrope(const HfScope& s, const encodings::RopeConfig& c, ModelReport& r) {
+  const json* section = nullptr;
+  bool interleaved = s.family != nullptr && s.family->model_type == "qwen3_vl_text";
+  for (const char* dict : {"rope_scaling", "rope_parameters"}) {
+    auto d = s.cfg->find(dict);
+    if (d == s.cfg->end() || !d->is_object()) continue;
+    if (auto m = d->find("mrope_section"); m != d->end() && m->is_array()) section = &*m;
+    interleaved = detail::bool_field(*d, "mrope_interleaved", interleaved);
+  }
+  if (section == nullptr) return;
+  std::vector<std::int64_t> sec;
+  for (const auto& v : *section) {
+    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > 65536)
+      throw Error(fmt::format("{}: \"mrope_section\" must hold integers within [0, 65536] (got {})", r.source,
+                              section->dump()));
+    sec.push_back(v.get<std::int64_t>());
+  }
+  const std::int64_t pairs = c.rotary_dim / 2;
+  std::vector<std::int64_t> axis(static_cast<std::size_t>(pairs), 0);
+  if (interleaved) {
+    // apply_interleaved_mrope: pair i follows h when i % 3 == 1 and i < 3·section[1], w when
+    // i % 3 == 2 and i < 3·section[2], else t.
+    for (std::int64_t i = 0; i < pairs; ++i) {
+      if (sec.size() > 1 && i % 3 == 1 && i < 3 * sec[1]) axis[static_cast<std::size_t>(i)] = 1;
+      if (sec.size() > 2 && i % 3 == 2 && i < 3 * sec[2]) axis[static_cast<std::size_t>(i)] = 2;
+    }
+  } else {
+    // apply_multimodal_rotary_pos_emb: contiguous chunks of section[0], [1], [2] pairs (in each half).
+    std::int64_t i = 0;
+    for (std::size_t k = 0; k < sec.size(); ++k)
+      for (std::int64_t n = 0; n < sec[k] && i < pairs; ++n, ++i) axis[static_cast<std::size_t>(i)] = static_cast<std::int64_t>(k % 3);
+  }
+  MechanismUse m{Mechanism::kMrope, "every rope layer", "", {}, {}, {}, ""};
+  std::int64_t counts[3] = {0, 0, 0};
+  for (auto a : axis) ++counts[a];
+  m.values = {{"mrope_section", sec}, {"interleaved", interleaved}, {"pair_axis", axis},
+              {"pairs_t", counts[0]}, {"pairs_h", counts[1]}, {"pairs_w", counts[2]}};
+  std::int64_t sum = 0;
+  for (auto v : sec) sum += v;
+  if (sum != pairs)
+    m.notes.push_back(fmt::format("mrope_section sums to {}, not rotary_dim/2 = {}", sum, pairs));
+  m.notes.push_back("pair_axis: 0 = temporal (t), 1 = height (h), 2 = width (w); text tokens use the same position on "
+                    "all three, so the plain RoPE table holds for text");
+  r.mechanisms.push_back(std::move(m));
+}
+
+/// The layout and rotary width resolve_rope_config would give under --convention hf.
+void finish(encodings::RopeConfig& c) {
+  if (c.label("layout").starts_with("--")) {
+    c.layout = c.model_layout.value_or(encodings::RopeLayout::kHalf);
+    c.set_source("layout", std::string(to_string(c.layout)),
+                 c.model_layout ? c.model_layout_source : std::string("default for --convention hf"));
+  }
+  encodings::finalize_rope_config(c, c.label("rotary-dim").starts_with("--") ? 0 : c.rotary_dim);
+}
+
+/// The rope of one layer type as a mechanism.
+MechanismUse rope_use(const encodings::RopeConfig& c, const std::vector<std::int64_t>& layers, std::int64_t num_layers,
+                      const std::string& type, const std::string& file) {
+  const encodings::RopeFrequencies f = encodings::compute_frequencies(c);
+  MechanismUse m{Mechanism::kRope, where_of(layers, num_layers, type), type, layers, {}, {}, ""};
+  m.values = {{"head_dim", c.head_dim},
+              {"rotary_dim", c.rotary_dim},
+              {"base", c.base},
+              {"scaling", std::string(to_string(c.scaling))},
+              {"factor", f.factor},
+              {"layout", std::string(to_string(c.layout))},
+              {"attention_factor", f.attention_factor},
+              {"original_max_position_embeddings", c.original_length()},
+              {"max_position_embeddings", c.max_position_embeddings},
+              {"inv_freq", f.inv_freq}};
+  if (c.hf_table_layout)
+    m.values.emplace_back("hf_table_layout", std::string(to_string(*c.hf_table_layout)));
+  for (const auto& n : c.notes) m.notes.push_back(n);
+  for (const auto& w : f.warnings) m.notes.push_back(w);
+  m.command = fmt::format("posenc rope --hf-config {}{}", file, type.empty() ? "" : " --layer-type " + type);
+  return m;
+}
+
+void add_rope(const HfScope& s, const std::string& text, const std::string& file, ModelReport& r) {
+  const LayerPlan plan = parse_layer_plan(text, file);
+  r.num_layers = plan.num_layers;
+  r.layer_types = plan.layer_types;
+  encodings::RopeConfig primary;
+  if (plan.rope_types.empty()) {
+    primary = encodings::parse_hf_config(text, file);
+    finish(primary);
+    std::vector<std::int64_t> layers;
+    for (std::int64_t i = 0; i < plan.num_layers; ++i)
+      if (std::find(plan.no_rope_layers.begin(), plan.no_rope_layers.end(), i) == plan.no_rope_layers.end())
+        layers.push_back(i);
+    r.mechanisms.push_back(rope_use(primary, layers, plan.num_layers, "", file));
+  } else {
+    for (const auto& type : plan.rope_types) {
+      encodings::RopeConfig c = parse_layer_type_config(text, file, type);
+      finish(c);
+      if (type == plan.rope_types.front()) primary = c;
+      r.mechanisms.push_back(rope_use(c, layers_of_type(plan, type), plan.num_layers, type, file));
+    }
+  }
+  if (!plan.no_rope_layers.empty()) {
+    MechanismUse m{Mechanism::kNope, where_of(plan.no_rope_layers, plan.num_layers, ""), "", plan.no_rope_layers, {}, {},
+                   ""};
+    m.values = {{"layers_without_rope", static_cast<std::int64_t>(plan.no_rope_layers.size())}};
+    m.notes.push_back(plan.no_rope_source);
+    if (s.family != nullptr && s.family->model_type == "llama4_text" &&
+        detail::bool_field(*s.cfg, "attn_temperature_tuning", true)) {
+      // Llama4TextAttention: on NoPE layers queries are scaled by
+      // log1p(floor((pos + 1) / floor_scale)) · attn_scale + 1.
+      const double floor_scale = detail::number_field(*s.cfg, "floor_scale", 8192);
+      const double attn_scale = detail::number_field(*s.cfg, "attn_scale", 0.1);
+      std::vector<double> at, scale;
+      for (double p : {0.0, floor_scale - 1, 16 * floor_scale - 1, 128 * floor_scale - 1}) {
+        at.push_back(p);
+        scale.push_back(std::log1p(std::floor((p + 1.0) / floor_scale)) * attn_scale + 1.0);
+      }
+      m.values.emplace_back("attn_temperature_tuning", true);
+      m.values.emplace_back("floor_scale", floor_scale);
+      m.values.emplace_back("attn_scale", attn_scale);
+      m.values.emplace_back("temperature_positions", at);
+      m.values.emplace_back("temperature", scale);
+      m.notes.push_back("query temperature on NoPE layers: log1p(floor((position + 1) / floor_scale)) · attn_scale + 1");
+    }
+    r.mechanisms.push_back(std::move(m));
+  }
+  if (s.family != nullptr &&
+      std::find(s.family->mechanisms.begin(), s.family->mechanisms.end(), Mechanism::kMla) != s.family->mechanisms.end()) {
+    const auto rope = detail::checked_int(s, file, "qk_rope_head_dim", 1, 65536, 0);
+    const auto nope = detail::checked_int(s, file, "qk_nope_head_dim", 0, 65536, 0);
+    MechanismUse m{Mechanism::kMla, "every layer", "", {}, {}, {}, ""};
+    const double q_head = static_cast<double>(rope + nope);
+    double softmax_scale = q_head > 0 ? 1.0 / std::sqrt(q_head) : 0;
+    double mscale = 1;
+    if (primary.scaling == encodings::RopeScaling::kYarn && primary.mscale_all_dim && *primary.mscale_all_dim > 0 &&
+        primary.factor) {
+      // DeepseekV3Attention: scaling *= yarn_get_mscale(factor, mscale_all_dim)²
+      mscale = encodings::yarn_get_mscale(*primary.factor, *primary.mscale_all_dim);
+      softmax_scale *= mscale * mscale;
+    }
+    m.values = {{"qk_rope_head_dim", rope}, {"qk_nope_head_dim", nope}, {"q_head_dim", rope + nope},
+                {"softmax_scale", softmax_scale}, {"softmax_mscale", mscale}};
+    m.notes.push_back(fmt::format("only qk_rope_head_dim = {} of each {}-dim query/key head rotate; the "
+                                  "qk_nope_head_dim part carries no position",
+                                  rope, rope + nope));
+    r.mechanisms.push_back(std::move(m));
+  }
+  add_mrope(s, primary, r);
+}
+
+}  // namespace
+
+ModelReport parse_model(const std::string& json_text, const std::string& file) {
+  json root = detail::parse_root(json_text, file);
+  const HfScope s = detail::prepare_scope(root);
+  ModelReport r;
+  r.source = file;
+  r.model_type = s.model_type;
+  if (s.family != nullptr) {
+    r.family = std::string(s.family->name);
+    r.config_class = std::string(s.family->config_class);
+    for (const auto& key : s.defaulted)
+      r.defaults.push_back({s.prefix + key, (*s.cfg)[key].dump(), detail::class_default_source(*s.family)});
+  }
+  const auto used = detail::mechanisms_used(s);
+  if (s.family == nullptr) {
+    const bool has_rope_fields = s.cfg->contains("rope_theta") || s.cfg->contains("rope_scaling") ||
+                                 s.cfg->contains("rope_parameters") || s.cfg->contains("rotary_emb_base");
+    if (!has_rope_fields)
+      throw Error(fmt::format("{}: model_type '{}' is not one posenc knows, and the file has no RoPE fields "
+                              "(rope_theta, rope_scaling, rope_parameters): 'docs/models.md lists the families posenc knows",
+                              file, s.model_type));
+    r.notes.push_back(fmt::format("model_type '{}' is not in posenc's family table: read as a model with RoPE in "
+                                  "every layer, rotate_half layout",
+                                  s.model_type));
+    add_rope(s, json_text, file, r);
+    return r;
+  }
+  if (std::find(used.begin(), used.end(), Mechanism::kRope) != used.end()) {
+    add_rope(s, json_text, file, r);
+  } else {
+    for (const char* key : {"num_hidden_layers", "n_layer", "num_layers", "n_layers"})
+      if (auto n = detail::int_field(*s.cfg, key); n > 0 && r.num_layers == 0) r.num_layers = n;
+    detail::add_table_mechanisms(s, file, r);
+  }
+  return r;
+}
+
+ModelReport read_model(const std::string& path) {
+  const std::string file = resolve_config_path(path, "posenc model");
+  return parse_model(io::read_small_file(file, "posenc model", io::kMaxConfigBytes), file);
+}
+
+}  // namespace posenc::models

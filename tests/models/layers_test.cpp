@@ -1,0 +1,74 @@
+// Layer types, per-layer-type ropes and NoPE layers, against the config classes' own rules:
+// Gemma3TextConfig: layer i is sliding when (i + 1) % sliding_window_pattern != 0 (6);
+// Gemma3TextModel: the sliding rope uses rope_local_base_freq and rope_type default;
+// Llama4TextConfig / SmolLM3Config: use_rope = no_rope_layers[i], else (i + 1) % 4 != 0;
+// Cohere2Attention rotates only on sliding-window layers (pattern 4).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "../encodings/error_of.hpp"
+#include "posenc/models/layers.hpp"
+
+using namespace posenc::models;
+using posenc_test::error_of;
+using V = std::vector<std::int64_t>;
+
+TEST_CASE("Gemma 3: sliding layers rotate with rope_local_base_freq, unscaled", "[models][layers]") {
+  const std::string text = R"({"model_type": "gemma3_text", "num_hidden_layers": 12, "rope_theta": 1000000.0,
+      "rope_scaling": {"rope_type": "linear", "factor": 8.0}})";
+  const auto plan = parse_layer_plan(text, "g.json");
+  REQUIRE(plan.layer_types.size() == 12);
+  CHECK(layers_of_type(plan, "full_attention") == V{5, 11});
+  CHECK(plan.rope_types == std::vector<std::string>{"full_attention", "sliding_attention"});
+  CHECK(plan.no_rope_layers.empty());
+  const auto full = parse_layer_type_config(text, "g.json", "full_attention");
+  CHECK(full.base == 1000000.0);
+  CHECK(full.scaling == posenc::encodings::RopeScaling::kLinear);
+  const auto local = parse_layer_type_config(text, "g.json", "sliding_attention");
+  CHECK(local.base == 10000.0);  // Gemma3TextConfig rope_local_base_freq default
+  CHECK(local.scaling == posenc::encodings::RopeScaling::kNone);
+  CHECK(!local.factor);
+  CHECK(error_of([&] { parse_layer_type_config(text, "g.json", "chunked"); }) ==
+        "--layer-type must be one of sliding_attention, full_attention for g.json (got 'chunked')");
+}
+
+TEST_CASE("per-layer-type rope_parameters (transformers 5)", "[models][layers]") {
+  const std::string text = R"({"model_type": "gemma3_text", "num_hidden_layers": 4, "sliding_window_pattern": 2,
+      "rope_parameters": {"full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1000000.0},
+                          "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0}}})";
+  CHECK(parse_layer_type_config(text, "g.json", "full_attention").base == 1000000.0);
+  CHECK(parse_layer_type_config(text, "g.json", "").base == 1000000.0);  // primary = full_attention
+  const auto s = parse_layer_type_config(text, "g.json", "sliding_attention");
+  CHECK(s.base == 10000.0);
+  CHECK(s.scaling == posenc::encodings::RopeScaling::kNone);
+  CHECK(parse_layer_plan(text, "g.json").layer_types == std::vector<std::string>{"sliding_attention", "full_attention",
+                                                                                "sliding_attention", "full_attention"});
+}
+
+TEST_CASE("NoPE layers: Llama 4, SmolLM3, Cohere2", "[models][layers]") {
+  // derived from no_rope_layer_interval 4: layers 3, 7, 11 have no RoPE
+  CHECK(parse_layer_plan(R"({"model_type": "llama4_text", "num_hidden_layers": 12})", "l.json").no_rope_layers ==
+        V{3, 7, 11});
+  // an explicit list: 1 = the layer uses RoPE
+  CHECK(parse_layer_plan(R"({"model_type": "smollm3", "num_hidden_layers": 5, "no_rope_layers": [1, 0, 1, 1, 0]})",
+                         "s.json")
+            .no_rope_layers == V{1, 4});
+  // Llama 4 wrapper: the text_config's fields
+  CHECK(parse_layer_plan(R"({"model_type": "llama4", "text_config": {"model_type": "llama4_text",
+        "num_hidden_layers": 8, "hidden_size": 5120, "no_rope_layers": []}})", "l.json").no_rope_layers == V{3, 7});
+  const auto c2 = parse_layer_plan(R"({"model_type": "cohere2", "num_hidden_layers": 8})", "c.json");
+  CHECK(c2.no_rope_layers == V{3, 7});
+  CHECK(c2.rope_types == std::vector<std::string>{"sliding_attention"});
+  CHECK(error_of([] { parse_layer_type_config(R"({"model_type": "cohere2", "num_hidden_layers": 8})", "c.json",
+                                              "full_attention"); })
+            .find("carry no position encoding") != std::string::npos);
+  // layers all alike: no types to choose from
+  CHECK(error_of([] { parse_layer_type_config(R"({"model_type": "llama"})", "l.json", "sliding_attention"); })
+            .find("the model has no layer types") != std::string::npos);
+}
+
+TEST_CASE("layer_ranges", "[models][layers]") {
+  CHECK(layer_ranges({0, 1, 2, 4, 6, 7}) == "0-2, 4, 6-7");
+  CHECK(layer_ranges({}) == "none");
+}
