@@ -122,7 +122,7 @@ RopeConfig resolve_rope_config(const ParamMap& p, std::string_view config_option
     }
   } else if (file) {
     // A model id (ORG/NAME) not on disk is looked up in the local Hugging Face cache.
-    c = models::read_layer_type_config(io::resolve_model_config(path, config_option), layer_type, config_option);
+    c = models::read_layer_type_config(path, layer_type, config_option);
   }
   if (file) c.set_source(is_gguf ? "gguf" : "hf-config", path, fmt::format("flag {}", option));
   // Settings a config.json can hold come from the file unless the flag is given; the others
