@@ -4,6 +4,7 @@
 // (configuration_gemma3.py: head_dim=256, rope_theta=1_000_000.0, rope_local_base_freq=10_000.0)
 // and the modeling files' apply_rotary_pos_emb (Cohere/GLM/GPT-J/Llama 4 adjacent pairs).
 #include <catch2/catch.hpp>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -21,7 +22,7 @@ using posenc_test::error_of;
 namespace {
 
 RopeConfig resolve_text(const std::string& text, std::initializer_list<std::pair<std::string, posenc::ParamValue>> flags = {}) {
-  const auto dir = std::filesystem::temp_directory_path() / "posenc_family_test";
+  const auto dir = std::filesystem::temp_directory_path() / ("posenc_family_test_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const auto file = dir / "config.json";
   std::ofstream(file) << text;
@@ -110,8 +111,8 @@ TEST_CASE("a model without RoPE is refused in one line naming what it uses", "[m
   CHECK(resolve_text(R"({"model_type": "falcon", "hidden_size": 4544, "num_attention_heads": 71})").head_dim == 64);
 }
 
-TEST_CASE("--hf-config takes a model folder holding config.json", "[models]") {
-  const auto dir = std::filesystem::temp_directory_path() / "posenc_family_folder";
+TEST_CASE("a model folder holding config.json is taken by --hf-config", "[models]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("posenc_family_folder_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   CHECK(error_of([&] { posenc::models::resolve_config_path(dir.string()); }) ==
