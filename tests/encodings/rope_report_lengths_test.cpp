@@ -61,6 +61,16 @@ TEST_CASE("linear scaling reads max_position_embeddings as the extended context"
   const auto gemma = report(g);
   CHECK(gemma.original_length == 16384);
   CHECK(gemma.target_length == 131072);
+  // The same reading from a real Gemma-3 12B config (models/gemma-3-12b.json, copied with its
+  // source commit): text_config rope_scaling linear ×8 with max_position_embeddings 131072 on the
+  // full-attention layers, so original 131072 / 8 = 16384 and target 131072.
+  auto g12 = with_config("models/gemma-3-12b.json");
+  g12.set("layer-type", std::string("full_attention"));
+  const auto gemma12 = report(g12);
+  CHECK(gemma12.original_length == 16384);
+  CHECK(gemma12.target_length == 131072);
+  CHECK(gemma12.config.base == 1000000.0);
+  CHECK(gemma12.config.factor.value_or(0) == 8.0);
   // Other methods keep their reading: yarn's original defaults to max_position_embeddings.
   CHECK(report(with_config("qwen2.5-7b-yarn.json")).original_length == 32768);
 }

@@ -6,6 +6,7 @@ import glob
 import json
 import math
 import os
+import re
 
 import numpy as np
 
@@ -32,7 +33,7 @@ CLASS = {
 # apply_rotary_pos_emb of each modeling file: adjacent pairs (rotate_every_two, repeat_interleave,
 # complex view_as_complex, DeepSeek-V3's q/k permutation) or rotate_half.
 INTERLEAVED = {"cohere", "cohere2", "glm", "glm4", "llama4_text", "gptj", "deepseek_v2", "deepseek_v3"}
-NO_ROPE = {"bloom", "mpt", "gpt2", "gpt_bigcode", "opt", "bert", "roberta", "xlm-roberta", "deberta-v2", "t5", "mt5",
+NO_ROPE = {"bloom", "mpt", "gpt2", "gpt_bigcode", "opt", "bert", "roberta", "xlm-roberta", "deberta-v2", "t5", "mt5", "umt5",
            "marian", "m2m_100", "whisper"}
 
 
@@ -82,6 +83,19 @@ def yarn(d, base, rs, max_pos):
     return inv, att
 
 
+def longrope(d, base, rs, max_pos, orig_top):
+    # modeling_rope_utils._compute_longrope_parameters without seq_len (the rotary module at
+    # init): short_factor; a top-level original_max_position_embeddings (Phi-3) sets
+    # factor = max_position_embeddings / original for the attention factor
+    if orig_top:
+        orig, factor = orig_top, max_pos / orig_top
+    else:
+        orig, factor = max_pos, rs.get("factor")
+    att = rs.get("attention_factor") or (1.0 if factor <= 1 else math.sqrt(1 + math.log(factor) / math.log(orig)))
+    ext = np.asarray(rs["short_factor"], dtype=np.float64)
+    return 1.0 / (ext * base ** (np.arange(0, d, 2, dtype=np.float64) / d)), att
+
+
 def llama3(d, base, rs):
     inv = default_inv(d, base)
     f, lo, hi, L = rs["factor"], rs["low_freq_factor"], rs["high_freq_factor"], rs["original_max_position_embeddings"]
@@ -118,6 +132,8 @@ def expected_ropes(cfg):
         inv = llama3(rot, base, rs)
     elif kind == "yarn":
         inv, att = yarn(rot, base, rs, get("max_position_embeddings"))
+    elif kind in ("longrope", "su"):
+        inv, att = longrope(rot, base, rs, get("max_position_embeddings"), s.get("original_max_position_embeddings"))
     else:
         inv = default_inv(rot, base)
     n = get("num_hidden_layers", s.get("n_layer", 0))
@@ -171,7 +187,13 @@ def alibi_expected(cfg):
 def check_model(path):
     name = os.path.basename(path)
     cfg = json.load(open(path))
-    expect("_source" in cfg and "repository" in cfg["_source"], f"{name}: _source names the repository")
+    src = cfg.get("_source", {})
+    commit = src.get("commit")
+    # a verified copy names the repository, the file and the 40-hex commit it was read at; a config
+    # without one says so (commit null and a note) instead of inventing a commit
+    expect(src.get("hf_model") and (
+        (isinstance(commit, str) and re.fullmatch(r"[0-9a-f]{40}", commit) and src.get("repo") and src.get("path"))
+        or (commit is None and "no public copy found" in src.get("note", ""))), f"{name}: _source {src}")
     s = scope(cfg)
     mt = s["model_type"]
     r = run("model", path, "--format", "json", text=True)
@@ -245,11 +267,15 @@ def check_model(path):
         # torch and numpy raise float32 to integer powers with vectorised powf that is not
         # correctly rounded (posenc rounds the exact power): within 1e-6 relative (a few float32 ulp).
         expect(rel_close(a["slopes"], want, 1e-6), f"{name}: ALiBi slopes {a['slopes'][:3]} == {want[:3]}")
-    if mt in ("t5", "mt5"):
+    if mt in ("t5", "mt5", "umt5"):
         t5 = {m["layer_type"]: m["values"] for m in rep["mechanisms"] if m["kind"] == "t5"}
         nb, md = s.get("relative_attention_num_buckets", 32), s.get("relative_attention_max_distance", 128)
         expect(t5.get("encoder", {}).get("bidirectional") is True and t5.get("decoder", {}).get("bidirectional") is False
                and t5["encoder"]["num_buckets"] == nb and t5["decoder"]["max_distance"] == md, f"{name}: T5 stacks")
+        # UMT5Attention: has_relative_attention_bias in every layer; T5: only in layer 0 of a stack
+        own = [any("its own bias table" in n for n in m["notes"]) for m in rep["mechanisms"] if m["kind"] == "t5"]
+        first = [any("in layer 0" in n for n in m["notes"]) for m in rep["mechanisms"] if m["kind"] == "t5"]
+        expect(own == [mt == "umt5"] * 2 and first == [mt != "umt5"] * 2, f"{name}: bias table per layer {own} {first}")
     learned = [m["values"] for m in rep["mechanisms"] if m["kind"] == "learned"]
     offsets = {"opt": (2, s.get("max_position_embeddings")), "roberta": (2, 512), "xlm-roberta": (2, 512),
                "gpt2": (0, s.get("n_positions")), "gpt_bigcode": (0, s.get("n_positions")),
