@@ -10,6 +10,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <string>
+
+#include <unistd.h>
 
 #include "../io/gguf_writer.hpp"
 #include "posenc/encodings/rope_config.hpp"
@@ -23,7 +26,9 @@ namespace {
 
 struct Temp {
   std::filesystem::path path;
-  Temp(const std::string& name, const std::string& bytes) : path(std::filesystem::temp_directory_path() / ("posenc_gc_" + name)) {
+  // per process: ctest runs test cases in parallel processes that would share one fixed name
+  Temp(const std::string& name, const std::string& bytes)
+      : path(std::filesystem::temp_directory_path() / ("posenc_gc_" + std::to_string(::getpid()) + "_" + name)) {
     std::ofstream(path, std::ios::binary) << bytes;
   }
   ~Temp() { std::filesystem::remove(path); }
