@@ -36,6 +36,7 @@ const std::vector<IdentityInfo>& identity_infos() {
       {"bias-relative", "the bias depends only on j - i (up to a per-row constant)"},
       {"axial-relative", "<R_a q, R_b k> depends only on the offsets per axis (t, h, w; rows, columns)"},
       {"text-reduces-to-rope", "tokens with equal ids on every axis (text) rotate as 1-D RoPE"},
+      {"xpos-relative", "<q~_m, k~_n> of xPos depends only on m - n (= sum zeta_i^((m-n)/gamma) x RoPE's pair score)"},
   };
   return all;
 }

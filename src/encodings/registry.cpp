@@ -24,6 +24,9 @@ const std::vector<SchemeInfo>& schemes() {
       axial_rope_scheme(),
       nope_scheme(),
       deberta_scheme(),
+      xpos_scheme(),
+      transformer_xl_scheme(),
+      shaw_scheme(),
   };
   return all;
 }

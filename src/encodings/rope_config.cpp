@@ -67,6 +67,10 @@ std::vector<ParamSpec> rope_param_specs() {
       {"rotary-dim", "rotated width R (even, ≤ --dim); 0 = int(dim × partial-rotary-factor)", std::int64_t{0}, {}, 0,
        static_cast<double>(kMaxDim)},
       {"partial-rotary-factor", "fraction of the head that rotates (GPT-NeoX rotary_pct, Phi-2)", 1.0, {}, 0, 1},
+      {"proportion", "p-RoPE (--scaling proportional): the fastest int(p·dim/2) pairs rotate, the rest keep "
+                     "frequency 0 (Gemma 4 global layers: 0.25; 0 = NoPE, 1 = plain RoPE); e.g. --scaling "
+                     "proportional --proportion 0.25; default: --partial-rotary-factor",
+       1.0, {}, 0, 1},
       {"scaling", "context-extension method (none = transformers' rope_type \"default\")", std::string("none"),
        rope_scaling_choices()},
       [&] { auto f = number("factor", "scaling factor s", 0.0); f.above_min = true; return f; }(),
@@ -138,6 +142,17 @@ RopeConfig resolve_rope_config(const ParamMap& p, std::string_view config_option
   if (from_flag("base")) c.base = p.number("base"), record("base");
   if (from_flag("partial-rotary-factor")) c.partial_rotary_factor = p.number("partial-rotary-factor"), record("partial-rotary-factor");
   if (from_flag("scaling")) c.scaling = parse_rope_scaling(p.text("scaling")), record("scaling");
+  if (p.has("proportion") && p.given("proportion")) {  // p-RoPE's p: the fraction, 0 allowed
+    if (c.scaling != RopeScaling::kProportional)
+      throw Error(fmt::format("--proportion {} is p-RoPE's fraction: it needs --scaling proportional (got {})",
+                              p.number("proportion"), c.method_label()));
+    for (const char* other : {"partial-rotary-factor", "rotary-dim"})
+      if (p.has(other) && p.given(other))
+        throw Error(fmt::format("--proportion {} and --{} are alternatives under proportional: give one",
+                                p.number("proportion"), other));
+    c.partial_rotary_factor = p.number("proportion");
+    c.set_source("partial-rotary-factor", text_of(p.value("proportion")), "flag --proportion");
+  }
   if (p.has("factor") && p.given("factor") && !(p.number("factor") > 0))
     throw Error(fmt::format("--factor must be a finite number > 0 (got {})", p.number("factor")));
   if (from_flag("factor") && p.number("factor") > 0) c.factor = p.number("factor"), record("factor");
@@ -193,9 +208,13 @@ RopeConfig resolve_rope_config(const ParamMap& p, std::string_view config_option
 void finalize_rope_config(RopeConfig& c, std::int64_t explicit_rotary_dim) {
   if (c.head_dim < 2 || c.head_dim > kMaxDim)
     throw Error(fmt::format("{} must be within [2, {}] (got {})", c.label("dim"), kMaxDim, c.head_dim));
-  check_number(c, "partial-rotary-factor", c.partial_rotary_factor, 0.0, true, "in (0, 1]");
+  // p-RoPE's p may be 0 (no pair rotates: NoPE); a rotary width may not.
+  const bool p_rope = c.scaling == RopeScaling::kProportional;
+  const char* fraction_rule = p_rope ? "in [0, 1]" : "in (0, 1]";
+  check_number(c, "partial-rotary-factor", c.partial_rotary_factor, 0.0, !p_rope, fraction_rule);
   if (c.partial_rotary_factor > 1.0)
-    throw Error(fmt::format("{} must be in (0, 1] (got {})", c.label("partial-rotary-factor"), c.partial_rotary_factor));
+    throw Error(fmt::format("{} must be {} (got {})", c.label("partial-rotary-factor"), fraction_rule,
+                            c.partial_rotary_factor));
   if (c.scaling == RopeScaling::kProportional) {
     // p-RoPE keeps pairs (i, i + head_dim/2) over the whole head and zeroes the tail frequencies.
     if (explicit_rotary_dim > 0) c.partial_rotary_factor = static_cast<double>(explicit_rotary_dim) / static_cast<double>(c.head_dim);
@@ -251,6 +270,10 @@ void finalize_rope_config(RopeConfig& c, std::int64_t explicit_rotary_dim) {
     for (auto& s : c.sources)
       if (s.name == name && s.source.find("(ignored") == std::string::npos)
         s.source += fmt::format(" (ignored by {})", to_string(c.scaling));
+  if (p_rope && rope_detail::proportional_angles(c) == 0)
+    c.notes.push_back("p-RoPE with p = 0: no pair rotates (cos 1, sin 0 at every position): NoPE");
+  else if (p_rope && rope_detail::proportional_angles(c) * 2 == static_cast<std::size_t>(c.head_dim))
+    c.notes.push_back("p-RoPE with every pair rotating: plain RoPE (exponent over the whole head)");
   if (c.rotary_dim < c.head_dim && c.scaling != RopeScaling::kProportional)
     c.notes.push_back(fmt::format("partial rotary: dims 0..{} rotate (exponent over {}), dims {}..{} pass through",
                                   c.rotary_dim - 1, c.rotary_dim, c.rotary_dim, c.head_dim - 1));

@@ -23,7 +23,7 @@ RopeTableKind table_kind(const std::string& s) {
 /// makes the same table. Left out: settings not set (no --factor, no --mscale, ...), settings
 /// the method does not read (--beta-fast under linear) and --hf-config itself (what it set is
 /// echoed). The rotary width is echoed once: as --partial-rotary-factor when that fraction
-/// made it (Phi-2's 0.4, and p-RoPE), else as --rotary-dim. The provenance block lists every
+/// made it (Phi-2's 0.4; p-RoPE's p as --proportion), else as --rotary-dim. The provenance block lists every
 /// setting with its source.
 std::vector<std::pair<std::string, ParamValue>> echoed_params(const ParamMap& p, const RopeConfig& c) {
   std::vector<std::pair<std::string, ParamValue>> e;
@@ -41,8 +41,8 @@ std::vector<std::pair<std::string, ParamValue>> echoed_params(const ParamMap& p,
           ? c.partial_rotary_factor != 1.0
           : c.partial_rotary_factor != 1.0 &&
                 c.rotary_dim == static_cast<std::int64_t>(static_cast<double>(c.head_dim) * c.partial_rotary_factor);
-  if (by_fraction) {
-    put("partial-rotary-factor", c.partial_rotary_factor);
+  if (by_fraction) {  // p-RoPE's p as --proportion (it may be 0, which --partial-rotary-factor is not elsewhere)
+    put(c.scaling == RopeScaling::kProportional ? "proportion" : "partial-rotary-factor", c.partial_rotary_factor);
   } else {
     put("rotary-dim", c.rotary_dim);
   }

@@ -18,5 +18,8 @@ SchemeInfo mrope_scheme();       // mrope_scheme.cpp
 SchemeInfo axial_rope_scheme();  // axial_rope_scheme.cpp
 SchemeInfo nope_scheme();        // nope.cpp
 SchemeInfo deberta_scheme();     // deberta.cpp
+SchemeInfo xpos_scheme();        // xpos.cpp
+SchemeInfo transformer_xl_scheme();  // transformer_xl.cpp
+SchemeInfo shaw_scheme();        // shaw.cpp
 
 }  // namespace posenc::encodings
