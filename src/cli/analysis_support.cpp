@@ -7,7 +7,7 @@
 #include <cstdlib>
 
 #include "posenc/encodings/registry.hpp"
-#include "posenc/encodings/rope.hpp"
+#include "posenc/analysis/scheme_traits.hpp"
 #include "posenc/error.hpp"
 #include "posenc/text.hpp"
 
@@ -54,30 +54,6 @@ ParamValue parse_value(const ParamSpec& spec, const std::string& text) {
 
 }  // namespace
 
-SchemeKind scheme_kind(const std::string& scheme) {
-  if (scheme == "rope") return SchemeKind::kRope;
-  if (scheme == "alibi" || scheme == "t5" || scheme == "deberta") return SchemeKind::kBias;
-  return SchemeKind::kAbsolute;
-}
-
-const ParamValue* find_entry(const std::vector<std::pair<std::string, ParamValue>>& entries, const std::string& name) {
-  for (const auto& [k, v] : entries)
-    if (k == name) return &v;
-  return nullptr;
-}
-
-RopeView rope_view(const TableInfo& info) {
-  RopeView v;
-  const auto* inv = find_entry(info.results, "inv_freq");
-  if (!inv || !std::holds_alternative<std::vector<double>>(*inv))
-    throw Error(fmt::format("scheme {} does not report its rotary frequencies (inv_freq)", info.scheme));
-  v.theta = std::get<std::vector<double>>(*inv);
-  const auto* layout = find_entry(info.params, "layout");
-  if (layout && std::holds_alternative<std::string>(*layout))
-    v.layout = encodings::parse_rope_layout(std::get<std::string>(*layout));
-  return v;
-}
-
 std::vector<Variant> make_variants(const std::string& scheme, const ParamMap& base, const std::string& vary) {
   if (vary.empty()) return {{"", base}};
   const auto eq = vary.find('=');
@@ -108,24 +84,10 @@ std::vector<Variant> make_variants(const std::string& scheme, const ParamMap& ba
   return out;
 }
 
-ParamMap analysis_params(const std::string& scheme, ParamMap params) {
-  if (scheme == "rope" && params.has("precision") && !params.given("precision"))
-    params.set("precision", std::string("f64"), false);
-  if (!scheme.empty())
-    for (const auto& [name, value] : encodings::find_scheme(scheme).analysis_defaults)
-      if (params.has(name) && !params.given(name)) params.set(name, value, false);
-  return params;
-}
-
 std::unique_ptr<Table> analysis_table(const SchemeOptions& source) {
   const std::string scheme = source.scheme();
   if (scheme.empty()) return source.make_table();
-  return encodings::make_table(scheme, analysis_params(scheme, source.values()));
-}
-
-std::unique_ptr<Table> scheme_table(const std::string& scheme, ParamMap params, std::size_t rows) {
-  if (!params.given("len")) params.set("len", static_cast<std::int64_t>(std::max<std::size_t>(rows, 1)), false);
-  return encodings::make_table(scheme, params);
+  return encodings::make_table(scheme, analysis::analysis_params(scheme, source.values()));
 }
 
 nlohmann::ordered_json entries_json(const std::vector<std::pair<std::string, ParamValue>>& entries) {

@@ -1,33 +1,18 @@
 #pragma once
-// Pieces shared by the analysis commands (decay, similarity, project, check): what kind
-// of scheme a table is, RoPE frequencies read from a rope table, --vary, JSON echoes.
+// Pieces shared by the analysis commands (decay, similarity, project, check): --vary, the table
+// an analysis reads, JSON and CSV text. What each scheme is to the analyses is the library's
+// (posenc/analysis/scheme_traits.hpp).
 #include <nlohmann/json.hpp>
 
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "posenc/analysis/rotary.hpp"
 #include "posenc/params.hpp"
 #include "posenc/table.hpp"
 #include "scheme_options.hpp"
 
 namespace posenc::cli {
-
-/// Absolute tables have one vector per position; rope rotates q and k; bias schemes add to logits.
-enum class SchemeKind { kAbsolute, kRope, kBias };
-SchemeKind scheme_kind(const std::string& scheme);  ///< "" (an --input table) is absolute
-
-/// The entry `name` of params or results, or nullptr.
-const ParamValue* find_entry(const std::vector<std::pair<std::string, ParamValue>>& entries, const std::string& name);
-
-/// θ_i (after any scaling) and layout of a rope table, read from its echoed results
-/// ("inv_freq") and params ("layout").
-struct RopeView {
-  std::vector<double> theta;
-  analysis::RopeLayout layout = analysis::RopeLayout::kHalf;
-};
-RopeView rope_view(const TableInfo& info);
 
 /// One parameter setting of a --vary run: its label ("base=100") and the scheme's values.
 struct Variant {
@@ -38,15 +23,8 @@ struct Variant {
 /// each value is checked like the flag itself (type, range, choices). Throws Error naming --vary.
 std::vector<Variant> make_variants(const std::string& scheme, const ParamMap& base, const std::string& vary);
 
-/// The scheme's values as the analyses use them: rope computes in float64 unless --precision is
-/// given (the analyses study the formula; `--precision f32` emulates the references' float32).
-ParamMap analysis_params(const std::string& scheme, ParamMap params);
-
-/// The table an analysis reads: the --input file, or the scheme's with analysis_params.
+/// The table an analysis reads: the --input file, or the scheme's with analysis::analysis_params.
 std::unique_ptr<Table> analysis_table(const SchemeOptions& source);
-
-/// The scheme's table with --len raised to `rows` when the user did not give --len.
-std::unique_ptr<Table> scheme_table(const std::string& scheme, ParamMap params, std::size_t rows);
 
 /// {"name": value, ...} in order.
 nlohmann::ordered_json entries_json(const std::vector<std::pair<std::string, ParamValue>>& entries);

@@ -12,7 +12,8 @@
 #include "app.hpp"
 #include "validators.hpp"
 #include "check_echo.hpp"
-#include "check_identities.hpp"
+#include "posenc/analysis/scheme_identities.hpp"
+#include "posenc/analysis/scheme_traits.hpp"
 #include "posenc/encodings/registry.hpp"
 #include "posenc/error.hpp"
 #include "posenc/io/format.hpp"
@@ -26,7 +27,7 @@ namespace {
 struct CheckOptions {
   SchemeOptions scheme;
   std::vector<std::string> identities;
-  CheckSettings settings;
+  analysis::CheckSettings settings;
   std::optional<std::string> format;  ///< text or json; default from -o's extension, text on stdout
   std::string output = "-";
 };
@@ -43,7 +44,7 @@ std::string short_number(double v) {
   return fmt::format("{:.3g}", v);
 }
 
-void print_text(std::ostream& out, const CheckEcho& echo, const CheckRun& run) {
+void print_text(std::ostream& out, const CheckEcho& echo, const analysis::CheckRun& run) {
   out << fmt::format("posenc {}\n", echo.command);
   if (!echo.settings.empty()) out << fmt::format("  settings: {}\n", echo.settings);
   for (const auto& r : run.results)
@@ -80,7 +81,7 @@ int run_check(Context& ctx, const CheckOptions& o) {
   const io::Format format = io::resolve_format(o.format, o.output, {io::Format::kText, io::Format::kJson});
   if (o.output != "-") io::check_writable(o.output);  // before the work
   const std::string scheme = o.scheme.scheme();
-  const ParamMap params = scheme.empty() ? ParamMap() : analysis_params(scheme, o.scheme.values());
+  const ParamMap params = scheme.empty() ? ParamMap() : analysis::analysis_params(scheme, o.scheme.values());
   const auto table = scheme.empty() ? o.scheme.make_table(/*max_axes=*/3)  // an --input .npy may be H x N x M biases
                                     : encodings::make_table(scheme, params);
   // Identities compare positions: one position checks nothing (only 'bounded' applies to it).
@@ -91,7 +92,7 @@ int run_check(Context& ctx, const CheckOptions& o) {
   if (positions < 2 && !only_bounded)
     throw Error(fmt::format("check needs at least 2 positions: the identities compare positions (got {}; give --len 2 or more)",
                             positions));
-  const CheckRun run = run_identities(scheme, params, *table, o.identities, o.settings);
+  const analysis::CheckRun run = analysis::run_identities(scheme, params, *table, o.identities, o.settings);
   bool all_hold = true;
   for (const auto& r : run.results) all_hold = all_hold && r.holds;
   // The report says what was checked: the command that repeats it and the settings in effect.

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "analysis_support.hpp"
+#include "posenc/analysis/scheme_traits.hpp"
 #include "posenc/encodings/registry.hpp"
 
 namespace posenc::cli {
@@ -27,7 +27,8 @@ std::string flag(const std::string& name, const std::string& value) { return fmt
 }  // namespace
 
 CheckEcho check_echo(const std::string& scheme, const std::string& input, const ParamMap& given, const TableInfo& info,
-                     const std::vector<std::string>& requested, const CheckSettings& s, const CheckRun& run) {
+                     const std::vector<std::string>& requested, const analysis::CheckSettings& s,
+                     const analysis::CheckRun& run) {
   CheckEcho e;
   e.command = scheme.empty() ? "check" + flag("input", input) : "check " + scheme;
   if (!scheme.empty() && given.has("hf-config") && given.given("hf-config"))
@@ -41,7 +42,7 @@ CheckEcho check_echo(const std::string& scheme, const std::string& input, const 
     return std::any_of(names.begin(), names.end(),
                        [&](const std::string& n) { return std::find(ids.begin(), ids.end(), n) != ids.end(); });
   };
-  const bool rope = scheme_kind(scheme) == SchemeKind::kRope;
+  const bool rope = analysis::scheme_kind(scheme) == analysis::SchemeKind::kRope;
   const auto option = [&](const char* name, nlohmann::ordered_json value, const std::string& text) {
     e.options[name] = std::move(value);
     e.command += flag(name, text);

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "check_identities.hpp"
+#include "posenc/analysis/scheme_identities.hpp"
 #include "posenc/params.hpp"
 #include "posenc/table.hpp"
 
@@ -25,6 +25,7 @@ struct CheckEcho {
 /// `scheme` is "" for --input (then `input` is its path); `given` the scheme options as typed
 /// (for --hf-config); `requested` the --identity list; `run` what was checked.
 CheckEcho check_echo(const std::string& scheme, const std::string& input, const ParamMap& given, const TableInfo& info,
-                     const std::vector<std::string>& requested, const CheckSettings& s, const CheckRun& run);
+                     const std::vector<std::string>& requested, const analysis::CheckSettings& s,
+                     const analysis::CheckRun& run);
 
 }  // namespace posenc::cli

@@ -12,7 +12,7 @@
 #include "app.hpp"
 #include "decay_series.hpp"
 #include "output_options.hpp"
-#include "posenc/encodings/alibi.hpp"
+#include "posenc/analysis/scheme_traits.hpp"
 #include "posenc/error.hpp"
 #include "scheme_options.hpp"
 #include "validators.hpp"
@@ -20,6 +20,7 @@
 namespace posenc::cli {
 namespace {
 
+using analysis::DecayRequest;
 using analysis::Series;
 
 struct DecayOptions {
@@ -93,7 +94,7 @@ void refuse_unused(const DecayOptions& o, const Collected& c, const std::string&
   if (o.metric_option->count() > 0 && !c.uses_metric)
     throw Error(fmt::format("--metric applies to position vectors (absolute tables, --input, rope's q.k); "
                             "{} decay plots its {} against the offset itself",
-                            who, who == "t5" || who == "deberta" ? "bucket" : "bias"));
+                            who, analysis::bias_value_name(who).empty() ? "bias" : analysis::bias_value_name(who)));
   if ((o.qk_option->count() > 0 || o.seed_option->count() > 0) && !c.uses_qk)
     throw Error(fmt::format("--qk and --seed choose rope's q and k; {} has none (decay rope --qk ones|same|random)", who));
   if (o.no_extras && !c.has_extras)
@@ -112,7 +113,7 @@ nlohmann::ordered_json params_json(const std::string& scheme, const ParamMap& ba
     j[varied] = nlohmann::ordered_json::array();
     for (const auto& v : variants) std::visit([&](const auto& x) { j[varied].push_back(x); }, v.params.value(varied));
   }
-  if (scheme == "alibi" && varied != "heads") j["slopes"] = encodings::alibi_slopes(base.integer("heads"));
+  for (const auto& [k, v] : analysis::derived_values(scheme, base, varied)) std::visit([&, key = k](const auto& x) { j[key] = x; }, v);
   return j;
 }
 
@@ -122,8 +123,8 @@ int run_decay(Context& ctx, const DecayOptions& o) {
   const std::string scheme = o.scheme.scheme();
   const std::string vary = effective_vary(o);
   const std::string varied = vary.substr(0, vary.find('='));
-  const ParamMap given = scheme.empty() ? ParamMap() : analysis_params(scheme, o.scheme.values());
-  const bool past_only = !scheme.empty() && is_causal(scheme, given);
+  const ParamMap given = scheme.empty() ? ParamMap() : analysis::analysis_params(scheme, o.scheme.values());
+  const bool past_only = !scheme.empty() && analysis::is_causal(scheme, given);
   DecayRequest req;
   req.offsets = analysis::decay_offsets(o.max_offset, o.symmetric, past_only);
   req.from = o.from >= 0 ? o.from : (o.symmetric || past_only ? o.max_offset : 0);
@@ -131,11 +132,11 @@ int run_decay(Context& ctx, const DecayOptions& o) {
   req.qk = o.qk;
   req.seed = o.seed;
   req.extras = !o.no_extras;
-  const ParamMap base = fit_len(scheme, given, req);  // the --len used, echoed as such
+  const ParamMap base = analysis::fit_len(scheme, given, req);  // the --len used, echoed as such
 
   Collected c;
   const auto add_curves = [&](const std::string& label, const std::string& sch, const ParamMap& p, const SchemeOptions& source) {
-    auto curves = decay_curves(sch, fit_len(sch, p, req), source, req);
+    auto curves = decay_curves(sch, analysis::fit_len(sch, p, req), source, req);
     c.uses_metric |= curves.uses_metric, c.uses_qk |= curves.uses_qk, c.has_extras |= curves.has_extras;
     if (std::find(c.methods.begin(), c.methods.end(), curves.method) == c.methods.end()) c.methods.push_back(curves.method);
     const std::size_t n = curves.series.size();
@@ -154,7 +155,7 @@ int run_decay(Context& ctx, const DecayOptions& o) {
     add_curves(own.empty() || v.label.empty() ? own + v.label : own + " " + v.label, scheme, v.params, o.scheme);
   for (const auto& cmp : compared) {
     const std::string sch = cmp->source.scheme();
-    add_curves(cmp->spec, sch, sch.empty() ? ParamMap() : analysis_params(sch, cmp->source.values()), cmp->source);
+    add_curves(cmp->spec, sch, sch.empty() ? ParamMap() : analysis::analysis_params(sch, cmp->source.values()), cmp->source);
   }
   refuse_unused(o, c, scheme.empty() ? "an --input table" : scheme);
 
@@ -186,7 +187,8 @@ int run_decay(Context& ctx, const DecayOptions& o) {
     render::LineFigure fig;
     const std::string who = scheme.empty() ? o.scheme.input() : scheme;
     const std::string metric = o.metric == "dot" ? "dot product" : o.metric == "cosine" ? "cosine similarity" : o.metric;
-    fig.y_label = scheme == "alibi" ? "bias" : scheme == "t5" || scheme == "deberta" ? "bucket" : scheme == "rope" && o.metric == "dot" ? "score" : metric;
+    const std::string value = analysis::decay_value_name(scheme, o.metric);
+    fig.y_label = value.empty() ? metric : value;
     fig.title = compared.empty()
                     ? fmt::format("{} against the offset: {}{}", fig.y_label, who, vary.empty() ? "" : " (" + vary + ")")
                     : fmt::format("{} against the offset", fig.y_label);

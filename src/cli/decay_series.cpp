@@ -3,86 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <sstream>
 
-#include "analysis_support.hpp"
 #include "parse_errors.hpp"
-#include "posenc/analysis/rope_identity.hpp"
-#include "posenc/encodings/alibi.hpp"
-#include "posenc/encodings/deberta.hpp"
-#include "posenc/encodings/registry.hpp"
 #include "posenc/error.hpp"
 
 namespace posenc::cli {
-namespace {
-
-using analysis::Series;
-
-DecayCurves alibi_curves(const ParamMap& p, const DecayRequest& r) {
-  const auto slopes = encodings::alibi_slopes(p.integer("heads"));
-  const std::int64_t only = p.integer("head");
-  DecayCurves out;
-  for (std::size_t h = 0; h < slopes.size(); ++h)
-    if (only < 0 || static_cast<std::size_t>(only) == h)
-      out.series.push_back({fmt::format("head {} (m={})", h, slopes[h]),
-                            analysis::alibi_decay(slopes[h], r.offsets, is_causal("alibi", p))});
-  out.method = "formula: bias -m*|delta| (causal: later keys masked)";
-  return out;
-}
-
-DecayCurves t5_curves(const ParamMap& p, const DecayRequest& r) {
-  const encodings::T5Options t5{p.integer("buckets"), p.integer("max-distance"), !is_causal("t5", p)};
-  encodings::check_t5(t5);
-  return {{{"bucket", analysis::t5_decay(t5, r.offsets)}}, "formula: bucket of rp = delta", false, false, false};
-}
-
-// DeBERTa reads the bucket of query − key = −Δ (Δ = key − query, as t5).
-DecayCurves deberta_curves(const ParamMap& p, const DecayRequest& r) {
-  encodings::DebertaOptions o;
-  o.buckets = p.integer("buckets");
-  o.max_relative = p.integer("max-relative");
-  o.impl = p.text("impl") == "microsoft" ? encodings::DebertaImpl::kMicrosoft : encodings::DebertaImpl::kHf;
-  const std::string idx = p.text("index");
-  o.index = idx == "c2p" ? encodings::DebertaIndex::kC2p : idx == "p2c" ? encodings::DebertaIndex::kP2c
-                                                                         : encodings::DebertaIndex::kBucket;
-  encodings::check_deberta(o);
-  std::vector<double> v;
-  for (std::int64_t d : r.offsets) v.push_back(static_cast<double>(encodings::deberta_value(-d, o)));
-  return {{{idx, std::move(v)}}, "formula: " + idx + " of query - key = -delta", false, false, false};
-}
-
-// <R_T q, R_{T+Δ} k> for the chosen q, k (closed form, independent of T), then RoFormer's bound
-// and the q = k = ones curve as extras.
-DecayCurves rope_curves(const ParamMap& p, const DecayRequest& r) {
-  const auto view = rope_view(scheme_table("rope", p, 1)->info());
-  const auto c = analysis::make_rope_case(view.theta, view.layout, 1, analysis::parse_qk(r.qk), r.seed);
-  const analysis::Metric metric = analysis::parse_metric(r.metric);
-  const bool interleaved = view.layout == analysis::RopeLayout::kInterleaved;
-  auto score = metric == analysis::Metric::kDistance
-                   ? analysis::rope_qk_distance(view.theta, c.q, c.k, interleaved, r.offsets)
-                   : analysis::rope_qk_decay(view.theta, c.q, c.k, interleaved, r.offsets);
-  const double qq = analysis::dot(c.q, c.q), kk = analysis::dot(c.k, c.k);
-  if (metric != analysis::Metric::kDistance)
-    for (double& v : score) v = analysis::metric_from_dot(metric, v, qq, kk);  // rotations keep |q|, |k|
-  const std::string vectors = r.qk == "ones"   ? "q=k=ones"
-                              : r.qk == "same" ? fmt::format("q=k random (seed {})", r.seed)
-                                               : fmt::format("q, k random (seed {})", r.seed);
-  DecayCurves out;
-  out.uses_metric = out.uses_qk = out.has_extras = true;
-  // Extras first, so the default (q = k = ones, dot) is the bound and the ones curve, as before.
-  if (r.extras) {
-    out.series.push_back({"roformer bound", analysis::roformer_bound(view.theta, r.offsets)});
-    if (r.qk != "ones" || r.metric != "dot") out.series.push_back({"q=k=ones", analysis::rope_ones_dot(view.theta, r.offsets)});
-  }
-  out.series.push_back({r.metric == "dot" ? vectors : vectors + " " + r.metric, std::move(score)});
-  out.method = fmt::format("closed form: <R_T q, R_T+delta k> = Re sum q k* e^(-i delta theta){}, theta in {}",
-                           r.extras ? ", RoFormer bound (1/(d/2)) sum |S_j|" : "", p.text("precision") == "f32"
-                                                                                   ? "float32 (HF's inv_freq)"
-                                                                                   : "float64");
-  return out;
-}
-
-}  // namespace
 
 std::vector<std::string> split_words(const std::string& spec) {
   std::vector<std::string> words;
@@ -136,61 +61,11 @@ std::unique_ptr<Compared> parse_compare(const std::string& spec) {
   return c;
 }
 
-bool is_causal(const std::string& scheme, const ParamMap& p) {
-  if (scheme == "alibi") return p.text("form") == "causal";
-  if (scheme == "t5") return p.text("mode") == "causal";
-  return false;
-}
-
-ParamMap fit_len(const std::string& scheme, ParamMap params, const DecayRequest& r) {
-  const std::int64_t lo = r.from + (r.offsets.empty() ? 0 : r.offsets.front());
-  const std::int64_t hi = r.from + (r.offsets.empty() ? 0 : r.offsets.back());
-  if (lo < 0)
-    throw Error(fmt::format("--from {} with offset {} needs position {}, before position 0; "
-                            "give --from {} or more (the default with --symmetric or a causal scheme)",
-                            r.from, r.offsets.front(), lo, -r.offsets.front()));
-  if (scheme.empty() || !params.has("len")) return params;
-  if (!params.given("len")) {
-    params.set("len", hi + 1, false);
-  } else if (params.integer("len") <= hi) {
-    throw Error(fmt::format("--len {} is too short for --from {} and --max-offset {}: position {} needs --len {} "
-                            "or more (or leave --len out)",
-                            params.integer("len"), r.from, std::max(-r.offsets.front(), r.offsets.back()), hi, hi + 1));
-  }
-  return params;
-}
-
-DecayCurves decay_curves(const std::string& scheme, const ParamMap& params, const SchemeOptions& source,
-                         const DecayRequest& r) {
-  if (scheme == "alibi") return alibi_curves(params, r);
-  if (scheme == "t5") return t5_curves(params, r);
-  if (scheme == "deberta") return deberta_curves(params, r);
-  if (scheme == "rope") return rope_curves(params, r);
-  const analysis::Metric metric = analysis::parse_metric(r.metric);
-  const auto table = scheme.empty() ? source.make_table() : encodings::make_table(scheme, params);
-  if (table->info().shape.size() != 2) throw Error("decay needs a 2-D table (rows = positions)");
-  DecayCurves out;
-  out.uses_metric = true;
-  if (const auto known = analysis::known_sinusoids(table->info())) {
-    out.method = "closed form: sum_k cos(w_k delta)";
-    out.series.push_back({analysis::metric_name(metric), analysis::decay_sinusoids(*known, r.offsets, metric)});
-  } else {
-    out.method = "direct: rows of the table";
-    // Only the rows from + offset are filled: the table (an --input, or a long --len) may be
-    // far larger than the curve needs.
-    const auto n = static_cast<std::int64_t>(table->rows());
-    const auto [lo_d, hi_d] = std::minmax_element(r.offsets.begin(), r.offsets.end());
-    if (r.from >= n) throw Error(fmt::format("--from {} is outside the table's {} positions", r.from, n));
-    if (r.from + *hi_d >= n)
-      throw Error(fmt::format("--from {} with offset {} needs position {}, outside the table's {} positions "
-                              "(lower --max-offset or give more positions)",
-                              r.from, *hi_d, r.from + *hi_d, n));
-    const std::int64_t lo = std::min(r.from, r.from + *lo_d), hi = std::max(r.from, r.from + *hi_d);
-    Matrix rows(static_cast<std::size_t>(hi - lo + 1), table->cols());
-    table->fill(static_cast<std::size_t>(lo), rows.rows(), rows.data());
-    out.series.push_back({analysis::metric_name(metric), analysis::decay_direct(rows, r.from - lo, r.offsets, metric)});
-  }
-  return out;
+analysis::DecayCurves decay_curves(const std::string& scheme, const ParamMap& params, const SchemeOptions& source,
+                                   const analysis::DecayRequest& r) {
+  if (!scheme.empty()) return analysis::scheme_decay_curves(scheme, params, r);
+  analysis::parse_metric(r.metric);
+  return analysis::table_decay_curves(*source.make_table(), r);
 }
 
 }  // namespace posenc::cli

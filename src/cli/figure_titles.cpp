@@ -7,6 +7,8 @@
 #include <variant>
 #include <vector>
 
+#include "posenc/analysis/scheme_traits.hpp"
+
 namespace posenc::cli {
 namespace {
 
@@ -28,7 +30,7 @@ std::vector<std::string> slope_texts(const std::vector<double>& slopes) {
 std::string axis_label(const TableInfo& info, std::size_t axis, const std::string& fallback) {
   if (axis >= info.axis_names.size()) return fallback;
   const std::string& name = info.axis_names[axis];
-  const bool bias = info.scheme == "alibi" || info.scheme == "t5" || info.scheme == "deberta";
+  const bool bias = analysis::scheme_kind(info.scheme) == analysis::SchemeKind::kBias;
   if (name == "dim") return "dimension";
   if (name == "i") return bias ? "query position i" : "position i";
   if (name == "j") return bias ? "key position j" : "position j";

@@ -10,6 +10,7 @@
 #include <vector>
 #include <type_traits>
 
+#include "posenc/analysis/scheme_traits.hpp"
 #include "posenc/error.hpp"
 #include "posenc/io/output.hpp"
 #include "posenc/io/writers.hpp"
@@ -20,12 +21,6 @@
 
 namespace posenc::cli {
 namespace {
-
-const ParamValue* find_param(const TableInfo& info, const std::string& name) {
-  for (const auto& [k, v] : info.params)
-    if (k == name) return &v;
-  return nullptr;
-}
 
 /// Passes a table through, counting the NaN and infinite values the writer sees, so that a
 /// run can say when its output holds them. Both fills are forwarded, so the inner table's
@@ -122,8 +117,8 @@ std::string why_not_finite(const Table& table, const FiniteCountingTable& counte
       add("values beyond the float32 range became infinite: use --dtype float64");
     } else if (input) {
       add(fmt::format("the --input file holds {} values", what));
-    } else if (const auto* form = find_param(info, "form"); info.scheme == "alibi" && form && to_string(*form) == "causal") {
-      add("causal alibi masks future keys with -inf");
+    } else if (const std::string masked = analysis::masked_entries_reason(info); !masked.empty()) {
+      add(masked);
     } else if (info.value_name == "cosine" && std::string(what) == "nan") {
       add("the cosine with a zero vector is 0/0");
     } else {
@@ -214,7 +209,7 @@ void emit_table(Context& ctx, const OutputOptions& o, const Table& table) {
   // float32 holds every integer up to 2^24 only: past it, integer positions are rounded.
   const auto f = o.resolve();
   const std::size_t last = table.info().first_position + table.rows() - 1;
-  if (table.info().scheme == "integer" && table.rows() > 0 && last > (std::size_t{1} << 24) &&
+  if (analysis::values_are_positions(table.info().scheme) && table.rows() > 0 && last > (std::size_t{1} << 24) &&
       io::parse_dtype(o.dtype) == io::DType::kFloat32 && !draws(f)) {
     ctx.err << fmt::format("posenc: warning: positions above 16777216 (2^24) are rounded in float32 (the last, {}, "
                            "is written as {}): use --dtype float64\n",

@@ -7,6 +7,7 @@
 #include "app.hpp"
 #include "output_options.hpp"
 #include "posenc/analysis/projection.hpp"
+#include "posenc/analysis/scheme_traits.hpp"
 #include "posenc/error.hpp"
 #include "posenc/memory.hpp"
 #include "posenc/encodings/registry.hpp"
@@ -47,7 +48,7 @@ int run_project(Context& ctx, const ProjectOptions& o) {
   if (!o.dims.empty() && (o.dims.size() < 2 || o.dims.size() > 3))
     throw Error(fmt::format("--dims takes 2 or 3 columns (got {})", o.dims.size()));
   const std::string scheme = o.scheme.scheme();
-  if (scheme_kind(scheme) == SchemeKind::kBias)
+  if (analysis::scheme_kind(scheme) == analysis::SchemeKind::kBias)
     throw Error(fmt::format("project needs position vectors; {} is a bias between positions", scheme));
   const auto table = analysis_table(o.scheme);  // rope in float64 unless --precision
   if (table->info().shape.size() != 2) throw Error("project needs a 2-D table (rows = positions)");

@@ -49,7 +49,7 @@ GgufCheck check_text(const std::string& config_json, const GgufWriter& w, std::i
   return check(c.path.string(), g.path.string(), max_model_len);
 }
 
-std::string config(const std::string& name) { return posenc::test::data_path("configs/" + name); }
+std::string gguf_config_path(const std::string& name) { return posenc::test::data_path("configs/" + name); }
 
 /// The error findings' "what" fields, joined.
 std::string errors(const GgufCheck& k) {
@@ -103,7 +103,7 @@ TEST_CASE("gguf check: faithful conversions pass", "[gguf][check]") {
                                   std::pair{"qwen2.5-7b-yarn.json", "generated/qwen2-yarn.gguf"},
                                   std::pair{"gpt-neox-20b.json", "llama.cpp/ggml-vocab-gpt-neox.gguf"}}) {
     INFO(cfg << " vs " << file);
-    const auto k = check(config(cfg), shared_gguf(file));
+    const auto k = check(gguf_config_path(cfg), shared_gguf(file));
     INFO(errors(k));
     CHECK(k.ok());
   }
@@ -147,7 +147,7 @@ TEST_CASE("gguf check: each conversion mistake is a finding", "[gguf][check]") {
   GgufWriter neox;
   neox.str("general.architecture", "gptneox").u32("gptneox.context_length", 2048).u32("gptneox.embedding_length", 6144);
   neox.u32("gptneox.attention.head_count", 64).u32("gptneox.rope.dimension_count", 96);
-  k = check(config("gpt-neox-20b.json"), Temp("neox.gguf", neox.bytes()).path.string());
+  k = check(gguf_config_path("gpt-neox-20b.json"), Temp("neox.gguf", neox.bytes()).path.string());
   CHECK(has(k, "rotary width", "partial rotary"));
   // 9. Another model's file.
   GgufWriter other = qwen2(true, false);
@@ -165,19 +165,19 @@ TEST_CASE("gguf check: llama3 rope_freqs missing or wrong, stale LongRoPE lists"
   GgufWriter w;
   w.str("general.architecture", "llama").u32("llama.context_length", 131072).u32("llama.embedding_length", 4096);
   w.u32("llama.attention.head_count", 32).u32("llama.rope.dimension_count", 128).f32("llama.rope.freq_base", 500000.0f);
-  const auto missing = check(config("llama-3.1-8b.json"), Temp("l3.gguf", w.bytes()).path.string(), 131072);
+  const auto missing = check(gguf_config_path("llama-3.1-8b.json"), Temp("l3.gguf", w.bytes()).path.string(), 131072);
   CHECK(has(missing, "rope_freqs.weight", "conversions before ggml-org/llama.cpp#8676"));
   // The README's factors with the precedence bug of #8676's first revision in the blended band.
   std::vector<float> ff(64, 1.0f);
   for (std::size_t i = 35; i < 64; ++i) ff[i] = 8.0f;
   for (std::size_t i = 29; i < 35; ++i) ff[i] = 3.0f;
   w.tensor_f32("rope_freqs.weight", ff);
-  const auto wrong = check(config("llama-3.1-8b.json"), Temp("l3w.gguf", w.bytes()).path.string());
+  const auto wrong = check(gguf_config_path("llama-3.1-8b.json"), Temp("l3w.gguf", w.bytes()).path.string());
   CHECK(has(wrong, "rope_freqs.weight", "1/((1−s)/factor + s)"));
   for (const auto& f : wrong.findings)
     if (f.what == "rope_freqs.weight") CHECK(f.where == "tensor rope_freqs.weight[29] (first of 6 differing values)");
   // The generated phi3 file holds synthetic lists, not Phi-3.5's: stale lists.
-  const auto phi = check(config("phi-3.5-mini.json"), shared_gguf("generated/phi3-longrope-align64.gguf"));
+  const auto phi = check(gguf_config_path("phi-3.5-mini.json"), shared_gguf("generated/phi3-longrope-align64.gguf"));
   CHECK(has(phi, "rope_factors_long.weight", "stale LongRoPE lists"));
   CHECK(has(phi, "rope_factors_short.weight", "stale LongRoPE lists"));
 }

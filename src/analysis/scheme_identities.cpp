@@ -1,78 +1,74 @@
-#include "check_identities.hpp"
+#include "posenc/analysis/scheme_identities.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <optional>
 
-#include "analysis_support.hpp"
 #include "posenc/analysis/identity_sinusoids.hpp"
 #include "posenc/analysis/axial_rope_case.hpp"
 #include "posenc/analysis/mrope_case.hpp"
 #include "posenc/analysis/rope_case.hpp"
 #include "posenc/analysis/rope_identity.hpp"
+#include "posenc/analysis/scheme_traits.hpp"
 #include "posenc/analysis/sinusoids.hpp"
 #include "posenc/encodings/rope_config.hpp"
 #include "posenc/memory.hpp"
 #include "posenc/error.hpp"
 #include "posenc/text.hpp"
 
-namespace posenc::cli {
+namespace posenc::analysis {
 namespace {
-
-using analysis::IdentityResult;
 
 bool contains(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
 IdentityResult run_absolute(const std::string& name, const Table& table, const Matrix& pe, const CheckSettings& s) {
-  if (name == "shift-linear") return analysis::check_shift_linear(pe, analysis::known_sinusoids(table.info()), s.max_offset, s.tolerance);
-  if (name == "dot-shift-invariant") return analysis::check_dot_shift_invariant(pe, s.max_offset, s.tolerance);
-  if (name == "dot-symmetric") return analysis::check_dot_symmetric(pe, s.max_offset, s.tolerance);
-  if (name == "unique") return analysis::check_unique(pe, s.min_distance);
-  if (name == "bounded") return analysis::check_bounded(pe, s.bound);
-  return analysis::check_bias_relative(table, s.tolerance);
+  if (name == "shift-linear") return check_shift_linear(pe, known_sinusoids(table.info()), s.max_offset, s.tolerance);
+  if (name == "dot-shift-invariant") return check_dot_shift_invariant(pe, s.max_offset, s.tolerance);
+  if (name == "dot-symmetric") return check_dot_symmetric(pe, s.max_offset, s.tolerance);
+  if (name == "unique") return check_unique(pe, s.min_distance);
+  if (name == "bounded") return check_bounded(pe, s.bound);
+  return check_bias_relative(table, s.tolerance);
 }
 
 /// The identities the closed forms of a sin/cos table decide (issue 15.8); nullopt for the others.
-std::vector<std::optional<IdentityResult>> closed_forms(const Table& table, const analysis::Sinusoids& known,
+std::vector<std::optional<IdentityResult>> closed_forms(const Table& table, const Sinusoids& known,
                                                         const std::vector<std::string>& names, const CheckSettings& s) {
   std::vector<std::optional<IdentityResult>> out(names.size());
-  const auto dev = analysis::sinusoid_deviation(table, known);
+  const auto dev = sinusoid_deviation(table, known);
   if (!dev.finite) return out;  // the direct checks name the first NaN or inf
   for (std::size_t i = 0; i < names.size(); ++i) {
     const std::string& n = names[i];
-    if (n == "shift-linear") out[i] = analysis::closed_shift_linear(dev, table.rows(), s.tolerance);
+    if (n == "shift-linear") out[i] = closed_shift_linear(dev, table.rows(), s.tolerance);
     if (n == "dot-shift-invariant" || n == "dot-symmetric")
-      out[i] = analysis::closed_dot_identity(n.c_str(), dev, known, table.rows(), s.tolerance);
-    if (n == "unique") out[i] = analysis::closed_unique(table, known, dev, s.min_distance);
-    if (n == "bounded") out[i] = analysis::closed_bounded(dev, table.rows(), table.cols(), s.bound);
+      out[i] = closed_dot_identity(n.c_str(), dev, known, table.rows(), s.tolerance);
+    if (n == "unique") out[i] = closed_unique(table, known, dev, s.min_distance);
+    if (n == "bounded") out[i] = closed_bounded(dev, table.rows(), table.cols(), s.bound);
   }
   return out;
 }
 
-IdentityResult run_rope(const std::string& name, const analysis::RopeCheckCase& c, double tol) {
-  if (name == "rope-relative") return analysis::check_rope_relative(c, tol);
-  if (name == "rope-norm") return analysis::check_rope_norm(c, tol);
-  if (name == "rope-forms-agree") return analysis::check_rope_forms_agree(c, tol);
-  if (name == "layouts-agree") return analysis::check_layouts_agree(c, tol);
-  if (name == "dot-shift-invariant") return analysis::check_rope_dot_shift_invariant(c, tol);
-  return analysis::check_rope_dot_symmetric(c, tol);
+IdentityResult run_rope(const std::string& name, const RopeCheckCase& c, double tol) {
+  if (name == "rope-relative") return check_rope_relative(c, tol);
+  if (name == "rope-norm") return check_rope_norm(c, tol);
+  if (name == "rope-forms-agree") return check_rope_forms_agree(c, tol);
+  if (name == "layouts-agree") return check_layouts_agree(c, tol);
+  if (name == "dot-shift-invariant") return check_rope_dot_shift_invariant(c, tol);
+  return check_rope_dot_symmetric(c, tol);
 }
 
-// Schemes with several position axes: their identities and the case they are checked on.
-bool is_axial(const std::string& scheme) { return scheme == "mrope" || scheme == "axial-rope"; }
-
-analysis::AxialCase axial_case(const std::string& scheme, const ParamMap& params, const CheckSettings& s) {
+// Schemes with several position axes (is_axial): the case their identities are checked on.
+AxialCase axial_case(const std::string& scheme, const ParamMap& params, const CheckSettings& s) {
   if (scheme == "axial-rope")
-    return analysis::make_axial_rope_case(encodings::axial_rope_options(params), params.integer("len"),
-                                          analysis::parse_qk(s.qk), s.seed);
-  return analysis::make_mrope_case(encodings::mrope_options(params), analysis::parse_qk(s.qk), s.seed);
+    return make_axial_rope_case(encodings::axial_rope_options(params), params.integer("len"),
+                                          parse_qk(s.qk), s.seed);
+  return make_mrope_case(encodings::mrope_options(params), parse_qk(s.qk), s.seed);
 }
 
-IdentityResult run_axial(const std::string& name, const analysis::AxialCase& c, double tol) {
-  if (name == "axial-relative") return analysis::check_axial_relative(c, tol);
-  if (name == "text-reduces-to-rope") return analysis::check_text_reduces_to_rope(c, tol);
-  return analysis::check_axial_norm(c, tol);
+IdentityResult run_axial(const std::string& name, const AxialCase& c, double tol) {
+  if (name == "axial-relative") return check_axial_relative(c, tol);
+  if (name == "text-reduces-to-rope") return check_text_reduces_to_rope(c, tol);
+  return check_axial_norm(c, tol);
 }
 
 }  // namespace
@@ -90,11 +86,10 @@ std::vector<std::string> default_identities(const std::string& scheme) {
 
 std::vector<std::string> applicable_identities(const std::string& scheme) {
   auto out = default_identities(scheme);
-  if (scheme_kind(scheme) == SchemeKind::kRope) {
-    out.push_back("dot-shift-invariant");
-    out.push_back("dot-symmetric");
-  }
-  if (scheme.empty()) out.push_back("bias-relative");  // a user's own N x M bias matrix
+  // Appended from named strings: GCC 12 warns (-Warray-bounds, a false positive) on push_back of literals.
+  const std::vector<std::string> dots = {"dot-shift-invariant", "dot-symmetric"}, input = {"bias-relative"};
+  if (scheme_kind(scheme) == SchemeKind::kRope) out.insert(out.end(), dots.begin(), dots.end());
+  if (scheme.empty()) out.insert(out.end(), input.begin(), input.end());  // a user's own N x M bias matrix
   return out;
 }
 
@@ -124,14 +119,14 @@ CheckRun run_identities(const std::string& scheme, const ParamMap& params, const
   } else if (scheme_kind(scheme) == SchemeKind::kRope) {
     // The scheme's own cos and sin (precision, convention, attention factor) are what is checked.
     const auto config = encodings::resolve_rope_config(params);
-    const auto c = analysis::make_rope_case(config, encodings::compute_frequencies(config),
-                                            static_cast<std::int64_t>(table.rows()), analysis::parse_qk(s.qk), s.seed);
+    const auto c = make_rope_case(config, encodings::compute_frequencies(config), static_cast<std::int64_t>(table.rows()),
+                                  parse_qk(s.qk), s.seed);
     for (const auto& n : names) results.push_back(run_rope(n, c, s.tolerance));
   } else {
     if (table.info().shape.size() != 2 && scheme_kind(scheme) == SchemeKind::kAbsolute && !heads_input)
       throw Error(fmt::format("check needs a 2-D table (rows = positions); got {} axes", table.info().shape.size()));
     const bool vectors = scheme_kind(scheme) != SchemeKind::kBias && !heads_input;
-    const auto known = vectors ? analysis::known_sinusoids(table.info()) : std::nullopt;
+    const auto known = vectors ? known_sinusoids(table.info()) : std::nullopt;
     // Closed forms first (O(N·D), rows streamed); what they cannot decide is checked directly.
     std::vector<std::optional<IdentityResult>> closed(names.size());
     if (known) closed = closed_forms(table, *known, names, s);
@@ -166,4 +161,4 @@ CheckRun run_identities(const std::string& scheme, const ParamMap& params, const
   return run;
 }
 
-}  // namespace posenc::cli
+}  // namespace posenc::analysis

@@ -1,0 +1,46 @@
+#pragma once
+/// Which identities apply to which scheme, and running them on a table: what `posenc check`
+/// reports, answered by the library for any front end.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "posenc/analysis/identity.hpp"
+#include "posenc/table.hpp"
+
+namespace posenc::analysis {
+
+/// The settings of the checks (posenc check's --tol, --min-distance, --bound, --max-offset,
+/// --qk, --seed).
+struct CheckSettings {
+  double tolerance = kDefaultTolerance;
+  double min_distance = kDefaultMinDistance;
+  double bound = 1.0;
+  std::int64_t max_offset = 0;
+  std::string qk = "random";
+  std::uint64_t seed = 0;
+};
+
+struct CheckRun {
+  std::vector<IdentityResult> results;  ///< decided checks
+  std::vector<IdentityResult> skipped;  ///< default checks the table cannot decide
+};
+
+/// Identities checked when none is named, and those that may be named, for `scheme`
+/// ("" = an --input table):
+///  - rope: rope-relative, rope-norm, rope-forms-agree, layouts-agree (+ dot-shift-invariant,
+///    dot-symmetric when named);
+///  - mrope: axial-relative, text-reduces-to-rope, rope-norm; axial-rope: axial-relative, rope-norm;
+///  - bias schemes (alibi, t5, deberta): bias-relative;
+///  - absolute tables: shift-linear, dot-shift-invariant, dot-symmetric, unique, bounded
+///    (+ bias-relative when named for an --input table: a user's own N x M bias matrix).
+std::vector<std::string> default_identities(const std::string& scheme);
+std::vector<std::string> applicable_identities(const std::string& scheme);
+
+/// Runs `requested` (empty: the defaults). Throws Error for an identity that does not apply
+/// to the scheme, or a requested one the table cannot decide (saying why).
+/// `params` are the scheme's values (rope's rotation is rebuilt from them); empty for --input.
+CheckRun run_identities(const std::string& scheme, const ParamMap& params, const Table& table,
+                        const std::vector<std::string>& requested, const CheckSettings& settings);
+
+}  // namespace posenc::analysis

@@ -1,0 +1,88 @@
+#include "posenc/analysis/scheme_identities.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "posenc/analysis/scheme_traits.hpp"
+#include "posenc/encodings/registry.hpp"
+#include "posenc/error.hpp"
+
+namespace {
+
+using IdList = std::vector<std::string>;
+
+posenc::ParamMap identities_test_params(const std::string& scheme) {
+  return posenc::analysis::analysis_params(scheme, posenc::ParamMap(posenc::encodings::find_scheme(scheme).params));
+}
+
+IdList names_of(const std::vector<posenc::analysis::IdentityResult>& v) {
+  IdList out;
+  for (const auto& r : v) out.push_back(r.name);
+  return out;
+}
+
+}  // namespace
+
+// The sets docs/cli.md documents under `check --identity`.
+TEST_CASE("default identities per scheme are the documented sets", "[scheme_identities]") {
+  using posenc::analysis::default_identities;
+  const IdList absolute = {"shift-linear", "dot-shift-invariant", "dot-symmetric", "unique", "bounded"};
+  CHECK(default_identities("") == absolute);
+  CHECK(default_identities("sinusoidal") == absolute);
+  CHECK(default_identities("learned") == absolute);
+  CHECK(default_identities("rope") == IdList{"rope-relative", "rope-norm", "rope-forms-agree", "layouts-agree"});
+  CHECK(default_identities("mrope") == IdList{"axial-relative", "text-reduces-to-rope", "rope-norm"});
+  CHECK(default_identities("axial-rope") == IdList{"axial-relative", "rope-norm"});
+  for (const char* s : {"alibi", "t5", "deberta"}) CHECK(default_identities(s) == IdList{"bias-relative"});
+}
+
+TEST_CASE("applicable identities add rope's dot identities and an input's bias-relative", "[scheme_identities]") {
+  using posenc::analysis::applicable_identities;
+  CHECK(applicable_identities("rope") == IdList{"rope-relative", "rope-norm", "rope-forms-agree", "layouts-agree",
+                                                "dot-shift-invariant", "dot-symmetric"});
+  CHECK(applicable_identities("") ==
+        IdList{"shift-linear", "dot-shift-invariant", "dot-symmetric", "unique", "bounded", "bias-relative"});
+  CHECK(applicable_identities("sinusoidal") == posenc::analysis::default_identities("sinusoidal"));
+  CHECK(applicable_identities("alibi") == IdList{"bias-relative"});
+}
+
+TEST_CASE("run_identities: alibi's bias depends on j - i only, and holds", "[scheme_identities]") {
+  auto p = identities_test_params("alibi");
+  p.set("len", std::int64_t{6});
+  const auto table = posenc::encodings::make_table("alibi", p);
+  const auto run = posenc::analysis::run_identities("alibi", p, *table, {}, {});
+  CHECK(names_of(run.results) == IdList{"bias-relative"});
+  CHECK(run.results[0].holds);
+}
+
+TEST_CASE("run_identities: a bias matrix that is not Toeplitz fails bias-relative", "[scheme_identities]") {
+  posenc::Matrix m(3, 3);
+  for (std::size_t i = 0; i < 3; ++i)
+    for (std::size_t j = 0; j < 3; ++j) m(i, j) = -static_cast<double>(i > j ? i - j : j - i);
+  m(2, 1) = -5.0;  // breaks b(i, j) = f(j - i): b(1, 0) = -1
+  posenc::TableInfo info;
+  info.scheme = "input";
+  info.shape = {3, 3};
+  const posenc::MatrixTable table(info, m);
+  const auto run = posenc::analysis::run_identities("", {}, table, {"bias-relative"}, {});
+  REQUIRE(run.results.size() == 1);
+  CHECK_FALSE(run.results[0].holds);
+  CHECK(run.results[0].max_error > 0.1);  // relative to max |b| = 5: the change is 4
+}
+
+TEST_CASE("run_identities: an identity that does not apply is refused, naming those that do", "[scheme_identities]") {
+  auto p = identities_test_params("t5");
+  p.set("len", std::int64_t{4});
+  const auto table = posenc::encodings::make_table("t5", p);
+  CHECK_THROWS_WITH(posenc::analysis::run_identities("t5", p, *table, {"unique"}, {}),
+                    "identity 'unique' does not apply to scheme t5; it applies to: bias-relative");
+}
+
+TEST_CASE("run_identities: rope's four default identities hold on its own table", "[scheme_identities]") {
+  auto p = identities_test_params("rope");
+  p.set("len", std::int64_t{16});
+  p.set("dim", std::int64_t{8});
+  const auto table = posenc::encodings::make_table("rope", p);
+  const auto run = posenc::analysis::run_identities("rope", p, *table, {}, {});
+  CHECK(names_of(run.results) == posenc::analysis::default_identities("rope"));
+  for (const auto& r : run.results) CHECK(r.holds);
+}
