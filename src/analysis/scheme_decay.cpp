@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "posenc/analysis/relative_decay.hpp"
 #include "posenc/analysis/rope_identity.hpp"
 #include "posenc/analysis/scheme_traits.hpp"
 #include "posenc/encodings/alibi.hpp"
@@ -100,6 +101,8 @@ DecayCurves scheme_decay_curves(const std::string& scheme, const ParamMap& param
   if (scheme == "t5") return t5_curves(params, r);
   if (scheme == "deberta") return deberta_curves(params, r);
   if (scheme == "rope") return rope_curves(params, r);
+  if (scheme == "xpos") return xpos_curves(params, r);
+  if (scheme == "shaw") return shaw_curves(params, r);
   return table_decay_curves(*encodings::make_table(scheme, params), r);
 }
 

@@ -8,6 +8,7 @@
 #include "posenc/analysis/identity_sinusoids.hpp"
 #include "posenc/analysis/axial_rope_case.hpp"
 #include "posenc/analysis/mrope_case.hpp"
+#include "posenc/analysis/xpos_identity.hpp"
 #include "posenc/analysis/rope_case.hpp"
 #include "posenc/analysis/rope_identity.hpp"
 #include "posenc/analysis/scheme_traits.hpp"
@@ -74,6 +75,7 @@ IdentityResult run_axial(const std::string& name, const AxialCase& c, double tol
 }  // namespace
 
 std::vector<std::string> default_identities(const std::string& scheme) {
+  if (scheme == "xpos") return {"xpos-relative"};
   if (scheme == "axial-rope") return {"axial-relative", "rope-norm"};
   if (is_axial(scheme)) return {"axial-relative", "text-reduces-to-rope", "rope-norm"};
   switch (scheme_kind(scheme)) {
@@ -113,7 +115,11 @@ CheckRun run_identities(const std::string& scheme, const ParamMap& params, const
 
   CheckRun run;
   std::vector<IdentityResult> results;
-  if (is_axial(scheme)) {
+  if (scheme == "xpos") {  // the scheme's own scaling and rotation of q and k (keys as --key-scale says)
+    const auto key_role = params.text("key-scale") == "same" ? encodings::XposRole::kQuery : encodings::XposRole::kKey;
+    const auto c = make_xpos_case(encodings::xpos_options(params), key_role, parse_qk(s.qk), s.seed);
+    for ([[maybe_unused]] const auto& n : names) results.push_back(check_xpos_relative(c, s.tolerance));
+  } else if (is_axial(scheme)) {
     const auto c = axial_case(scheme, params, s);
     for (const auto& n : names) results.push_back(run_axial(n, c, s.tolerance));
   } else if (scheme_kind(scheme) == SchemeKind::kRope) {

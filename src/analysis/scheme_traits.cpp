@@ -13,7 +13,7 @@ namespace posenc::analysis {
 
 SchemeKind scheme_kind(const std::string& scheme) {
   if (scheme == "rope") return SchemeKind::kRope;
-  if (scheme == "alibi" || scheme == "t5" || scheme == "deberta") return SchemeKind::kBias;
+  if (scheme == "alibi" || scheme == "t5" || scheme == "deberta" || scheme == "shaw") return SchemeKind::kBias;
   return SchemeKind::kAbsolute;
 }
 
@@ -22,18 +22,19 @@ bool is_axial(const std::string& scheme) { return scheme == "mrope" || scheme ==
 bool is_causal(const std::string& scheme, const ParamMap& p) {
   if (scheme == "alibi") return p.text("form") == "causal";
   if (scheme == "t5") return p.text("mode") == "causal";
-  return false;
+  return scheme == "xpos";  // x-transformers asserts causal: zeta^((m-n)/gamma) grows for later keys
 }
 
 std::string bias_value_name(const std::string& scheme) {
   if (scheme == "alibi") return "bias";
   if (scheme == "t5" || scheme == "deberta") return "bucket";
+  if (scheme == "shaw") return "index";
   return "";
 }
 
 std::string decay_value_name(const std::string& scheme, const std::string& metric) {
   if (const std::string bias = bias_value_name(scheme); !bias.empty()) return bias;
-  return scheme == "rope" && metric == "dot" ? "score" : "";
+  return (scheme == "rope" || scheme == "xpos") && metric == "dot" ? "score" : "";
 }
 
 std::string masked_entries_reason(const TableInfo& info) {

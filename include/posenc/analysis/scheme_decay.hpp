@@ -43,6 +43,7 @@ ParamMap fit_len(const std::string& scheme, ParamMap params, const DecayRequest&
 ///  - t5: the bucket of rp = Δ; deberta: the bucket (or c2p/p2c index) of query − key = −Δ;
 ///  - rope: <R_T q, R_{T+Δ} k> (or its cosine or distance) for q, k from `qk`, preceded with
 ///    `extras` by RoFormer's bound and, unless q=k=ones with dot, the q=k=ones curve;
+///  - xpos, shaw: relative_decay.hpp (xPos's score next to RoPE's; Shaw's index of query − key);
 ///  - every other scheme: its table's rows, as table_decay_curves.
 DecayCurves scheme_decay_curves(const std::string& scheme, const ParamMap& params, const DecayRequest& r);
 

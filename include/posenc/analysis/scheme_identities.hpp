@@ -31,7 +31,8 @@ struct CheckRun {
 ///  - rope: rope-relative, rope-norm, rope-forms-agree, layouts-agree (+ dot-shift-invariant,
 ///    dot-symmetric when named);
 ///  - mrope: axial-relative, text-reduces-to-rope, rope-norm; axial-rope: axial-relative, rope-norm;
-///  - bias schemes (alibi, t5, deberta): bias-relative;
+///  - bias schemes (alibi, t5, deberta, shaw): bias-relative;
+///  - xpos: xpos-relative (on the scheme's own scaled rotation, keys as --key-scale says);
 ///  - absolute tables: shift-linear, dot-shift-invariant, dot-symmetric, unique, bounded
 ///    (+ bias-relative when named for an --input table: a user's own N x M bias matrix).
 std::vector<std::string> default_identities(const std::string& scheme);

@@ -18,7 +18,7 @@ namespace posenc::analysis {
 /// Absolute tables have one vector per position; rope rotates q and k; bias schemes add to logits.
 enum class SchemeKind { kAbsolute, kRope, kBias };
 
-/// The kind of `scheme`: rope → kRope; alibi, t5, deberta → kBias; every other name, ""
+/// The kind of `scheme`: rope → kRope; alibi, t5, deberta, shaw → kBias; every other name, ""
 /// (an --input table) and "input" → kAbsolute (mrope and axial-rope analyse their rotated
 /// rows as position vectors; their identities are the axial ones, see is_axial).
 SchemeKind scheme_kind(const std::string& scheme);
@@ -27,7 +27,7 @@ SchemeKind scheme_kind(const std::string& scheme);
 /// checked per axis (axial-relative, text-reduces-to-rope, rope-norm).
 bool is_axial(const std::string& scheme);
 
-/// True for alibi --form causal and t5 --mode causal: later keys are masked, decay offsets run −K..0.
+/// True for alibi --form causal, t5 --mode causal and xpos (causal only, as x-transformers asserts): later keys are masked, decay offsets run −K..0.
 bool is_causal(const std::string& scheme, const ParamMap& params);
 
 /// What a bias scheme's values are: "bias" (alibi), "bucket" (t5, deberta); "" for the others.
