@@ -94,7 +94,7 @@ void refuse_unused(const DecayOptions& o, const Collected& c, const std::string&
   if (o.metric_option->count() > 0 && !c.uses_metric)
     throw Error(fmt::format("--metric applies to position vectors (absolute tables, --input, rope's q.k); "
                             "{} decay plots its {} against the offset itself",
-                            who, analysis::bias_value_name(who).empty() ? "bias" : analysis::bias_value_name(who)));
+                            who, analysis::decay_value_name(who, "dot").empty() ? "bias" : analysis::decay_value_name(who, "dot")));
   if ((o.qk_option->count() > 0 || o.seed_option->count() > 0) && !c.uses_qk)
     throw Error(fmt::format("--qk and --seed choose rope's q and k; {} has none (decay rope --qk ones|same|random)", who));
   if (o.no_extras && !c.has_extras)

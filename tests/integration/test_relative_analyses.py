@@ -57,4 +57,6 @@ for conv, k_or_max, want in (("t2t", ("--k", "8"), lambda d: np.clip(d, -8, 8) +
 r = run("decay", "shaw", "--convention", "hf", "--max-position", "16", "--max-offset", "20", text=True)
 expect(r.returncode == 2 and r.stderr.startswith("posenc: error: offset") and r.stderr.count("\n") == 1,
        f"decay shaw hf past max-position: {r.returncode} {r.stderr}")
+r = run("decay", "xpos", "--metric", "cosine", text=True)
+expect(r.returncode == 2 and "xpos decay plots its score against the offset" in r.stderr, f"decay xpos --metric: {r.stderr}")
 finish()
