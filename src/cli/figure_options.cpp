@@ -7,6 +7,7 @@
 #include <limits>
 #include <tuple>
 
+#include "posenc/cli/colour.hpp"
 #include "posenc/error.hpp"
 #include "posenc/io/writers.hpp"
 #include "posenc/parallel.hpp"
@@ -222,7 +223,7 @@ render::Metadata figure_metadata(const std::string& title, const std::vector<std
 
 std::string figure_bytes(const render::Figure& fig, io::Format f, const render::Metadata& metadata) {
   if (f == io::Format::kSvg) return render::to_svg(fig, metadata);
-  if (f == io::Format::kAnsi) return render::to_ansi(fig, render::terminal_columns(), render::terminal_lines());
+  if (f == io::Format::kAnsi) return render::to_ansi(fig, render::terminal_columns(), render::terminal_lines(), preview_colour());
   const auto png = render::to_png(fig, metadata);
   return std::string(png.begin(), png.end());
 }

@@ -15,6 +15,7 @@
 #include "help_formatter.hpp"
 #include "parse_errors.hpp"
 #include "posenc/build_info.hpp"
+#include "posenc/cli/colour.hpp"
 #include "posenc/error.hpp"
 #include "posenc/io/fd_stream.hpp"
 #include "posenc/io/output.hpp"
@@ -124,6 +125,14 @@ void configure_app(CLI::App& app, Context& ctx, int& exit_code, std::string& max
                  "largest in-memory result allowed: bytes (4096, 1e9) or with a suffix K, M, G or T (powers of "
                  "1024), e.g. 16G, 1.5G (default: half the available memory); may stand anywhere on the line")
       ->type_name("SIZE");
+  // Taken out of the arguments before parsing (take_colour), like --max-memory: here for --help,
+  // the man page and the completions.
+  static std::string colour_help;
+  app.add_option("--color", colour_help,
+                 "colour in the ANSI preview and in messages: auto (default: the preview unless NO_COLOR is set, "
+                 "messages only on a terminal), always, never (the preview in glyphs); may stand anywhere on the line")
+      ->type_name("WHEN")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   for (const auto& [name, add] : kCommands)
     if (only.empty() || only == name) add(app, ctx, exit_code);
 }
@@ -135,7 +144,9 @@ int run(int argc, const char* const* argv) {
   // "> /dev/full" or a closed pipe is reported with its cause.
   io::FdOStream out(STDOUT_FILENO);
   std::unique_ptr<ProgressBar> bar;  // only for a person watching: nothing when stderr is a file or pipe
-  if (isatty(STDERR_FILENO) == 1) bar = std::make_unique<ProgressBar>(std::cerr);
+  const bool err_is_terminal = isatty(STDERR_FILENO) == 1;
+  if (err_is_terminal) bar = std::make_unique<ProgressBar>(std::cerr);
+  const MessageColour colour(std::cerr, err_is_terminal);
   return run(args, out, std::cerr, isatty(STDOUT_FILENO) == 1);
 }
 
@@ -153,7 +164,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   std::string max_memory;  // for --help; the value is taken out of args by take_max_memory
   try {
     check_empty_values(args);
-    const auto rest = take_max_memory(args);
+    const auto rest = take_colour(take_max_memory(args));
     check_version_alone(rest);
     check_command_name(rest);
     // Only the command named is built (the commands hold hundreds of options, so this makes a

@@ -1,5 +1,5 @@
-// Terminal previews of figures: the picture in 24-bit colour half blocks, sized to the
-// terminal, with the title above and the colours named below.
+// Terminal previews of figures: the picture in 24-bit colour half blocks (or glyphs, without
+// colour), sized to the terminal, with the title above and the colours named below.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -28,15 +28,18 @@ std::string cut(const std::string& text, int columns) {
 
 std::size_t cells(const std::string& text) { return decode_utf8(text).size(); }
 
-// The title in bold, cut to the terminal's width.
-std::string ansi_title(const Figure& f, int columns) {
+// The title (in bold with colour), cut to the terminal's width.
+std::string ansi_title(const Figure& f, int columns, bool colour) {
   const std::string title = title_of(f);
-  return title.empty() ? std::string() : fmt::format("\x1b[1m{}\x1b[0m\n", cut(title, columns));
+  if (title.empty()) return {};
+  return colour ? fmt::format("\x1b[1m{}\x1b[0m\n", cut(title, columns)) : cut(title, columns) + "\n";
 }
 
 // A colormap strip between its end values, "lo ████ hi  label", within `columns`: the label
 // goes first when room is short, then the strip shrinks (to one cell), then the numbers go.
-std::string ansi_colour_scale(const std::string& cmap, double lo, double hi, const std::string& label, int columns) {
+// Without colour the strip is the glyph ramp, low to high.
+std::string ansi_colour_scale(const std::string& cmap, double lo, double hi, const std::string& label, int columns,
+                              bool colour) {
   // Whole numbers (positions) as such, others to a hundredth of the range.
   const bool whole = lo == std::round(lo) && hi == std::round(hi);
   const double step = whole ? 1.0 : std::max(std::abs(hi - lo), 1e-300) / 100;
@@ -51,6 +54,10 @@ std::string ansi_colour_scale(const std::string& cmap, double lo, double hi, con
   }
   strip = std::clamp(strip, 1, 32);
   std::string out = ends > 0 ? a + " " : "";
+  if (!colour) {
+    for (int i = 0; i < strip; ++i) out += ramp_glyph((i + 0.5) / strip);
+    return out + (ends > 0 ? fmt::format(" {}{}\n", b, tail) : "\n");
+  }
   const Colormap map(cmap);
   for (int i = 0; i < strip; ++i) {
     const Rgb c = map((i + 0.5) / strip);
@@ -102,10 +109,10 @@ Image heatmap_preview(const HeatmapFigure& h, int columns, int max_h, std::strin
 
 }  // namespace
 
-std::string to_ansi(const Figure& f, int columns, int lines) {
+std::string to_ansi(const Figure& f, int columns, int lines, bool colour) {
   columns = std::clamp(columns, 8, 1000);
   lines = std::clamp(lines, 4, 1000);
-  std::string out = ansi_title(f, columns);
+  std::string out = ansi_title(f, columns, colour);
   const int title_lines = out.empty() ? 0 : 1;
   if (const auto* h = std::get_if<HeatmapFigure>(&f)) {
     // Room: all lines but the title, the colour scale and the prompt's; two pixel rows each.
@@ -115,19 +122,23 @@ std::string to_ansi(const Figure& f, int columns, int lines) {
     std::string note;
     Image picture = heatmap_preview(*h, columns, max_h, note);
     if (note.empty()) picture = heatmap_preview(*h, columns, max_h + 2, note);
-    out += ansi_half_blocks(picture);
+    out += colour ? ansi_half_blocks(picture) : glyph_values(picture, h->cmap, false);
     if (!note.empty()) out += cut(note, columns) + "\n";
-    return out + ansi_colour_scale(h->cmap, h->lo, h->hi, h->value_label, columns);
+    return out + ansi_colour_scale(h->cmap, h->lo, h->hi, h->value_label, columns, colour);
   }
   if (const auto* l = std::get_if<LineFigure>(&f)) {
     const int room = lines - title_lines - static_cast<int>(l->series.size()) - 1;
     const int px_h = 2 * std::clamp(std::min(columns / 4, room), 3, 24);
     PngCanvas canvas(columns, px_h, theme().background);
     draw_line_plot(canvas, *l, true);
-    out += ansi_half_blocks(canvas.image());
+    std::vector<Rgb> colours;
+    for (std::size_t i = 0; i < l->series.size(); ++i) colours.push_back(line_colour(l->cmap, i, l->series.size()));
+    out += colour ? ansi_half_blocks(canvas.image()) : glyph_series(canvas.image(), colours);
     for (std::size_t i = 0; i < l->series.size(); ++i) {
-      const Rgb c = line_colour(l->cmap, i, l->series.size());
-      out += fmt::format("\x1b[38;2;{};{};{}m\u2501\u2501\x1b[0m {}\n", c.r, c.g, c.b, cut(l->series[i].name, columns - 3));
+      const Rgb c = colours[i];
+      const std::string name = cut(l->series[i].name, columns - 3);
+      if (colour) out += fmt::format("\x1b[38;2;{};{};{}m\u2501\u2501\x1b[0m {}\n", c.r, c.g, c.b, name);
+      else out += fmt::format("{0}{0} {1}\n", series_glyph(i), name);
     }
     return out;
   }
@@ -136,9 +147,9 @@ std::string to_ansi(const Figure& f, int columns, int lines) {
   const int px_h = 2 * std::clamp(std::min(columns * 3 / 10, room), 3, 32);
   PngCanvas canvas(columns, px_h, theme().background);
   draw_scatter(canvas, s, true);
-  out += ansi_half_blocks(canvas.image());
+  out += colour ? ansi_half_blocks(canvas.image()) : glyph_values(canvas.image(), s.cmap, true);
   const double last = s.first_position + static_cast<double>(std::max<std::size_t>(s.points.rows(), 1) - 1);
-  return out + ansi_colour_scale(s.cmap, s.first_position, last, s.colour_label, columns);
+  return out + ansi_colour_scale(s.cmap, s.first_position, last, s.colour_label, columns, colour);
 }
 
 }  // namespace posenc::render

@@ -2,6 +2,7 @@
 /// Terminal previews: images as 24-bit colour half-block characters.
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "posenc/render/image.hpp"
@@ -12,6 +13,24 @@ namespace posenc::render {
 /// the background colour of the lower one (an odd last row gets the terminal's default
 /// background). Colour codes are written only when they change; each line ends with a reset.
 std::string ansi_half_blocks(const Image& img);
+
+/// Without colour (NO_COLOR, --color never), previews draw values with this ramp of glyphs,
+/// lowest first (a blank is NaN, masked or background), and the series of a line plot with
+/// kSeriesGlyphs (the legend names each).
+inline constexpr std::string_view kGlyphRamp = ".:-=+*#%@";
+inline constexpr std::string_view kSeriesGlyphs = "*o+x#@%&=~";
+/// The ramp's glyph for `v` in [0, 1]: level floor(v·9) (clamped); ' ' for NaN.
+char ramp_glyph(double v);
+/// The glyph of series `i` (kSeriesGlyphs, repeating after 10).
+char series_glyph(std::size_t i);
+/// One text line per two pixel rows: each pixel's colour turned back into its value under
+/// colormap `cmap` (the nearest of 256 samples, within a small distance; the mean of the
+/// two rows when both have one) and drawn with ramp_glyph. Other colours are blank, or '.'
+/// when dark and `ink_dots` (axes and frames of plots).
+std::string glyph_values(const Image& img, const std::string& cmap, bool ink_dots);
+/// One text line per two pixel rows: pixels of series i's colour (`series`) drawn with
+/// series_glyph(i) (the upper pixel first), other dark pixels '.', the rest blank.
+std::string glyph_series(const Image& img, const std::vector<Rgb>& series);
 
 /// Heatmap cells resized to w × h by their values, not their colours: each pixel's colour is
 /// turned back into its index in colormap `cmap` (mid grey: NaN), and is coloured by the map

@@ -142,6 +142,8 @@ std::string to_svg(const Figure& f, const Metadata& metadata);
 /// line left for the prompt). Heatmap panels keep the figure's aspect: as wide as the
 /// terminal unless that would be too tall, then narrower; their cells are shrunk by value
 /// (resample_cells). Line and scatter plots are drawn at that size without text.
-std::string to_ansi(const Figure& f, int columns, int lines = 24);
+/// Without `colour` the same pictures are drawn in glyphs (glyph_values, glyph_series), with
+/// no escape sequences at all: the ramp as the scale, each series' glyph in the legend.
+std::string to_ansi(const Figure& f, int columns, int lines = 24, bool colour = true);
 
 }  // namespace posenc::render
