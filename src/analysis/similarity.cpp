@@ -8,13 +8,18 @@
 #include "posenc/analysis/gram.hpp"
 #include "posenc/analysis/linalg.hpp"
 #include "posenc/memory.hpp"
+#include "posenc/toeplitz.hpp"
 
 namespace posenc::analysis {
 namespace {
 
-class ToeplitzTable : public Table {
+class StoredToeplitzTable : public ToeplitzTable {
  public:
-  ToeplitzTable(TableInfo info, std::vector<double> g) : Table(std::move(info)), g_(std::move(g)) {}
+  StoredToeplitzTable(TableInfo info, std::vector<double> g) : ToeplitzTable(std::move(info)), g_(std::move(g)) {}
+  void diagonals(std::size_t, std::int64_t first_delta, std::span<double> out) const override {
+    const auto at = first_delta + static_cast<std::int64_t>(cols()) - 1;  // g_[Δ + N − 1]
+    std::copy_n(g_.begin() + at, out.size(), out.begin());
+  }
   void fill(std::size_t first, std::size_t count, std::span<double> out) const override {
     const std::size_t n = cols();
     for (std::size_t r = 0; r < count; ++r) {
@@ -78,7 +83,7 @@ Matrix similarity(const Matrix& pe, Metric metric) { return symmetric_similarity
 std::unique_ptr<Table> toeplitz_table(TableInfo info, std::vector<double> g) {
   const std::size_t n = (g.size() + 1) / 2;
   info.shape = {n, n};
-  return std::make_unique<ToeplitzTable>(std::move(info), std::move(g));
+  return std::make_unique<StoredToeplitzTable>(std::move(info), std::move(g));
 }
 
 std::unique_ptr<Table> sinusoid_similarity_table(TableInfo info, const Sinusoids& s, std::size_t n, Metric metric) {

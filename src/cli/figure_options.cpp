@@ -22,71 +22,6 @@ namespace {
 
 constexpr std::size_t kMaxPanels = 16;
 
-// Slice s of a 3-D table as a 2-D table (rows of that slice only).
-class SliceTable : public Table {
- public:
-  SliceTable(const Table& t, std::size_t slice, std::size_t rows)
-      : Table(slice_info(t.info(), rows)), t_(t), offset_(slice * rows) {}
-  void fill(std::size_t first, std::size_t count, std::span<double> out) const override {
-    t_.fill(offset_ + first, count, out);
-  }
-
- private:
-  static TableInfo slice_info(TableInfo info, std::size_t rows) {
-    info.shape = {rows, info.shape.back()};
-    return info;
-  }
-  const Table& t_;
-  std::size_t offset_;
-};
-
-
-// The finite range of the first `rows` flattened rows; `masked` counts the other values.
-// Blocks are read on the worker threads, through the float32 fast path when `float32`: the
-// values render::heatmap draws when it averages (within 1.6e-7 of the double values); its
-// maxima are the double values themselves.
-std::pair<double, double> finite_range(const Table& t, std::size_t rows, bool float32, std::size_t& masked) {
-  struct Block {
-    std::vector<double> values;
-    std::vector<float> values32;
-    double lo = 0, hi = 0;
-    std::size_t masked = 0;
-  };
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  masked = 0;
-  const std::size_t cols = t.cols();
-  const auto scan = [](const auto& v, Block& b) {
-    using T = std::decay_t<decltype(v[0])>;
-    T l = std::numeric_limits<T>::infinity(), h = -l;  // locals: kept in registers
-    std::size_t bad = 0;
-    for (const T x : v) {
-      const bool ok = std::isfinite(x);
-      bad += ok ? 0 : 1;
-      l = ok && x < l ? x : l;
-      h = ok && x > h ? x : h;
-    }
-    b.lo = l, b.hi = h, b.masked = bad;
-  };
-  pipeline<Block>(
-      rows, io::block_rows(cols),
-      [&](std::size_t first, std::size_t n, Block& b) {
-        if (float32) {
-          b.values32.resize(n * cols);
-          t.fill_f32(first, n, b.values32);
-          scan(b.values32, b);
-        } else {
-          b.values.resize(n * cols);
-          t.fill(first, n, b.values);
-          scan(b.values, b);
-        }
-      },
-      [&](std::size_t, std::size_t, const Block& b) {
-        lo = std::min(lo, b.lo), hi = std::max(hi, b.hi), masked += b.masked;
-      });
-  if (lo > hi) lo = hi = 0;
-  return {lo, hi};
-}
-
 }  // namespace
 
 void FigureOptions::bind(CLI::App& app) {
@@ -171,7 +106,7 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
   ho.reduction = o.reduce == "max" || (o.reduce == "auto" && discrete) ? render::Reduction::kMax : render::Reduction::kMean;
   fig.reduce_by_max = ho.reduction == render::Reduction::kMax;
   std::size_t masked = 0;
-  const auto [data_lo, data_hi] = finite_range(t, slices * rows, ho.reduction == render::Reduction::kMean, masked);
+  const auto [data_lo, data_hi] = render::heatmap_range(t, slices, ho.reduction, masked);
   fig.lo = std::isfinite(o.vmin) ? o.vmin : data_lo;
   fig.hi = std::isfinite(o.vmax) ? o.vmax : data_hi;
   if ((std::isfinite(o.vmin) || std::isfinite(o.vmax)) && !(fig.lo < fig.hi))
@@ -195,7 +130,8 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
   }
   render::HeatmapResult r;
   for (std::size_t s = 0; s < slices; ++s) {
-    r = sliced ? render::heatmap(SliceTable(t, s, rows), ho) : render::heatmap(t, ho);
+    ho.slice = s;
+    r = render::heatmap(t, ho);
     const auto [title, short_title] = sliced ? panel_titles(info, s) : std::pair<std::string, std::string>();
     fig.panels[s] = {title, std::move(r.image), short_title};
   }

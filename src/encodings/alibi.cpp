@@ -7,6 +7,7 @@
 
 #include "posenc/encodings/schemes.hpp"
 #include "posenc/error.hpp"
+#include "posenc/toeplitz.hpp"
 
 namespace posenc::encodings {
 
@@ -81,6 +82,13 @@ SchemeInfo alibi_scheme() {
                                                 slopes[static_cast<std::size_t>(head)]);
             for (std::size_t j = 0; j < n && n <= 100000; ++j) info.column_names.push_back(fmt::format("j{}", j));
             const std::size_t first_head = head < 0 ? 0 : static_cast<std::size_t>(head);
+            if (form == AlibiForm::kSymmetric)  // −m|j − i|: a function of j − i, so figures reduce it from 2N values
+              return toeplitz_function_table(
+                  std::move(info), [slopes, first_head, form](std::size_t s, std::int64_t d0, std::span<double> out) {
+                    const double m = slopes[first_head + s];
+                    for (std::size_t k = 0; k < out.size(); ++k)
+                      out[k] = alibi_bias(m, 0, d0 + static_cast<std::int64_t>(k), form);
+                  });
             return std::make_unique<RowFunctionTable>(
                 std::move(info), [slopes, first_head, n, form](std::size_t r, std::span<double> out) {
                   const double m = slopes[first_head + r / n];

@@ -7,6 +7,7 @@
 
 #include "posenc/encodings/schemes.hpp"
 #include "posenc/error.hpp"
+#include "posenc/toeplitz.hpp"
 
 namespace posenc::encodings {
 
@@ -74,9 +75,10 @@ SchemeInfo t5_scheme() {
             info.title = fmt::format("T5 {} buckets ({} buckets, max distance {})", p.text("mode"), o.num_buckets,
                                      o.max_distance);
             for (std::size_t j = 0; j < m && m <= 100000; ++j) info.column_names.push_back(fmt::format("j{}", j));
-            return std::make_unique<RowFunctionTable>(std::move(info), [o](std::size_t r, std::span<double> out) {
-              for (std::size_t j = 0; j < out.size(); ++j)
-                out[j] = static_cast<double>(t5_bucket(static_cast<std::int64_t>(j) - static_cast<std::int64_t>(r), o));
+            // Entry (i, j) is t5_bucket(j − i): a Toeplitz table, which figures reduce from its N + M − 1 diagonals.
+            return toeplitz_function_table(std::move(info), [o](std::size_t, std::int64_t d0, std::span<double> out) {
+              for (std::size_t k = 0; k < out.size(); ++k)
+                out[k] = static_cast<double>(t5_bucket(d0 + static_cast<std::int64_t>(k), o));
             });
           }};
 }

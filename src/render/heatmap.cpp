@@ -9,20 +9,27 @@
 #include "posenc/io/writers.hpp"
 #include "posenc/parallel.hpp"
 #include "posenc/render/colormap.hpp"
+#include "heatmap_internal.hpp"
 
 namespace posenc::render {
 
 namespace {
 
-/// Calls body(row, values) for rows [0, rows) of `t` in order; blocks are filled on worker threads.
+using detail::choose_colors;
+using detail::Range;
+using detail::split;
+using detail::Split;
+using detail::widen;
+
+/// Calls body(row, values) for rows [0, rows) of `t` (flattened rows offset + row) in order; blocks are filled on worker threads.
 template <class Body>
-void for_each_row(const Table& t, std::size_t rows, Body&& body) {
+void for_each_row(const Table& t, std::size_t offset, std::size_t rows, Body&& body) {
   const std::size_t cols = t.cols();
   pipeline<std::vector<double>>(
       rows, io::block_rows(cols),
       [&](std::size_t first, std::size_t n, std::vector<double>& buf) {
         buf.resize(n * cols);
-        t.fill(first, n, buf);
+        t.fill(offset + first, n, buf);
       },
       [&](std::size_t first, std::size_t n, const std::vector<double>& buf) {
         for (std::size_t r = 0; r < n; ++r) body(first + r, std::span<const double>(buf.data() + r * cols, cols));
@@ -32,14 +39,14 @@ void for_each_row(const Table& t, std::size_t rows, Body&& body) {
 /// The same through Table::fill_f32 (the fast float path where a table has one), for reduced
 /// images: a pixel averages many cells, so float32 values (within 1.6e-7) draw the same picture.
 template <class Body>
-void for_each_row_f32(const Table& t, std::size_t rows, Body&& body) {
+void for_each_row_f32(const Table& t, std::size_t offset, std::size_t rows, Body&& body) {
   const std::size_t cols = t.cols();
   std::vector<double> row(cols);
   pipeline<std::vector<float>>(
       rows, io::block_rows(cols),
       [&](std::size_t first, std::size_t n, std::vector<float>& buf) {
         buf.resize(n * cols);
-        t.fill_f32(first, n, buf);
+        t.fill_f32(offset + first, n, buf);
       },
       [&](std::size_t first, std::size_t n, const std::vector<float>& buf) {
         for (std::size_t r = 0; r < n; ++r) {
@@ -49,60 +56,14 @@ void for_each_row_f32(const Table& t, std::size_t rows, Body&& body) {
       });
 }
 
-/// Where source cell i of n lands among m <= n bins: in units where a cell is m long and a bin
-/// n long (all integers, so the split is exact), cell i covers [i*m, (i+1)*m).
-struct Split {
-  std::size_t bin;     ///< first bin
-  double w0, w1;       ///< overlap with `bin` and with `bin + 1`
-};
-
-Split split(std::size_t i, std::size_t n, std::size_t m) {
-  const std::size_t start = i * m, bin = start / n;
-  const std::size_t first = std::min(start + m, (bin + 1) * n) - start;
-  return {bin, static_cast<double>(first), static_cast<double>(m - first)};
-}
-
-struct Range {
-  double lo, hi;
-  // ±inf (masked causal biases) get the NaN colour, not the colour of an end of the range.
-  double operator()(double v) const {
-    if (std::isinf(v)) return std::numeric_limits<double>::quiet_NaN();
-    return hi > lo ? (v - lo) / (hi - lo) : 0.5;
-  }
-};
-
-/// Range of the finite values and the colormap it selects; fills res.lo, hi, cmap.
-Colormap choose_colors(double lo, double hi, const HeatmapOptions& opt, HeatmapResult& res) {
-  if (lo > hi) lo = hi = 0;  // no finite value
-  if (std::isfinite(opt.range_lo) && std::isfinite(opt.range_hi)) lo = opt.range_lo, hi = opt.range_hi;
-  res.cmap = opt.cmap.empty() ? (lo < 0 ? "RdBu" : "viridis") : opt.cmap;
-  const Colormap cmap(res.cmap);
-  res.cmap = cmap.info().name;
-  if (cmap.info().diverging && lo < 0) {
-    hi = std::max(std::abs(lo), std::abs(hi));
-    lo = -hi;
-  }
-  res.lo = lo;
-  res.hi = hi;
-  return cmap;
-}
-
-void widen(double& lo, double& hi, std::span<const double> v) {
-  double l = lo, h = hi;  // in registers: lo and hi could alias v for the compiler
-  for (const double x : v) {
-    const bool ok = std::isfinite(x);
-    l = ok && x < l ? x : l;
-    h = ok && x > h ? x : h;
-  }
-  lo = l, hi = h;
-}
-
 }  // namespace
 
 HeatmapResult heatmap(const Table& t, const HeatmapOptions& opt) {
   const auto& shape = t.info().shape;
   const std::size_t rows = shape.size() >= 2 ? shape[shape.size() - 2] : 1, cols = t.cols();
   if (rows == 0 || cols == 0 || t.rows() == 0) throw Error("cannot draw a heatmap of an empty table");
+  if ((opt.slice + 1) * rows > t.rows()) throw Error("heatmap: no such slice");
+  const std::size_t offset = opt.slice * rows;
   HeatmapResult res;
   res.rows = rows;
   res.cols = cols;
@@ -115,7 +76,7 @@ HeatmapResult heatmap(const Table& t, const HeatmapOptions& opt) {
 
   if (cols <= lim_w && rows <= lim_h) {
     // Pass 1: the range of the finite values; pass 2: the colours.
-    for_each_row(t, rows, [&](std::size_t, std::span<const double> v) { widen(lo, hi, v); });
+    for_each_row(t, offset, rows, [&](std::size_t, std::span<const double> v) { widen(lo, hi, v); });
     const Colormap cmap = choose_colors(lo, hi, opt, res);
     const Range norm{res.lo, res.hi};
     std::size_t k = std::max<std::size_t>(static_cast<std::size_t>(std::max(1, opt.min_cell)),
@@ -124,7 +85,7 @@ HeatmapResult heatmap(const Table& t, const HeatmapOptions& opt) {
     const int px = static_cast<int>(k);
     res.cell_px = px;
     res.image = Image(static_cast<int>(cols * k), static_cast<int>(rows * k));
-    for_each_row(t, rows, [&](std::size_t r, std::span<const double> v) {
+    for_each_row(t, offset, rows, [&](std::size_t r, std::span<const double> v) {
       for (std::size_t c = 0; c < cols; ++c) {
         res.image.fill_rect(static_cast<int>(c) * px, static_cast<int>(r) * px, px, px, cmap(norm(v[c])));
       }
@@ -136,6 +97,10 @@ HeatmapResult heatmap(const Table& t, const HeatmapOptions& opt) {
   // and finds the range; the colours follow, so the table is computed once.
   const std::size_t out_w = std::min(cols, lim_w), out_h = std::min(rows, lim_h);
   res.reduced = true;
+  if (const ToeplitzTable* tt = as_toeplitz(t)) {
+    detail::toeplitz_reduced(*tt, out_w, out_h, opt, res);  // from the N + M − 1 diagonals
+    return res;
+  }
   std::vector<Split> col_split(cols);
   for (std::size_t c = 0; c < cols; ++c) col_split[c] = split(c, cols, out_w);
   std::vector<double> sum(out_h * out_w, 0.0), weight(out_h * out_w, 0.0);
@@ -195,8 +160,8 @@ HeatmapResult heatmap(const Table& t, const HeatmapOptions& opt) {
     }
   };
   // Maxima are cell values, so they come through the double path; means may use float32.
-  if (by_max) for_each_row(t, rows, accumulate);
-  else for_each_row_f32(t, rows, accumulate);
+  if (by_max) for_each_row(t, offset, rows, accumulate);
+  else for_each_row_f32(t, offset, rows, accumulate);
   const Colormap cmap = choose_colors(lo, hi, opt, res);
   const Range norm{res.lo, res.hi};
   res.image = Image(static_cast<int>(out_w), static_cast<int>(out_h));

@@ -26,6 +26,7 @@
 #include <cmath>
 #include <cstddef>
 #include <string>
+#include <utility>
 
 #include "posenc/render/image.hpp"
 #include "posenc/table.hpp"
@@ -52,6 +53,7 @@ struct HeatmapOptions {
   Reduction reduction = Reduction::kMean;
   double range_lo = NAN;    ///< both finite: this colour range instead of the data's (panels sharing a colorbar)
   double range_hi = NAN;
+  std::size_t slice = 0;    ///< of a 3-D table (H × N × M): which N × M matrix to draw
 };
 
 struct HeatmapResult {
@@ -63,9 +65,17 @@ struct HeatmapResult {
   std::size_t rows = 0, cols = 0;  ///< cells shown (rows of the first slice × columns)
 };
 
-/// Renders the table (3-D tables: the first slice). Streams rows twice (range, then colours)
+/// Renders the table (3-D tables: slice opt.slice). Streams rows twice (range, then colours)
 /// when the table fits; a reduced table is streamed once, as float32 (Table::fill_f32), into
-/// per-pixel sums. Throws Error for an empty table.
+/// per-pixel sums. A reduced ToeplitzTable (entry (i, j) = g(j − i): T5, symmetric ALiBi,
+/// closed-form similarities) is drawn from its N + M − 1 diagonals in O((N + M) · width)
+/// instead, with the same pixels. Throws Error for an empty table.
 HeatmapResult heatmap(const Table& t, const HeatmapOptions& opt = {});
+
+/// The range {lo, hi} of the finite values of the first `slices` slices of `t` as heatmap()
+/// reads them: float32 values (Table::fill_f32) for Reduction::kMean, the values themselves
+/// for kMax; {0, 0} when no value is finite. `masked` gets the number of NaN and ±inf cells.
+/// Rows are read in blocks on the worker threads; a ToeplitzTable from its diagonals.
+std::pair<double, double> heatmap_range(const Table& t, std::size_t slices, Reduction reduction, std::size_t& masked);
 
 }  // namespace posenc::render
