@@ -57,6 +57,12 @@ std::vector<double> longrope_inv_freq(const RopeConfig& c, const std::vector<dou
 template <class T>
 std::string batch_longrope(const RopeConfig& c, RopeFrequencies& f, std::int64_t original, std::int64_t m);
 
+/// LongRoPE's scale s = M/L from max_position_embeddings M (`m`) and the original length L, and
+/// the attention factor vLLM, SGLang, TensorRT-LLM and MLX-LM derive from it without reading
+/// attention_factor: √(1 + ln s / ln L), 1 when s ≤ 1 (phi3's scaling_factor default). Sets
+/// f.factor, f.original_length and f.attention_factor; returns the cause text for the factor.
+std::string longrope_length_scale(const RopeConfig& c, RopeFrequencies& f, std::int64_t m, std::int64_t original);
+
 /// transformers' attention factor and LongRoPE list and dynamic base at --seq-len, to name
 /// where an engine departs from it. Computed with the hf convention on the same settings;
 /// nullopt-like NaN when transformers refuses the settings.

@@ -112,6 +112,14 @@ std::string batch_longrope(const RopeConfig& c, RopeFrequencies& f, std::int64_t
 template std::string batch_longrope<float>(const RopeConfig&, RopeFrequencies&, std::int64_t, std::int64_t);
 template std::string batch_longrope<double>(const RopeConfig&, RopeFrequencies&, std::int64_t, std::int64_t);
 
+std::string longrope_length_scale(const RopeConfig& c, RopeFrequencies& f, std::int64_t m, std::int64_t original) {
+  const double scale = static_cast<double>(m) / static_cast<double>(original);
+  f.factor = scale;
+  f.original_length = original;
+  f.attention_factor = scale <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(scale) / std::log(static_cast<double>(original)));
+  return fmt::format("{} derives it from max_position_embeddings / original and reads no attention_factor", name(c));
+}
+
 HfChoice hf_choice(const RopeConfig& c) {
   RopeConfig h = c;
   h.convention = RopeConvention::kHf;

@@ -176,11 +176,7 @@ void compute(const RopeConfig& c, RopeFrequencies& f) {
       std::vector<T> fr(n);
       for (std::size_t i = 0; i < n; ++i) fr[i] = static_cast<T>(c.long_factor[i]) * base_freqs[i];
       from_freqs(f, fr, base_freqs);
-      const double scale = static_cast<double>(m) / static_cast<double>(original);
-      f.factor = scale;
-      f.original_length = original;
-      f.attention_factor = scale <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(scale) / std::log(static_cast<double>(original)));
-      attention_cause = "MLX-LM derives it from max_position_embeddings / original and reads no attention_factor";
+      attention_cause = longrope_length_scale(c, f, m, original);
       break;
     }
     default: break;

@@ -105,11 +105,7 @@ void compute(const RopeConfig& c, RopeFrequencies& f) {
       max_position(c);
       const std::int64_t original = original_or_max(c, f, m);
       longrope_cause = batch_longrope<T>(c, f, original, m);
-      const double scale = static_cast<double>(m) / static_cast<double>(original);
-      f.factor = scale;
-      f.original_length = original;
-      f.attention_factor = scale <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(scale) / std::log(static_cast<double>(original)));
-      attention_cause = "SGLang derives it from max_position_embeddings / original and reads no attention_factor";
+      attention_cause = longrope_length_scale(c, f, m, original);
       break;
     }
     default: break;

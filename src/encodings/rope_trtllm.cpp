@@ -124,12 +124,8 @@ void compute(const RopeConfig& c, RopeFrequencies& f) {
         f.inv_freq_original[i] = static_cast<double>(inv);
         f.inv_freq[i] = static_cast<double>(inv / static_cast<T>(ext[i]));
       }
-      const double scale = static_cast<double>(m) / static_cast<double>(original);
-      f.factor = scale;
-      f.original_length = original;
-      f.attention_factor = scale <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(scale) / std::log(static_cast<double>(original)));
+      attention_cause = longrope_length_scale(c, f, m, original);
       f.attention_in_f64 = true;
-      attention_cause = "TensorRT-LLM derives it from max_position_embeddings / original and reads no attention_factor";
       f.cache_len = std::max(m, original);
       f.cache_grows = false;
       break;

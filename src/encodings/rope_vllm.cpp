@@ -124,12 +124,7 @@ void compute(const RopeConfig& c, RopeFrequencies& f, bool v06) {
         f.inv_freq = longrope_inv_freq<T>(c, use_long ? c.long_factor : c.short_factor);
         f.cache_len = use_long ? m : original;  // positions index the long part with an offset of L
       }
-      const double scale = static_cast<double>(m) / static_cast<double>(original);
-      f.factor = scale;
-      f.original_length = original;
-      // short/long mscale default: √(1 + ln(M/L)/ln L) from max_position_embeddings (not `factor`).
-      f.attention_factor = scale <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(scale) / std::log(static_cast<double>(original)));
-      attention_cause = "vLLM derives it from max_position_embeddings / original and reads no attention_factor";
+      attention_cause = longrope_length_scale(c, f, m, original);
       break;
     }
     default: break;
