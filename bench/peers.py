@@ -81,7 +81,102 @@ def decay(d, offsets, out):
     np.savetxt(out, np.column_stack([delta, dot]), fmt="%.7g", delimiter=",", header="offset,dot", comments="")
 
 
-WORKS = {f.__name__: f for f in (sin_npy, rope_npy, savetxt_csv, pandas_csv, heatmap_png, similarity, decay)}
+def check_sinusoidal(n, d):
+    # posenc check sinusoidal (issue 15 item 8) by brute force: the table in float64, its Gram
+    # matrix, and each identity over every offset: bounded, unique (smallest distance between
+    # two rows), dot-shift-invariant and dot-symmetric (the Gram matrix's diagonals),
+    # shift-linear (each offset's block rotation applied to every row).
+    n, d = int(n), int(d)
+    w = 1.0 / 10000 ** (np.arange(0, d, 2) / d)
+    pe = np.zeros((n, d))
+    pe[:, 0::2] = np.sin(np.arange(n)[:, None] * w)
+    pe[:, 1::2] = np.cos(np.arange(n)[:, None] * w)
+    scale = np.abs(pe).max()
+    ok = scale <= 1.0
+    g = pe @ pe.T
+    sq = np.diag(g)
+    dist2 = sq[:, None] + sq[None, :] - 2 * g
+    np.fill_diagonal(dist2, np.inf)
+    ok &= np.sqrt(max(dist2.min(), 0.0)) > 1e-3 * np.sqrt(sq.max())
+    del dist2
+    shift = sym = lin = 0.0
+    for delta in range(1, n):
+        diag = np.diagonal(g, delta)
+        shift = max(shift, np.abs(diag - diag[0]).max())
+        if 2 * delta < n:  # g[t, t + delta] against g[t, t - delta]
+            sym = max(sym, np.abs(diag[delta:] - np.diagonal(g, -delta)[:n - 2 * delta]).max())
+        c, s = np.cos(w * delta), np.sin(w * delta)  # sin(a + b), cos(a + b) from sin a, cos a
+        x, y = pe[:n - delta, 0::2], pe[:n - delta, 1::2]
+        lin = max(lin, np.abs(x * c + y * s - pe[delta:, 0::2]).max(), np.abs(y * c - x * s - pe[delta:, 1::2]).max())
+    ok &= max(shift, sym) <= 1e-6 * sq.max() and lin <= 1e-6 * scale
+    sys.exit(0 if ok else 1)
+
+
+def _heatmap(matrix, out, cmap):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    im = ax.imshow(matrix, cmap=cmap)
+    ax.set_xlabel("j")
+    ax.set_ylabel("i")
+    fig.colorbar(im)
+    fig.savefig(out)
+
+
+def t5_png(n, out):
+    # transformers' T5Attention._relative_position_bucket (bidirectional, 32 buckets, max
+    # distance 128) on the whole N x N matrix, then imshow.
+    n = int(n)
+    rp = np.arange(n)[None, :] - np.arange(n)[:, None]
+    nb, max_exact = 16, 8
+    bucket = (rp > 0).astype(np.int64) * nb
+    rp = np.abs(rp)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        large = max_exact + (np.log(rp.astype(np.float32) / max_exact) / np.float32(np.log(128 / max_exact))
+                             * (nb - max_exact)).astype(np.int64)
+    bucket += np.where(rp < max_exact, rp, np.minimum(large, nb - 1))
+    _heatmap(bucket, out, "viridis")
+
+
+def alibi_png(n, heads, out):
+    # Symmetric ALiBi -m_h |i - j| for every head, one panel per head.
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    n, heads = int(n), int(heads)
+    slopes = 2.0 ** (-8.0 * np.arange(1, heads + 1) / heads)
+    dist = np.abs(np.arange(n)[None, :] - np.arange(n)[:, None])
+    bias = -slopes[:, None, None] * dist[None]
+    fig, axes = plt.subplots(2, (heads + 1) // 2)
+    for h, ax in enumerate(axes.flat[:heads]):
+        im = ax.imshow(bias[h], cmap="viridis", vmin=bias.min(), vmax=0)
+        ax.set_title(f"head {h}")
+    fig.colorbar(im, ax=axes.ravel().tolist())
+    fig.savefig(out)
+
+
+def cosine_png(pe, out):
+    x = pe / np.linalg.norm(pe, axis=1, keepdims=True)
+    _heatmap(x @ x.T, out, "RdBu")
+
+
+def sinusoidal_similarity_png(n, d, out):
+    cosine_png(sinusoidal(int(n), int(d)), out)
+
+
+def learned_similarity_png(n, d, out):
+    # A learned table as initialised (normal, std 0.02), its cosine similarity, imshow.
+    cosine_png(np.random.default_rng(0).normal(0.0, 0.02, (int(n), int(d))), out)
+
+
+WORKS = {f.__name__: f for f in (sin_npy, rope_npy, savetxt_csv, pandas_csv, heatmap_png, similarity, decay,
+                                 check_sinusoidal, t5_png, alibi_png, sinusoidal_similarity_png,
+                                 learned_similarity_png)}
 
 if __name__ == "__main__":
     WORKS[sys.argv[1]](*sys.argv[2:])
