@@ -39,7 +39,8 @@ std::string decay_value_name(const std::string& scheme, const std::string& metri
 
 std::string masked_entries_reason(const TableInfo& info) {
   const auto* form = find_entry(info.params, "form");
-  if (info.scheme == "alibi" && form && to_string(*form) == "causal") return "causal alibi masks future keys with -inf";
+  if (info.scheme == "alibi" && form && to_string(*form) != "symmetric")  // causal, shifted (MPT)
+    return to_string(*form) + " alibi masks future keys with -inf";
   return "";
 }
 

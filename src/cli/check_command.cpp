@@ -141,7 +141,8 @@ void add_check_command(CLI::App& app, Context& ctx, int& exit_code) {
       "\nexit codes: 0 all hold, 1 one fails, 2 bad input or an identity that does not apply, 3 output failed"
       "\nexamples:\n  posenc check sinusoidal --dim 64 --len 200 && echo ok"
       "\n  posenc check sine --dim 2 --len 1000 --identity unique"
-      "\n  posenc check --input wpe.npy -o report.json");
+      "\n  posenc check --input wpe.npy -o report.json"
+      "\n  posenc check --hf-config bloom-560m/ --len 64   (the model's alibi biases: bias-relative)");
   opts->scheme.bind(*cmd, &ctx.err);
   std::vector<std::string> all_names;
   for (const auto& i : analysis::identity_infos()) all_names.push_back(i.name);

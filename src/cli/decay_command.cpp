@@ -227,7 +227,9 @@ void add_decay_command(CLI::App& app, Context& ctx, int& exit_code) {
       "  posenc decay sinusoidal --dim 64 --base 100,1000,10000 --format csv   (one series per value)\n"
       "  posenc decay sinusoidal --dim 128 --compare 'learned --dim 128' --compare 'rope --dim 128' -o decay.png\n"
       "  posenc decay rope --dim 128 --qk random --metric cosine --no-extras --format csv\n"
-      "  posenc decay alibi --heads 8 --max-offset 50 --symmetric --format json");
+      "  posenc decay alibi --heads 8 --max-offset 50 --symmetric --format json\n"
+      "  posenc decay --hf-config t5-base/            (the model's scheme: T5 encoder buckets; --causal: decoder)\n"
+      "  posenc decay alibi --hf-config bloom-560m/ -o bloom_decay.png");
   opts->scheme.allow_value_lists();
   opts->scheme.bind(*cmd, &ctx.err);
   opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kPng});

@@ -33,6 +33,8 @@ void add_generate_command(CLI::App& app, Context& ctx, int& exit_code) {
       "  posenc generate sinusoidal --len 50 --dim 128 -o pe.png\n"
       "  posenc generate binary --len 16 --dim 4          (csv to stdout)\n"
       "  posenc generate --input wpe.npy -o wpe.png\n"
+      "  posenc generate --hf-config bloom-560m/ -o bias.png      (the model decides: alibi, BLOOM's slopes)\n"
+      "  posenc generate t5 --hf-config t5-base/ --causal -o dec.png   (rope, alibi, t5, sinusoidal, learned)\n"
       "run 'posenc generate SCHEME --help' for the options of one scheme");
   opts->scheme.bind(*cmd, &ctx.err);
   opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kNpy, io::Format::kPng});

@@ -23,6 +23,7 @@
 #include "posenc/parallel.hpp"
 #include "posenc/text.hpp"
 #include "progress.hpp"
+#include "scheme_options.hpp"
 
 namespace posenc::cli {
 namespace {
@@ -175,6 +176,15 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e, out, err);
     return code == 0 ? kOk : kUsageError;
+  } catch (const SchemeFromModel& d) {  // --hf-config chose the scheme: read the line again, naming it
+    std::vector<std::string> named = args;
+    const auto command = std::find(named.begin(), named.end(), d.command);
+    if (command == named.end()) {
+      err << "posenc: error: internal error (please report): the command word is not on the line\n";
+      return kUsageError;
+    }
+    named.insert(command + 1, d.scheme);
+    return run_command(named, out, err, out_is_terminal);
   } catch (const OutputError& e) {
     err << "posenc: error: " << e.what() << "\n";
     return kOutputError;

@@ -138,10 +138,24 @@ void SchemeOptions::bind(CLI::App& parent, std::ostream* notes) {
                     "a table of your own (.npy, .npz or .csv; - reads stdin: rows = positions) in place of a SCHEME")
       ->type_name("FILE");
   bind_input_options(parent, input_flags_);
+  parent
+      .add_option("--hf-config", hf_config_,
+                  "a model's config.json, model folder or cached id (ORG/NAME): the scheme and settings its own code "
+                  "uses (rope, alibi, t5, sinusoidal, learned); without a SCHEME the model decides; flags override it")
+      ->type_name("PATH");
   for (const auto& s : encodings::schemes()) {
     CLI::App* sub = parent.add_subcommand(s.name, s.summary);
     sub->fallthrough();
     sub->footer("formula: " + s.formula);
+    if (s.name == "alibi" || s.name == "t5" || s.name == "sinusoidal" || s.name == "learned")
+      sub->footer(fmt::format("formula: {}\n--hf-config PATH (a config.json, model folder or cached ORG/NAME) sets these "
+                              "options as the model's own code does; flags override it, e.g.\n  posenc {} {} "
+                              "--hf-config {}",
+                              s.formula, parent.get_name(), s.name,
+                              s.name == "alibi"  ? "bloom-560m/ --len 64"
+                              : s.name == "t5"   ? "t5-base/ --causal"
+                              : s.name == "learned" ? "opt-125m/ --len 100"
+                                                 : "whisper-tiny/"));
     for (const auto& p : s.params) {
       ParamValue& slot = storage_.emplace_back(p.default_value);
       if (allow_lists_ && is_number(p.default_value)) {
@@ -171,6 +185,9 @@ std::string SchemeOptions::scheme() const {
   const auto extras = parent_->remaining();
   std::string chosen;
   for (const auto* sub : parent_->get_subcommands()) chosen = sub->get_name();
+  const bool stray_word = !extras.empty() && extras.front().rfind('-', 0) != 0;  // reported below
+  if (chosen.empty() && input_.empty() && !hf_config_.empty() && !model_ && !stray_word)
+    throw SchemeFromModel{parent_->get_name(), models::scheme_of_model(hf_config_, "", "").scheme};
   if (!extras.empty()) {
     const std::string& word = extras.front();
     if (chosen.empty() && word.rfind('-', 0) != 0)
@@ -194,12 +211,37 @@ std::string SchemeOptions::scheme() const {
                             chosen.empty() ? "" : " for scheme " + chosen, hint, parent_->get_name(),
                             chosen.empty() ? "SCHEME" : chosen));
   }
+  if (!hf_config_.empty()) {
+    if (!input_.empty())
+      throw Error(fmt::format("give either --hf-config or --input, not both (got '{}' and --input '{}'); a model's "
+                              "trained table goes in with --input alone",
+                              hf_config_, input_));
+    return model_scheme(chosen)->scheme;
+  }
   if (chosen.empty() && input_.empty())
-    throw Error(fmt::format("give a SCHEME ({}) or --input FILE", join_choices(scheme_names())));
+    throw Error(fmt::format("give a SCHEME ({}), --input FILE or --hf-config PATH", join_choices(scheme_names())));
   if (!chosen.empty() && !input_.empty())
     throw Error(fmt::format("give either a SCHEME or --input, not both (got '{}' and --input '{}')", chosen, input_));
   check_input_options(input_flags_, !input_.empty());
   return chosen;
+}
+
+const models::ModelScheme* SchemeOptions::model_scheme(const std::string& chosen) const {
+  if (model_) return &*model_;
+  if (chosen == "rope")
+    for (const auto& b : bound_)
+      if (b.scheme == "rope" && b.name == "hf-config" && b.option->count() > 0)
+        throw Error(fmt::format("--hf-config given twice ('{}' and '{}'): give it once", hf_config_,
+                                std::get<std::string>(*b.storage)));
+  std::string t5_mode;  // --mode causal / --causal picks T5's decoder stack
+  for (const auto& b : bound_) {
+    if (chosen != "t5" || b.scheme != "t5" || b.name != "mode") continue;
+    if (b.option->count() > 0) t5_mode = std::get<std::string>(*b.storage);
+    for (std::size_t c = 0; c < b.choice_flags.size(); ++c)
+      if (b.choice_flags[c]->count() > 0) t5_mode = b.spec->choices[c];
+  }
+  model_ = models::scheme_of_model(hf_config_, chosen, t5_mode);
+  return &*model_;
 }
 
 ParamMap SchemeOptions::values() const {
@@ -215,6 +257,26 @@ ParamMap SchemeOptions::values() const {
     }
     for (std::size_t c = 0; c < b.choice_flags.size(); ++c)  // --causal: --mode causal
       if (b.choice_flags[c]->count() > 0) out.set(b.name, b.spec->choices[c], true);
+  }
+  if (!hf_config_.empty()) {  // the model fills what the user did not type
+    for (const auto& [name, value] : model_->values)
+      if (!out.given(name)) out.set(name, value, false);
+    out.set("hf-config", hf_config_, true);
+    if (!notes_printed_) {
+      // What was read goes to stderr once, and only for values that build a table: a flag the
+      // model's scheme refuses (--alibi-bias-max under bloom) is the run's one line.
+      if (model_->scheme != "rope") (void)encodings::make_table(s, out);
+      notes_printed_ = true;
+      if (notes_ != nullptr) {
+        std::string flags;  // the settings in effect, as flags; the model's value beside one the user changed
+        for (const auto& [name, value] : model_->values) {
+          flags += fmt::format(" --{} {}", name, to_string(out.value(name)));
+          if (out.given(name) && out.value(name) != value) flags += fmt::format(" (the model's: {})", to_string(value));
+        }
+        *notes_ << "posenc: note: " << model_->summary << ":" << flags << "\n";
+        for (const auto& n : model_->notes) *notes_ << "posenc: note: " << n << "\n";
+      }
+    }
   }
   return out;
 }

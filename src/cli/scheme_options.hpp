@@ -6,11 +6,13 @@
 
 #include <list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "input_options.hpp"
+#include "posenc/models/model_schemes.hpp"
 #include "posenc/params.hpp"
 #include "posenc/table.hpp"
 
@@ -20,6 +22,14 @@ namespace posenc::cli {
 /// fixes the type): choices become CLI::IsMember, numbers are checked against their range by
 /// validators.hpp's family, lists take commas.
 CLI::Option* add_param(CLI::App& sub, const ParamSpec& spec, ParamValue& storage);
+
+/// Thrown by SchemeOptions::scheme() when --hf-config decides the scheme of a command line that
+/// names none: run() parses the line again with `scheme` after the `command` word, so that the
+/// scheme's own options (--len, --heads, ...) are read as if the user had named it.
+struct SchemeFromModel {
+  std::string command;
+  std::string scheme;
+};
 
 class SchemeOptions {
  public:
@@ -33,10 +43,12 @@ class SchemeOptions {
   /// `parent`; what the reader decided for the user (an index column taken) goes to `notes`.
   void bind(CLI::App& parent, std::ostream* notes = nullptr);
 
-  /// The chosen scheme ("" when --input is used); throws Error when neither or both are given,
-  /// or an unknown word stands where a scheme belongs.
+  /// The chosen scheme ("" when --input is used); with --hf-config and no scheme, the model's.
+  /// Throws Error when neither or both are given, an unknown word stands where a scheme
+  /// belongs, or the scheme named contradicts the --hf-config model.
   std::string scheme() const;
-  /// The values of the chosen scheme, `given` set for the flags the user typed.
+  /// The values of the chosen scheme, `given` set for the flags the user typed; under
+  /// --hf-config the model's values fill the flags the user did not type.
   ParamMap values() const;
   /// Builds the table: the scheme's, or the user's --input file. With max_axes 3 an --input
   /// may also be H×N×M (an .npy/.npz, or posenc's long-form CSV: a bias table per head).
@@ -54,7 +66,12 @@ class SchemeOptions {
     std::vector<CLI::Option*> choice_flags = {};  // --CHOICE flags, one per spec->choices entry
   };
   void add_choice_flags(CLI::App& sub, const ParamSpec& p, Bound& b);
+  /// The --hf-config model's scheme and values, read once (its notes go to notes_ then).
+  const models::ModelScheme* model_scheme(const std::string& chosen) const;
   CLI::App* parent_ = nullptr;
+  std::string hf_config_;  // --hf-config given to the command (before or after the scheme)
+  mutable std::optional<models::ModelScheme> model_;
+  mutable bool notes_printed_ = false;
   bool allow_lists_ = false;
   std::string input_;
   InputFlags input_flags_;

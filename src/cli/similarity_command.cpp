@@ -43,7 +43,8 @@ void add_similarity_command(CLI::App& app, Context& ctx, int& exit_code) {
       "rope: the score <R_i q, R_j k> for fixed q, k (--qk, --seed), in float64 unless --precision f32.\n"
       "examples:\n"
       "  posenc similarity sinusoidal --len 100 --dim 128 -o sim.png\n"
-      "  posenc similarity --input wpe.npy --metric cosine -o wpe_sim.npy");
+      "  posenc similarity --input wpe.npy --metric cosine -o wpe_sim.npy\n"
+      "  posenc similarity --hf-config whisper-tiny/ -o whisper_sim.png   (the model's sinusoidal table)");
   opts->scheme.bind(*cmd, &ctx.err);
   opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kNpy, io::Format::kPng});
   opts->output.figure.bind_reduce(*cmd);

@@ -7,6 +7,7 @@
 
 #include "posenc/encodings/schemes.hpp"
 #include "posenc/error.hpp"
+#include "posenc/models/model_report.hpp"
 #include "posenc/toeplitz.hpp"
 
 namespace posenc::encodings {
@@ -14,7 +15,16 @@ namespace posenc::encodings {
 AlibiForm parse_alibi_form(const std::string& name) {
   if (name == "symmetric") return AlibiForm::kSymmetric;
   if (name == "causal") return AlibiForm::kCausal;
-  throw Error(fmt::format("--form must be symmetric or causal (got '{}')", name));
+  if (name == "shifted") return AlibiForm::kShifted;
+  throw Error(fmt::format("--form must be symmetric, causal or shifted (got '{}')", name));
+}
+
+AlibiCodebase parse_alibi_codebase(const std::string& name) {
+  if (name == "paper") return AlibiCodebase::kPaper;
+  if (name == "bloom") return AlibiCodebase::kBloom;
+  if (name == "falcon") return AlibiCodebase::kFalcon;
+  if (name == "mpt") return AlibiCodebase::kMpt;
+  throw Error(fmt::format("--codebase must be paper, bloom, falcon or mpt (got '{}')", name));
 }
 
 std::vector<double> alibi_slopes(std::int64_t heads) {
@@ -30,10 +40,50 @@ std::vector<double> alibi_slopes(std::int64_t heads) {
   return slopes;
 }
 
-double alibi_bias(double m, std::int64_t i, std::int64_t j, AlibiForm form) {
-  if (form == AlibiForm::kSymmetric) return 0.0 - m * static_cast<double>(i > j ? i - j : j - i);  // 0 - x: no "-0" on the diagonal
-  if (j > i) return -std::numeric_limits<double>::infinity();
-  return m * static_cast<double>(j);
+namespace {
+
+/// The integer m multiplies: −|i − j|, j or j − (keys − 1).
+std::int64_t alibi_position(std::int64_t i, std::int64_t j, AlibiForm form, std::int64_t keys) {
+  if (form == AlibiForm::kSymmetric) return -(i > j ? i - j : j - i);
+  return form == AlibiForm::kCausal ? j : j - (keys - 1);
+}
+
+}  // namespace
+
+double alibi_bias(double m, std::int64_t i, std::int64_t j, AlibiForm form, std::int64_t keys) {
+  return alibi_bias_in(AlibiCodebase::kPaper, m, i, j, form, keys);
+}
+
+std::vector<double> alibi_slopes_for(AlibiCodebase codebase, std::int64_t heads, double alibi_bias_max) {
+  switch (codebase) {
+    case AlibiCodebase::kPaper: return alibi_slopes(heads);
+    case AlibiCodebase::kBloom: return models::alibi_slopes_of("bloom", heads);
+    case AlibiCodebase::kFalcon: return models::alibi_slopes_of("falcon", heads);
+    case AlibiCodebase::kMpt: return models::alibi_slopes_of("mpt", heads, alibi_bias_max);
+  }
+  return {};
+}
+
+double alibi_bias_in(AlibiCodebase codebase, double m, std::int64_t i, std::int64_t j, AlibiForm form,
+                     std::int64_t keys) {
+  if (form != AlibiForm::kSymmetric && j > i) return -std::numeric_limits<double>::infinity();
+  const std::int64_t p = alibi_position(i, j, form, keys);
+  double v = 0;
+  switch (codebase) {
+    case AlibiCodebase::kPaper:
+      v = m * static_cast<double>(p);
+      break;
+    case AlibiCodebase::kBloom:
+    case AlibiCodebase::kMpt:  // float32 slope times the integer position cast to float32
+      v = static_cast<double>(static_cast<float>(m * static_cast<double>(static_cast<float>(p))));
+      break;
+    case AlibiCodebase::kFalcon: {  // bfloat16 slope times the position cast to bfloat16, rounded to bfloat16
+      const double pb = models::to_bfloat16(static_cast<float>(p));
+      v = models::to_bfloat16(static_cast<float>(m * pb));  // m·pb is exact in float32 (8-bit significands)
+      break;
+    }
+  }
+  return v == 0.0 ? 0.0 : v;  // no "-0" on the diagonal
 }
 
 Matrix alibi_matrix(std::int64_t len, double slope, AlibiForm form) {
@@ -57,14 +107,27 @@ SchemeInfo alibi_scheme() {
           {len_param(),
            {"heads", "number of attention heads H", std::int64_t{kDefaultHeads}, {}, 1, 65536},
            {"head", "one head h (0-based) as an N x N matrix; -1 = all heads, H x N x N", std::int64_t{-1}, {}, -1, 65535},
-           {"form", "symmetric: -m|i-j|; causal: the paper's m*j with masked (-inf) future keys",
-            std::string("symmetric"), {"symmetric", "causal"}}},
+           {"form", "symmetric: -m|i-j|; causal: the paper's m*j with masked (-inf) future keys; shifted: MPT's "
+                    "m*(j-(N-1)), masked likewise",
+            std::string("symmetric"), {"symmetric", "causal", "shifted"}},
+           {"codebase", "whose slopes and arithmetic: paper (double), bloom (float32), falcon (bfloat16), mpt "
+                        "(gen_slopes with --alibi-bias-max, float32); --hf-config picks the model's",
+            std::string("paper"), {"paper", "bloom", "falcon", "mpt"}},
+           {"alibi-bias-max", "mpt only: slope k of P' = next power of two is 2^(-k*alibi_bias_max/P')", 8.0, {}, 0.0,
+            1e300, /*choice_flags=*/false, /*above_min=*/true}},
           [](const ParamMap& p) -> std::unique_ptr<Table> {
             const std::int64_t heads = p.integer("heads");
             const std::int64_t head = p.integer("head");
             if (head >= heads)
               throw Error(fmt::format("--head must be below --heads {} (got {}; heads are 0-based)", heads, head));
-            const auto slopes = alibi_slopes(heads);
+            const AlibiCodebase codebase = parse_alibi_codebase(p.text("codebase"));
+            const double bias_max = p.number("alibi-bias-max");
+            if (p.given("alibi-bias-max") && codebase != AlibiCodebase::kMpt)
+              throw Error(fmt::format("--alibi-bias-max applies only to --codebase mpt (got --codebase {})",
+                                      p.text("codebase")));
+            if (!std::isfinite(bias_max) || bias_max <= 0)
+              throw Error(fmt::format("--alibi-bias-max must be a finite number > 0 (got {})", bias_max));
+            const auto slopes = alibi_slopes_for(codebase, heads, bias_max);
             const AlibiForm form = parse_alibi_form(p.text("form"));
             const auto n = static_cast<std::size_t>(p.integer("len"));
             std::vector<std::size_t> shape = {n, n};
@@ -74,6 +137,8 @@ SchemeInfo alibi_scheme() {
               axes.insert(axes.begin(), "head");
             }
             TableInfo info = make_info("alibi", p, shape, axes);
+            if (codebase != AlibiCodebase::kMpt)  // echo only what applies
+              std::erase_if(info.params, [](const auto& kv) { return kv.first == "alibi-bias-max"; });
             info.params.emplace_back("slopes", slopes);   // the place: JSON "params"
             info.results.emplace_back("slopes", slopes);  // kept: figures title each head from it
             info.value_name = "bias";
@@ -84,16 +149,20 @@ SchemeInfo alibi_scheme() {
             const std::size_t first_head = head < 0 ? 0 : static_cast<std::size_t>(head);
             if (form == AlibiForm::kSymmetric)  // −m|j − i|: a function of j − i, so figures reduce it from 2N values
               return toeplitz_function_table(
-                  std::move(info), [slopes, first_head, form](std::size_t s, std::int64_t d0, std::span<double> out) {
+                  std::move(info),
+                  [slopes, first_head, form, codebase, n](std::size_t s, std::int64_t d0, std::span<double> out) {
                     const double m = slopes[first_head + s];
                     for (std::size_t k = 0; k < out.size(); ++k)
-                      out[k] = alibi_bias(m, 0, d0 + static_cast<std::int64_t>(k), form);
+                      out[k] = alibi_bias_in(codebase, m, 0, d0 + static_cast<std::int64_t>(k), form,
+                                             static_cast<std::int64_t>(n));
                   });
             return std::make_unique<RowFunctionTable>(
-                std::move(info), [slopes, first_head, n, form](std::size_t r, std::span<double> out) {
+                std::move(info), [slopes, first_head, n, form, codebase](std::size_t r, std::span<double> out) {
                   const double m = slopes[first_head + r / n];
                   const auto i = static_cast<std::int64_t>(r % n);
-                  for (std::size_t j = 0; j < out.size(); ++j) out[j] = alibi_bias(m, i, static_cast<std::int64_t>(j), form);
+                  const auto keys = static_cast<std::int64_t>(n);
+                  for (std::size_t j = 0; j < out.size(); ++j)
+                    out[j] = alibi_bias_in(codebase, m, i, static_cast<std::int64_t>(j), form, keys);
                 });
           },
           {{"slopes", fmt::format("slopes of the default --heads {}", kDefaultHeads), alibi_slopes(kDefaultHeads)}}};

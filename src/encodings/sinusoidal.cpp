@@ -74,6 +74,38 @@ std::vector<double> sinusoidal_frequencies(std::int64_t dim, double base, Sinuso
   return w;
 }
 
+std::vector<double> sinusoidal_frequencies_f32(std::int64_t dim, double base, SinusoidalConvention convention) {
+  std::vector<double> w = sinusoidal_frequencies(dim, base, convention);
+  if (convention == SinusoidalConvention::kPaper) {
+    for (double& v : w) v = static_cast<double>(static_cast<float>(v));
+    return w;
+  }
+  const std::size_t pairs = w.size();
+  const double steps = static_cast<double>(convention == SinusoidalConvention::kFairseq
+                                               ? pairs - 1
+                                               : std::max<std::size_t>(pairs - 1, 1));
+  const auto step = static_cast<float>(-(std::log(base) / steps));  // the Python float, cast to the tensor's float32
+  for (std::size_t k = 0; k < pairs; ++k) {
+    const auto exponent = static_cast<float>(static_cast<double>(static_cast<float>(k)) * static_cast<double>(step));
+    w[k] = static_cast<double>(static_cast<float>(std::exp(static_cast<double>(exponent))));
+  }
+  return w;
+}
+
+void sinusoidal_row_torch_f32(double position, std::span<const double> w, SinusoidalLayout layout,
+                              std::span<double> out) {
+  const std::size_t pairs = w.size();
+  const auto p = static_cast<double>(static_cast<float>(position));
+  for (std::size_t k = 0; k < pairs; ++k) {
+    const auto angle = static_cast<double>(static_cast<float>(p * w[k]));  // exact product, rounded once
+    const std::size_t s = layout == SinusoidalLayout::kInterleaved ? 2 * k : k;
+    const std::size_t c = layout == SinusoidalLayout::kInterleaved ? 2 * k + 1 : pairs + k;
+    out[s] = static_cast<double>(static_cast<float>(std::sin(angle)));
+    out[c] = static_cast<double>(static_cast<float>(std::cos(angle)));
+  }
+  for (std::size_t i = 2 * pairs; i < out.size(); ++i) out[i] = 0.0;
+}
+
 std::int64_t sinusoidal_first_position(const SinusoidalOptions& options) {
   return options.convention == SinusoidalConvention::kFairseq ? options.padding_idx + 1 : 0;
 }
@@ -135,7 +167,10 @@ SchemeInfo sinusoidal_scheme() {
            {"convention", "paper: w_k = base^(-2k/d); tensor2tensor, fairseq: w_k = base^(-k/(K-1)), concat, odd d padded",
             std::string("paper"), {"paper", "tensor2tensor", "fairseq"}},
            {"padding-idx", "fairseq only: the first row is position padding-idx + 1", std::int64_t{1}, {}, 0,
-            static_cast<double>(kMaxLen)}},
+            static_cast<double>(kMaxLen)},
+           {"precision", "f64: double precision; f32: transformers' float32 tensors (M2M100, Whisper): float32 "
+                         "frequencies, angles and values",
+            std::string("f64"), {"f64", "f32"}}},
           [](const ParamMap& p) -> std::unique_ptr<Table> {
             SinusoidalOptions o;
             o.base = p.number("base");
@@ -148,7 +183,9 @@ SchemeInfo sinusoidal_scheme() {
             const auto len = p.integer("len");
             const auto dim = p.integer("dim");
             check_sinusoidal(dim, o.base, o.convention);
-            auto w = sinusoidal_frequencies(dim, o.base, o.convention);
+            const bool torch32 = p.text("precision") == "f32";
+            auto w = torch32 ? sinusoidal_frequencies_f32(dim, o.base, o.convention)
+                             : sinusoidal_frequencies(dim, o.base, o.convention);
             const auto first = sinusoidal_first_position(o);
 
             auto info = make_info("sinusoidal", p, {static_cast<std::size_t>(len), static_cast<std::size_t>(dim)});
@@ -161,6 +198,11 @@ SchemeInfo sinusoidal_scheme() {
             info.title = fmt::format("sinusoidal ({}, {}), base {}, N={}, D={}", p.text("convention"),
                                      layout_name(o.layout), o.base, len, dim);
             const auto pos = [first](std::size_t r) { return static_cast<double>(first) + static_cast<double>(r); };
+            if (torch32)
+              return std::make_unique<RowFunctionTable>(
+                  std::move(info), [w, layout = o.layout, pos](std::size_t r, std::span<double> out) {
+                    sinusoidal_row_torch_f32(pos(r), w, layout, out);
+                  });
             return std::make_unique<RowFunctionTable>(
                 std::move(info),
                 [w, layout = o.layout, pos](std::size_t r, std::span<double> out) { sinusoidal_row(pos(r), w, layout, out); },

@@ -14,7 +14,19 @@ namespace posenc::encodings {
 enum class AlibiForm {
   kSymmetric,  ///< −m·|i − j| (x-transformers, llama.cpp, MPT non-causal); usable without a mask
   kCausal,     ///< the paper's code: m·j for j ≤ i, −inf (masked) for j > i (fairseq, BLOOM)
+  kShifted,    ///< MPT's build_alibi_bias: m·(j − (M − 1)) for j ≤ i (0 at the last of M keys), −inf for j > i
 };
+
+/// Whose arithmetic computes the slopes and the biases (see alibi_slopes_for).
+enum class AlibiCodebase {
+  kPaper,   ///< the paper's formula in double precision
+  kBloom,   ///< transformers' BLOOM build_alibi_tensor: float32 slopes, float32 products
+  kFalcon,  ///< Falcon's build_alibi_tensor: BLOOM's slopes rounded to bfloat16, bfloat16 positions and products
+  kMpt,     ///< MPT's gen_slopes (alibi_bias_max) and build_alibi_bias: float32
+};
+
+/// Parses --codebase (paper, bloom, falcon, mpt); throws Error otherwise.
+AlibiCodebase parse_alibi_codebase(const std::string& name);
 
 /// Parses --form (symmetric, causal); throws Error otherwise.
 AlibiForm parse_alibi_form(const std::string& name);
@@ -28,8 +40,21 @@ AlibiForm parse_alibi_form(const std::string& name);
 std::vector<double> alibi_slopes(std::int64_t heads);
 
 /// Bias of head slope `m` for query i, key j in `form`; −inf for a masked causal entry.
-/// The two forms differ by m·i, a constant per row that softmax ignores under the causal mask.
-double alibi_bias(double m, std::int64_t i, std::int64_t j, AlibiForm form);
+/// The causal and symmetric forms differ by m·i, a constant per row that softmax ignores under
+/// the causal mask; the shifted form (over `keys` keys) differs from the causal one by
+/// −m·(keys − 1), a constant.
+double alibi_bias(double m, std::int64_t i, std::int64_t j, AlibiForm form, std::int64_t keys = 0);
+
+/// The slopes of `heads` heads as `codebase` computes them: kPaper is alibi_slopes; the others
+/// are models::alibi_slopes_of ("bloom", "falcon", "mpt" with `alibi_bias_max`).
+std::vector<double> alibi_slopes_for(AlibiCodebase codebase, std::int64_t heads, double alibi_bias_max = 8.0);
+
+/// alibi_bias in the codebase's arithmetic: kPaper in double; kBloom and kMpt round the
+/// position factor and the product to float32 (slope · position, as a float32 tensor times an
+/// integer tensor); kFalcon rounds the position factor and the product to bfloat16 (PyTorch
+/// casts the integer positions to the bfloat16 slopes' dtype: positions above 256 step by 2 or more).
+double alibi_bias_in(AlibiCodebase codebase, double m, std::int64_t i, std::int64_t j, AlibiForm form,
+                     std::int64_t keys);
 
 /// The len×len bias matrix of one head.
 Matrix alibi_matrix(std::int64_t len, double slope, AlibiForm form);

@@ -46,6 +46,17 @@ void check_sinusoidal(std::int64_t dim, double base, SinusoidalConvention conven
 /// The K frequency pairs' w_k (K = d/2, rounded down). See SinusoidalConvention.
 std::vector<double> sinusoidal_frequencies(std::int64_t dim, double base, SinusoidalConvention convention);
 
+/// The frequencies as transformers' float32 tensors hold them (M2M100's get_embedding, Whisper's
+/// sinusoids): tensor2tensor and fairseq w_k = float32(exp(float32(k · float32(−ln(base)/(K−1))))),
+/// the paper's float32(base^(−2k/d)). exp is evaluated in double and rounded once (torch's
+/// float32 exp is within 1 ulp of that).
+std::vector<double> sinusoidal_frequencies_f32(std::int64_t dim, double base, SinusoidalConvention convention);
+
+/// One row as a float32 tensor: angle float32(float32(position) · w_k), sin and cos of that
+/// angle rounded to float32. `w` from sinusoidal_frequencies_f32.
+void sinusoidal_row_torch_f32(double position, std::span<const double> w, SinusoidalLayout layout,
+                              std::span<double> out);
+
 /// Label of row 0: padding_idx + 1 for fairseq (utils.make_positions), else 0.
 std::int64_t sinusoidal_first_position(const SinusoidalOptions& options);
 

@@ -1,0 +1,148 @@
+// The scheme of a model's position mechanism and the flags that reproduce it (see
+// model_schemes.hpp). The numbers come from the `posenc model` report (model_tables.cpp), so
+// both commands read a model the same way.
+#include "posenc/models/model_schemes.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "posenc/error.hpp"
+#include "posenc/io/file.hpp"
+#include "posenc/io/gguf.hpp"
+#include "posenc/models/config_path.hpp"
+#include "posenc/models/model_report.hpp"
+
+namespace posenc::models {
+namespace {
+
+constexpr Mechanism kTabulated[] = {Mechanism::kRope, Mechanism::kAlibi, Mechanism::kT5, Mechanism::kSinusoidal,
+                                    Mechanism::kLearned};
+
+const ParamValue& value_of(const MechanismUse& m, const std::string& key) {
+  for (const auto& [k, v] : m.values)
+    if (k == key) return v;
+  throw Error(fmt::format("internal: the {} report has no '{}'", to_string(m.kind), key));
+}
+
+std::int64_t int_of(const MechanismUse& m, const std::string& key) { return std::get<std::int64_t>(value_of(m, key)); }
+std::string text_of(const MechanismUse& m, const std::string& key) { return std::get<std::string>(value_of(m, key)); }
+
+/// "alibi", "sinusoidal and learned": the distinct mechanisms of a report.
+std::string uses(const ModelReport& r) {
+  std::vector<std::string> kinds;
+  for (const auto& m : r.mechanisms)
+    if (std::find(kinds.begin(), kinds.end(), to_string(m.kind)) == kinds.end()) kinds.emplace_back(to_string(m.kind));
+  std::string out;
+  for (std::size_t i = 0; i < kinds.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == kinds.size() ? " and " : ", ") + kinds[i];
+  return out.empty() ? "no position mechanism posenc knows" : out;
+}
+
+std::string model_name(const ModelReport& r) {
+  return r.family.empty() ? fmt::format("model_type '{}'", r.model_type)
+                          : fmt::format("model_type '{}' ({})", r.model_type, r.family);
+}
+
+/// The model's initialisation std of its embeddings (init_std: OPT, Whisper, M2M100;
+/// initializer_range: GPT-2, BERT, RoBERTa); 0.02, both classes' default, when absent.
+double init_std(const std::string& text) {
+  const auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  for (const char* key : {"init_std", "initializer_range"})
+    if (j.is_object() && j.contains(key) && j[key].is_number() && std::isfinite(j[key].get<double>()) &&
+        j[key].get<double>() >= 0)
+      return j[key].get<double>();
+  return 0.02;
+}
+
+void alibi_values(const MechanismUse& m, ModelScheme& s) {
+  const std::string codebase = text_of(m, "codebase");
+  s.values = {{"heads", int_of(m, "heads")}, {"codebase", codebase},
+              {"form", std::string(codebase == "mpt" ? "shifted" : "causal")}};
+  if (codebase == "mpt") s.values.emplace_back("alibi-bias-max", std::get<double>(value_of(m, "alibi_bias_max")));
+}
+
+void t5_values(const MechanismUse& m, ModelScheme& s) {
+  s.values = {{"buckets", int_of(m, "num_buckets")}, {"max-distance", int_of(m, "max_distance")},
+              {"mode", std::string(m.layer_type == "decoder" ? "causal" : "bidirectional")}};
+}
+
+void sinusoidal_values(const MechanismUse& m, ModelScheme& s) {
+  const std::string convention = text_of(m, "convention");
+  s.values = {{"len", int_of(m, "rows")}, {"dim", int_of(m, "width")}, {"convention", convention},
+              {"layout", std::string("split")}, {"base", 10000.0},
+              // M2M100 and Whisper build the table as float32 tensors; Marian computes it in
+              // float64 numpy and stores float32.
+              {"precision", std::string(convention == "paper" ? "f64" : "f32")}};
+  if (convention == "fairseq") s.values.emplace_back("padding-idx", int_of(m, "first_position") - 1);
+  if (convention == "paper")
+    s.notes.push_back("Marian computes the table in float64 (numpy) and stores it as float32: these values round to "
+                      "its weights");
+}
+
+void learned_values(const MechanismUse& m, const std::string& text, ModelScheme& s) {
+  const std::int64_t positions = int_of(m, "positions");
+  s.values = {{"len", positions}, {"max-len", positions}, {"dim", int_of(m, "width")}, {"std", init_std(text)}};
+  s.notes.push_back(fmt::format("a learned table as initialised (N(0, std²), posenc's seeded generator), {} rows × {}: "
+                                "the trained values are in the checkpoint, not the config",
+                                positions, int_of(m, "width")));
+}
+
+}  // namespace
+
+ModelScheme scheme_of_model(const std::string& path, const std::string& requested, const std::string& t5_mode) {
+  const std::string file = resolve_config_path(path, "--hf-config");
+  if (io::has_gguf_magic(file)) {  // llama.cpp files carry RoPE settings only
+    if (!requested.empty() && requested != "rope")
+      throw Error(fmt::format("--hf-config '{}' is a llama.cpp .gguf, which gives RoPE settings only (not {}): 'posenc "
+                              "model {}' shows what it holds",
+                              path, requested, path));
+    return {"rope", {}, {}};
+  }
+  const std::string text = io::read_small_file(file, "--hf-config", io::kMaxConfigBytes);
+  const ModelReport r = parse_model(text, file);
+  const auto tabulated = [](Mechanism k) { return std::find(std::begin(kTabulated), std::end(kTabulated), k) != std::end(kTabulated); };
+  const MechanismUse* use = nullptr;
+  for (const auto& m : r.mechanisms) {
+    const bool wanted = requested.empty() ? tabulated(m.kind) : to_string(m.kind) == requested;
+    if (!wanted) continue;
+    // T5: the stack the mode names (the encoder unless --causal).
+    if (m.kind == Mechanism::kT5 && (t5_mode == "causal") != (m.layer_type == "decoder")) continue;
+    use = &m;
+    break;
+  }
+  if (use == nullptr) {
+    const bool known = requested.empty() ||
+                       std::any_of(std::begin(kTabulated), std::end(kTabulated),
+                                   [&](Mechanism k) { return to_string(k) == requested; });
+    if (!known)
+      throw Error(fmt::format("{} does not read --hf-config (rope, alibi, t5, sinusoidal and learned do): 'posenc model "
+                              "{}' shows what the model uses",
+                              requested, path));
+    throw Error(fmt::format("{}: {} uses {}, not {}: 'posenc model {}' shows it", file, model_name(r), uses(r),
+                            requested.empty() ? "a scheme posenc tabulates from a config" : requested, path));
+  }
+  ModelScheme s;
+  s.scheme = std::string(to_string(use->kind));
+  if (use->kind == Mechanism::kRope) return s;
+  switch (use->kind) {
+    case Mechanism::kAlibi: alibi_values(*use, s); break;
+    case Mechanism::kT5: t5_values(*use, s); break;
+    case Mechanism::kSinusoidal: sinusoidal_values(*use, s); break;
+    case Mechanism::kLearned: learned_values(*use, text, s); break;
+    default: break;
+  }
+  s.summary = fmt::format("{}: {} {} ({})", file, model_name(r), s.scheme, use->where);
+  std::vector<std::string> notes;
+  for (const auto& n : use->notes) notes.push_back(n);
+  for (auto& n : s.notes) notes.push_back(std::move(n));
+  if (use->kind == Mechanism::kT5)
+    notes.push_back(use->layer_type == "decoder" ? "the decoder's buckets (causal); without --causal: the encoder's"
+                                                 : "the encoder's buckets (bidirectional); --causal: the decoder's");
+  s.notes = std::move(notes);
+  return s;
+}
+
+}  // namespace posenc::models
