@@ -16,7 +16,9 @@ namespace posenc::analysis {
 namespace {
 
 DecayCurves alibi_curves(const ParamMap& p, const DecayRequest& r) {
-  const auto slopes = encodings::alibi_slopes(p.integer("heads"));
+  // the slopes of the codebase (--hf-config's model: BLOOM's float32, Falcon's bfloat16, MPT's gen_slopes)
+  const auto slopes = encodings::alibi_slopes_for(encodings::parse_alibi_codebase(p.text("codebase")), p.integer("heads"),
+                                                  p.number("alibi-bias-max"));
   const std::int64_t only = p.integer("head");
   DecayCurves out;
   for (std::size_t h = 0; h < slopes.size(); ++h)

@@ -20,7 +20,7 @@ SchemeKind scheme_kind(const std::string& scheme) {
 bool is_axial(const std::string& scheme) { return scheme == "mrope" || scheme == "axial-rope"; }
 
 bool is_causal(const std::string& scheme, const ParamMap& p) {
-  if (scheme == "alibi") return p.text("form") == "causal";
+  if (scheme == "alibi") return p.text("form") != "symmetric";  // causal, or MPT's shifted form
   if (scheme == "t5") return p.text("mode") == "causal";
   return scheme == "xpos";  // x-transformers asserts causal: zeta^((m-n)/gamma) grows for later keys
 }

@@ -268,6 +268,13 @@ def check_commands_and_errors():
                  ["similarity", "--hf-config", gpt2, "--len", "30"]):
         r = run(*args, text=True)
         expect(r.returncode == 0, f"{' '.join(args)}: exit 0 ({r.returncode}, {r.stderr.strip()[-300:]})")
+    # MPT's shifted form is causal too: decay reads offsets -K..0, where every bias is finite.
+    for path, cfg in configs_of("mpt"):
+        r = run("decay", "--hf-config", path, "--max-offset", "8", text=True)
+        rows = [line.split(",") for line in r.stdout.strip().splitlines()[1:]]
+        expect(r.returncode == 0 and len(rows) == 9 and all(int(row[0]) <= 0 for row in rows) and
+               all(math.isfinite(float(v)) for row in rows for v in row[1:]),
+               f"{os.path.basename(path)}: decay over offsets -8..0, finite ({r.stdout[:200]} {r.stderr.strip()[-200:]})")
     r = run("check", "--hf-config", bloom, "--len", "40", "--format", "json", text=True)
     if r.returncode == 0:
         j = json.loads(r.stdout)
