@@ -3,7 +3,11 @@
 
 #include "app.hpp"
 #include "posenc/io/model_writers.hpp"
+#include "posenc/error.hpp"
+#include "posenc/models/model_gguf.hpp"
 #include "posenc/models/model_report.hpp"
+#include "figure_options.hpp"
+#include "model_figure.hpp"
 #include "rope_command.hpp"
 
 namespace posenc::cli {
@@ -11,12 +15,38 @@ namespace {
 
 struct ModelOptions {
   std::string path;
+  std::string gguf;
   ReportOutput output;
+  FigureOptions figure;
 };
 
+models::ModelReport gguf_report(const std::string& path) {
+  try {
+    return models::read_gguf_model(path);
+  } catch (const Error& e) {  // name the option, as `rope --gguf` does
+    throw Error(fmt::format("--gguf {}", e.what()));
+  }
+}
+
 int run_model(Context& ctx, const ModelOptions& o) {
+  if (o.path.empty() == o.gguf.empty())
+    throw Error(o.path.empty() ? std::string("posenc model needs a PATH (config.json, model folder or .gguf) or --gguf FILE")
+                               : fmt::format("PATH '{}' and --gguf '{}' are alternatives: give one", o.path, o.gguf));
   const io::Format f = o.output.prepare();
-  const models::ModelReport r = models::read_model(o.path);
+  const models::ModelReport r = o.gguf.empty() ? models::read_model(o.path) : gguf_report(o.gguf);
+  if (f == io::Format::kPng || f == io::Format::kSvg) {
+    if (r.mechanisms.empty())
+      throw Error(fmt::format("{}: the model uses no position mechanism, so there is nothing to draw (see the text "
+                              "report)", r.source));
+    render::Figure fig = model_figure(r);
+    o.figure.apply(fig);
+    render::Metadata metadata = figure_metadata(std::get<render::LineFigure>(fig).title, {});
+    metadata.emplace_back("source", r.source);
+    metadata.emplace_back("convention", r.convention);
+    const std::string bytes = figure_bytes(fig, f, metadata);
+    o.output.emit(ctx, f, [&](std::ostream& s) { s << bytes; });
+    return 0;
+  }
   o.output.emit(ctx, f, [&](std::ostream& s) {
     if (f == io::Format::kJson) {
       io::write_model_json(r, s);
@@ -38,9 +68,17 @@ void add_model_command(CLI::App& app, Context& ctx, int& exit_code) {
       "examples:\n"
       "  posenc model config.json\n"
       "  posenc model path/to/model-folder/ --format json -o model.json\n"
-      "fields a config leaves out take the transformers config class's defaults (shown). docs: docs/models.md");
-  cmd->add_option("path", opts->path, "a model's config.json, or a folder holding one")->required()->type_name("PATH");
-  opts->output.bind(*cmd, {io::Format::kText, io::Format::kJson});
+      "  posenc model model.gguf            (or --gguf FILE: what llama.cpp uses, convention ggml)\n"
+      "  posenc model config.json -o mechanisms.png   (or .svg: one plot per mechanism)\n"
+      "fields a config leaves out take the transformers config class's defaults (shown); a .gguf's settings name the "
+      "key or the llama.cpp default. docs: docs/models.md, docs/gguf.md");
+  cmd->add_option("path", opts->path,
+                  "a model's config.json, a folder holding one, or a llama.cpp .gguf (recognised by its magic bytes)")
+      ->type_name("PATH");
+  cmd->add_option("--gguf", opts->gguf, "a llama.cpp .gguf model file: the mechanisms llama.cpp uses (header only)")
+      ->type_name("FILE");
+  opts->output.bind(*cmd, {io::Format::kText, io::Format::kJson, io::Format::kPng, io::Format::kSvg});
+  opts->figure.bind(*cmd);
   cmd->callback([opts, &ctx, &exit_code] { exit_code = run_model(ctx, *opts); });
 }
 

@@ -64,9 +64,17 @@ class Resolver {
 
 std::string quoted(const std::string& key) { return fmt::format("\"{}\"", key); }
 
+/// llama_model_rope_type, with the load-time choice of glm4/glm4moe/hunyuan_vl (M-RoPE when
+/// the file holds rope.dimension_sections).
+LlamaRopeType rope_type_of(const io::GgufFile& f, const LlamaArch& arch) {
+  if (!arch.conditional.empty() && f.find(std::string(arch.name) + ".rope.dimension_sections") != nullptr)
+    return LlamaRopeType::kMrope;
+  return arch.rope;
+}
+
 }  // namespace
 
-RopeConfig gguf_rope_config(const io::GgufFile& f, const GgufTensorReader& read) {
+std::shared_ptr<RopeGgufSource> gguf_header_source(const io::GgufFile& f) {
   auto g = std::make_shared<RopeGgufSource>();
   g->path = f.name;
   g->version = f.version;
@@ -89,6 +97,18 @@ RopeConfig gguf_rope_config(const io::GgufFile& f, const GgufTensorReader& read)
          (kv.key.compare(prefix.size(), 5, "rope.") == 0 || kPositionKeys.count(kv.key.substr(prefix.size())) != 0)))
       g->keys.push_back({kv.key, kv.value.type_text(), kv.value.to_text()});
   }
+  g->rope_type = std::string(to_string(rope_type_of(f, *arch)));
+  if (f.version == 1)
+    g->notes.push_back("GGUF version 1: llama.cpp refuses it (\"GGUFv1 is no longer supported\", since "
+                       "ggml-org/llama.cpp#3901); convert the model again");
+  if (f.big_endian)
+    g->notes.push_back("big-endian file: llama.cpp on a little-endian host refuses it (endianness mismatch)");
+  return g;
+}
+
+RopeConfig gguf_rope_config(const io::GgufFile& f, const GgufTensorReader& read) {
+  auto g = gguf_header_source(f);
+  const std::size_t header_notes = g->notes.size();
   Resolver r(f, *g);
   RopeConfig c;
   c.sources.clear();
@@ -100,10 +120,8 @@ RopeConfig gguf_rope_config(const io::GgufFile& f, const GgufTensorReader& read)
   const auto by_default = [&](const std::string& name, const std::string& value, const std::string& why) {
     c.set_source(name, value, "llama.cpp default: " + why);
   };
-  LlamaRopeType rope = arch->rope;
   const bool sections = r.get("rope.dimension_sections") != nullptr;
-  if (!arch->conditional.empty() && sections) rope = LlamaRopeType::kMrope;
-  g->rope_type = std::string(to_string(rope));
+  const LlamaRopeType rope = rope_type_of(f, *find_llama_arch(g->architecture));
   if (rope == LlamaRopeType::kNone)
     throw Error(fmt::format("{}: llama.cpp runs architecture '{}' without RoPE (rope type NONE{}); posenc rope has no "
                             "frequencies to show",
@@ -263,11 +281,8 @@ RopeConfig gguf_rope_config(const io::GgufFile& f, const GgufTensorReader& read)
     c.notes.push_back(fmt::format("M-RoPE sections {} ({}): for text every section takes the same position, which is "
                                   "plain RoPE",
                                   r.get("rope.dimension_sections")->value.to_text(), r.key("rope.dimension_sections")));
-  if (f.version == 1)
-    g->notes.push_back("GGUF version 1: llama.cpp refuses it (\"GGUFv1 is no longer supported\", since "
-                       "ggml-org/llama.cpp#3901); convert the model again");
-  if (f.big_endian)
-    g->notes.push_back("big-endian file: llama.cpp on a little-endian host refuses it (endianness mismatch)");
+  // The header's notes (version, byte order) last, as before.
+  std::rotate(g->notes.begin(), g->notes.begin() + static_cast<std::ptrdiff_t>(header_notes), g->notes.end());
   for (const auto& n : g->notes) c.notes.push_back(n);
   c.gguf = g;
   return c;

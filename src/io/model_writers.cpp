@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <variant>
 
+#include "gguf_json.hpp"
+
 namespace posenc::io {
 namespace {
 
@@ -57,15 +59,21 @@ std::string shown(const ParamValue& v) {
 }  // namespace
 
 void write_model_text(const models::ModelReport& r, std::ostream& out) {
-  out << fmt::format("{}: model_type {}{}\n", r.source, r.model_type.empty() ? "(none)" : r.model_type,
-                     r.family.empty() ? "" : fmt::format(" ({}, {})", r.family, r.config_class));
+  if (r.input == "gguf")
+    out << fmt::format("{}: GGUF v{}, architecture {}{}, as llama.cpp runs it (convention ggml)\n", r.source,
+                       r.gguf ? r.gguf->version : 0, r.model_type, r.family.empty() ? "" : fmt::format(" ({})", r.family));
+  else
+    out << fmt::format("{}: model_type {}{}\n", r.source, r.model_type.empty() ? "(none)" : r.model_type,
+                       r.family.empty() ? "" : fmt::format(" ({}, {})", r.family, r.config_class));
   if (r.num_layers > 0) out << fmt::format("layers: {}\n", r.num_layers);
   for (const auto& m : r.mechanisms) {
     out << fmt::format("\n{} — {}\n", to_string(m.kind), m.where);
     std::size_t width = 0;
     for (const auto& [k, v] : m.values) width = std::max(width, k.size());
+    for (const auto& [k, v] : m.sources) width = std::max(width, k.size());
     for (const auto& [k, v] : m.values) out << fmt::format("  {:<{}}  {}\n", k, width, shown(v));
     for (const auto& n : m.notes) out << "  note: " << n << "\n";
+    for (const auto& [k, from] : m.sources) out << fmt::format("  from: {:<{}}  {}\n", k, width, from);
     if (!m.command.empty()) out << "  shown by: " << m.command << "\n";
   }
   if (!r.defaults.empty()) out << "\nfields the config leaves out (the config class's defaults)\n";
@@ -78,19 +86,23 @@ void write_model_json(const models::ModelReport& r, std::ostream& out) {
   for (const auto& m : r.mechanisms) {
     json values = json::object();
     for (const auto& [k, v] : m.values) values[k] = to_json(v);
+    json sources = json::object();
+    for (const auto& [k, from] : m.sources) sources[k] = from;
     mechanisms.push_back({{"kind", std::string(to_string(m.kind))}, {"where", m.where},
                           {"layer_type", m.layer_type.empty() ? json(nullptr) : json(m.layer_type)},
                           {"layers", m.layers}, {"values", values}, {"notes", m.notes},
-                          {"command", m.command.empty() ? json(nullptr) : json(m.command)}});
+                          {"command", m.command.empty() ? json(nullptr) : json(m.command)},
+                          {"sources", sources}});
   }
   json defaults = json::array();
   for (const auto& d : r.defaults)
     defaults.push_back({{"field", d.field}, {"value", json::parse(d.value, nullptr, false)}, {"source", d.source}});
-  json j = {{"source", r.source}, {"input", r.input}, {"model_type", r.model_type},
+  json j = {{"source", r.source}, {"input", r.input}, {"convention", r.convention}, {"model_type", r.model_type},
             {"family", r.family.empty() ? json(nullptr) : json(r.family)},
             {"config_class", r.config_class.empty() ? json(nullptr) : json(r.config_class)},
             {"num_layers", r.num_layers > 0 ? json(r.num_layers) : json(nullptr)}, {"layer_types", r.layer_types},
-            {"mechanisms", mechanisms}, {"defaults", defaults}, {"notes", r.notes}};
+            {"mechanisms", mechanisms}, {"defaults", defaults}, {"notes", r.notes},
+            {"gguf", r.gguf ? detail::gguf_source_json(*r.gguf) : json(nullptr)}};
   out << j.dump(2) << "\n";
 }
 

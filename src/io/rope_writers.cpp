@@ -1,6 +1,7 @@
 #include "posenc/io/rope_writers.hpp"
 
 #include "posenc/encodings/rope_gguf.hpp"
+#include "gguf_json.hpp"
 
 #include <fmt/format.h>
 
@@ -176,15 +177,7 @@ void write_rope_report_json(const RopeReport& r, std::ostream& out) {
     j["llama3"] = {{"unchanged", f.llama3->unchanged}, {"smoothed", f.llama3->smoothed}, {"divided", f.llama3->divided},
                    {"high_freq_wavelen", f.llama3->high_freq_wavelen}, {"low_freq_wavelen", f.llama3->low_freq_wavelen},
                    {"original_length", f.llama3->original_length}};
-  if (c.gguf) {  // what was read from a .gguf file, with the rope type llama.cpp assigns
-    const auto& g = *c.gguf;
-    json keys = json::array();
-    for (const auto& k : g.keys) keys.push_back({{"key", k.key}, {"type", k.type}, {"value", k.value}});
-    j["gguf"] = {{"path", g.path}, {"version", g.version}, {"byte_order", g.big_endian ? "big" : "little"},
-                 {"architecture", g.architecture}, {"rope_type", g.rope_type}, {"n_ctx_train", g.n_ctx_train},
-                 {"n_ctx_orig", g.n_ctx_orig}, {"scaling_type", g.scaling_type}, {"freq_scale", g.freq_scale},
-                 {"keys", keys}, {"tensors", g.tensors}, {"notes", g.notes}};
-  }
+  if (c.gguf) j["gguf"] = detail::gguf_source_json(*c.gguf);  // what was read from a .gguf file
   out << j.dump(2) << "\n";
 }
 

@@ -7,7 +7,19 @@
 #include "hf_scope.hpp"
 #include "posenc/models/model_report.hpp"
 
+namespace posenc::encodings {
+struct RopeConfig;
+}
+
 namespace posenc::models::detail {
+
+/// "every layer", or "layers 0-4, 6-10 (sliding_attention)".
+std::string where_of(const std::vector<std::int64_t>& layers, std::int64_t num_layers, const std::string& type);
+
+/// The rope of one layer type as a mechanism (the numbers under the stable keys of
+/// docs/formats.md); `command` shows its table.
+MechanismUse rope_use(const encodings::RopeConfig& c, const std::vector<std::int64_t>& layers, std::int64_t num_layers,
+                      const std::string& type, const std::string& command);
 
 /// Adds the mechanisms of a model without RoPE (ALiBi, T5, DeBERTa, learned, sinusoidal).
 void add_table_mechanisms(const HfScope& s, const std::string& file, ModelReport& r);

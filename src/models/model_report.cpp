@@ -12,8 +12,10 @@
 #include "posenc/encodings/rope_config.hpp"
 #include "posenc/error.hpp"
 #include "posenc/io/file.hpp"
+#include "posenc/io/gguf.hpp"
 #include "posenc/models/config_path.hpp"
 #include "posenc/models/layers.hpp"
+#include "posenc/models/model_gguf.hpp"
 
 namespace posenc::models {
 namespace detail {
@@ -38,18 +40,41 @@ std::int64_t checked_int(const HfScope& s, const std::string& file, const char* 
   return it->get<std::int64_t>();
 }
 
+std::string where_of(const std::vector<std::int64_t>& layers, std::int64_t num_layers, const std::string& type) {
+  if (num_layers > 0 && static_cast<std::int64_t>(layers.size()) == num_layers) return "every layer";
+  std::string w = fmt::format("layers {}", layer_ranges(layers));
+  return type.empty() ? w : fmt::format("{} ({})", w, type);
+}
+
+/// The rope of one layer type as a mechanism.
+MechanismUse rope_use(const encodings::RopeConfig& c, const std::vector<std::int64_t>& layers, std::int64_t num_layers,
+                      const std::string& type, const std::string& command) {
+  const encodings::RopeFrequencies f = encodings::compute_frequencies(c);
+  MechanismUse m{Mechanism::kRope, where_of(layers, num_layers, type), type, layers, {}, {}, ""};
+  m.values = {{"head_dim", c.head_dim},
+              {"rotary_dim", c.rotary_dim},
+              {"base", c.base},
+              {"scaling", std::string(to_string(c.scaling))},
+              {"factor", f.factor},
+              {"layout", std::string(to_string(c.layout))},
+              {"attention_factor", f.attention_factor},
+              {"original_max_position_embeddings", c.original_length()},
+              {"max_position_embeddings", c.max_position_embeddings},
+              {"inv_freq", f.inv_freq}};
+  if (c.hf_table_layout)
+    m.values.emplace_back("hf_table_layout", std::string(to_string(*c.hf_table_layout)));
+  for (const auto& n : c.notes) m.notes.push_back(n);
+  for (const auto& w : f.warnings) m.notes.push_back(w);
+  m.command = command;
+  return m;
+}
+
 }  // namespace detail
 
 namespace {
 
 using nlohmann::json;
 using detail::HfScope;
-
-std::string where_of(const std::vector<std::int64_t>& layers, std::int64_t num_layers, const std::string& type) {
-  if (num_layers > 0 && static_cast<std::int64_t>(layers.size()) == num_layers) return "every layer";
-  std::string w = fmt::format("layers {}", layer_ranges(layers));
-  return type.empty() ? w : fmt::format("{} ({})", w, type);
-}
 
 /// M-RoPE: which of t, h, w each frequency pair follows.
 void add_mrope(const HfScope& s, const encodings::RopeConfig& c, ModelReport& r) {
@@ -108,29 +133,6 @@ void finish(encodings::RopeConfig& c) {
   encodings::finalize_rope_config(c, c.label("rotary-dim").starts_with("--") ? 0 : c.rotary_dim);
 }
 
-/// The rope of one layer type as a mechanism.
-MechanismUse rope_use(const encodings::RopeConfig& c, const std::vector<std::int64_t>& layers, std::int64_t num_layers,
-                      const std::string& type, const std::string& file) {
-  const encodings::RopeFrequencies f = encodings::compute_frequencies(c);
-  MechanismUse m{Mechanism::kRope, where_of(layers, num_layers, type), type, layers, {}, {}, ""};
-  m.values = {{"head_dim", c.head_dim},
-              {"rotary_dim", c.rotary_dim},
-              {"base", c.base},
-              {"scaling", std::string(to_string(c.scaling))},
-              {"factor", f.factor},
-              {"layout", std::string(to_string(c.layout))},
-              {"attention_factor", f.attention_factor},
-              {"original_max_position_embeddings", c.original_length()},
-              {"max_position_embeddings", c.max_position_embeddings},
-              {"inv_freq", f.inv_freq}};
-  if (c.hf_table_layout)
-    m.values.emplace_back("hf_table_layout", std::string(to_string(*c.hf_table_layout)));
-  for (const auto& n : c.notes) m.notes.push_back(n);
-  for (const auto& w : f.warnings) m.notes.push_back(w);
-  m.command = fmt::format("posenc rope --hf-config {}{}", file, type.empty() ? "" : " --layer-type " + type);
-  return m;
-}
-
 void add_rope(const HfScope& s, const std::string& text, const std::string& file, ModelReport& r) {
   const LayerPlan plan = parse_layer_plan(text, file);
   r.num_layers = plan.num_layers;
@@ -143,17 +145,18 @@ void add_rope(const HfScope& s, const std::string& text, const std::string& file
     for (std::int64_t i = 0; i < plan.num_layers; ++i)
       if (std::find(plan.no_rope_layers.begin(), plan.no_rope_layers.end(), i) == plan.no_rope_layers.end())
         layers.push_back(i);
-    r.mechanisms.push_back(rope_use(primary, layers, plan.num_layers, "", file));
+    r.mechanisms.push_back(detail::rope_use(primary, layers, plan.num_layers, "", "posenc rope --hf-config " + file));
   } else {
     for (const auto& type : plan.rope_types) {
       encodings::RopeConfig c = parse_layer_type_config(text, file, type);
       finish(c);
       if (type == plan.rope_types.front()) primary = c;
-      r.mechanisms.push_back(rope_use(c, layers_of_type(plan, type), plan.num_layers, type, file));
+      r.mechanisms.push_back(detail::rope_use(c, layers_of_type(plan, type), plan.num_layers, type,
+                                             fmt::format("posenc rope --hf-config {} --layer-type {}", file, type)));
     }
   }
   if (!plan.no_rope_layers.empty()) {
-    MechanismUse m{Mechanism::kNope, where_of(plan.no_rope_layers, plan.num_layers, ""), "", plan.no_rope_layers, {}, {},
+    MechanismUse m{Mechanism::kNope, detail::where_of(plan.no_rope_layers, plan.num_layers, ""), "", plan.no_rope_layers, {}, {},
                    ""};
     m.values = {{"layers_without_rope", static_cast<std::int64_t>(plan.no_rope_layers.size())}};
     m.notes.push_back(plan.no_rope_source);
@@ -240,6 +243,7 @@ ModelReport parse_model(const std::string& json_text, const std::string& file) {
 }
 
 ModelReport read_model(const std::string& path) {
+  if (io::has_gguf_magic(path)) return read_gguf_model(path);  // a .gguf, whatever its name
   const std::string file = resolve_config_path(path, "posenc model");
   return parse_model(io::read_small_file(file, "posenc model", io::kMaxConfigBytes), file);
 }

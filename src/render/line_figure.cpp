@@ -32,10 +32,10 @@ std::pair<double, double> data_range(const std::vector<double>& values, bool log
 
 // Pixel points of one series, split where values are unusable. Long series keep the first,
 // lowest, highest and last point of each pixel column, which draws the same picture.
-std::vector<std::vector<Point>> series_points(const LineFigure& f, const LineSeries& s, const Axis& xa,
+std::vector<std::vector<Point>> series_points(const std::vector<double>& x, const LineSeries& s, const Axis& xa,
                                               const Axis& ya, const Rect& plot) {
   std::vector<std::vector<Point>> runs(1);
-  const std::size_t n = std::min(f.x.size(), s.y.size());
+  const std::size_t n = std::min(x.size(), s.y.size());
   const bool thin = static_cast<double>(n) > 4 * plot.w;
   std::vector<Point> column;
   auto flush = [&] {
@@ -50,12 +50,12 @@ std::vector<std::vector<Point>> series_points(const LineFigure& f, const LineSer
     column.clear();
   };
   for (std::size_t i = 0; i < n; ++i) {
-    if (!usable(f.x[i], xa.log) || !usable(s.y[i], ya.log)) {
+    if (!usable(x[i], xa.log) || !usable(s.y[i], ya.log)) {
       flush();
       if (!runs.back().empty()) runs.emplace_back();
       continue;
     }
-    const Point p{x_pixel(xa, plot, f.x[i]), y_pixel(ya, plot, s.y[i])};
+    const Point p{x_pixel(xa, plot, x[i]), y_pixel(ya, plot, s.y[i])};
     if (!thin) {
       runs.back().push_back(p);
       continue;
@@ -125,9 +125,10 @@ Plan frame_panel(const LineFigure& f, const LineFigure& p, const Rect& area, boo
   const Theme& th = theme();
   Plan l;
   l.p = &p;
-  l.xa.label = f.x_label, l.ya.label = p.y_label;
-  l.xa.log = f.log_x, l.ya.log = p.log_y;
-  std::tie(l.xa.lo, l.xa.hi) = data_range(f.x, l.xa.log, false);
+  const bool own_x = !p.x.empty() && &p != &f;  // a stacked plot of another quantity
+  l.xa.label = own_x ? p.x_label : f.x_label, l.ya.label = p.y_label;
+  l.xa.log = own_x ? p.log_x : f.log_x, l.ya.log = p.log_y;
+  std::tie(l.xa.lo, l.xa.hi) = data_range(own_x ? p.x : f.x, l.xa.log, false);
   std::vector<double> all;
   for (const auto& s : p.series) all.insert(all.end(), s.y.begin(), s.y.end());
   for (const auto& r : p.references) all.push_back(r.y);
@@ -136,7 +137,7 @@ Plan frame_panel(const LineFigure& f, const LineFigure& p, const Rect& area, boo
   l.with_legend = !bare && p.series.size() > 1;
   l.plot = area;
   if (bare) return l;
-  if (stacked) l.heading = p.title;
+  l.heading = stacked ? p.title : f.heading;
   const double top = l.heading.empty() ? 0.0 : th.gap + 1.25 * th.label + th.gap;
   l.plot.y = area.y + top;
   l.plot.h = std::max(20.0, area.h - top - x_axis_height(l.xa) - 1);
@@ -158,7 +159,7 @@ void fill_panel(const LineFigure& f, Plan& l, bool bare) {
   auto place = [&] {
     l.runs.clear(), avoid.clear(), l.curves.clear();
     for (const auto& s : p.series) {
-      l.runs.push_back(series_points(f, s, l.xa, l.ya, plot));
+      l.runs.push_back(series_points(!p.x.empty() && &p != &f ? p.x : f.x, s, l.xa, l.ya, plot));
       for (const auto& run : l.runs.back()) add_samples(run, l.curves);
     }
     avoid = l.curves;

@@ -6,6 +6,7 @@
 /// (load_hparams), src/llama-context.cpp (see docs/gguf.md).
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,11 @@ struct RopeGgufSource {
 
 /// Reads the values of one F32 tensor of the file (io::read_gguf_f32 or gguf_f32_from_bytes).
 using GgufTensorReader = std::function<std::vector<float>(const io::GgufTensorInfo&)>;
+
+/// The header summary of a parsed GGUF file (path, version, byte order, architecture, the rope
+/// type llama.cpp assigns, the position-relevant keys); no RoPE resolution, so it serves files
+/// of architectures without RoPE too. Throws Error for a file without a known architecture.
+std::shared_ptr<RopeGgufSource> gguf_header_source(const io::GgufFile& f);
 
 /// Resolves the settings of a parsed GGUF header, for convention ggml. Throws Error naming the
 /// key for files llama.cpp cannot run with RoPE (no architecture, rope type NONE, a scaling type

@@ -3,12 +3,17 @@
 /// the model's own (transformers) code builds them. A plain struct, so that another reader (a
 /// GGUF file) can fill the same report.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "posenc/models/family.hpp"
 #include "posenc/params.hpp"
+
+namespace posenc::encodings {
+struct RopeGgufSource;
+}
 
 namespace posenc::models {
 
@@ -23,6 +28,10 @@ struct MechanismUse {
   std::vector<std::string> notes;
   /// The posenc command that shows this mechanism's table or report.
   std::string command;
+  /// Where each setting came from, for a GGUF file: {"base", "GGUF gemma3.rope.freq_base_swa"},
+  /// {"heads", "llama.cpp default: ..."} (empty for a config.json, whose defaults are listed in
+  /// ModelReport::defaults).
+  std::vector<std::pair<std::string, std::string>> sources = {};
 };
 
 /// A field the config left out, and the class default it took.
@@ -34,7 +43,8 @@ struct DefaultedField {
 
 struct ModelReport {
   std::string source;                ///< the file read
-  std::string input = "hf-config";   ///< what was read: "hf-config" (a GGUF reader: "gguf")
+  std::string input = "hf-config";   ///< what was read: "hf-config" or "gguf"
+  std::string convention = "hf";     ///< whose code the numbers reproduce: "hf" (transformers), "ggml" (llama.cpp)
   std::string model_type;
   std::string family;                ///< "Gemma 3" ("" when posenc does not know the model_type)
   std::string config_class;          ///< "Gemma3TextConfig"
@@ -43,9 +53,12 @@ struct ModelReport {
   std::vector<MechanismUse> mechanisms;
   std::vector<DefaultedField> defaults;
   std::vector<std::string> notes;
+  /// What was read from a .gguf file (version, byte order, architecture, keys); null for a config.
+  std::shared_ptr<const encodings::RopeGgufSource> gguf;
 };
 
-/// Reads a config.json (or model folder). Throws Error for unreadable files, a model_type
+/// Reads a config.json (or model folder), or a llama.cpp .gguf file (recognised by its magic
+/// bytes, whatever its name: see model_gguf.hpp). Throws Error for unreadable files, a model_type
 /// posenc does not know that has no RoPE fields either, and bad fields (naming them).
 ModelReport read_model(const std::string& path);
 ModelReport parse_model(const std::string& json_text, const std::string& file);

@@ -68,9 +68,12 @@ struct LineFigure {
   double text_scale = 1.0;  ///< text sizes and spacings × this (--scale)
   /// More plots stacked below this one (e.g. wavelength above, frequency below). Each uses its
   /// own `series`, `references`, `y_label`, `log_y` and has its `title` as a heading; the x
-  /// values, x axis, colours and size are this figure's. The height is shared equally and the
-  /// plots' left edges are aligned.
+  /// values, x axis, colours and size are this figure's unless the panel has its own `x` (then
+  /// its `x_label` and `log_x` too: plots of different quantities, as `posenc model` draws).
+  /// The height is shared equally and the plots' left edges are aligned.
   std::vector<LineFigure> panels;
+  /// A heading above the first plot (the stacked ones have their `title`); "" = none.
+  std::string heading = {};
 };
 
 /// Points (2 or 3 columns) coloured by their row (position), joined in order by a faint line.
