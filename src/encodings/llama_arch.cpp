@@ -198,6 +198,18 @@ const LlamaArch* llama_arch_for_model_type(std::string_view model_type) {
   return it == kArchs.end() ? nullptr : &*it;
 }
 
+std::string_view llama_non_rope_position(std::string_view gguf_arch, std::int64_t n_layer) {
+  // src/models/{bloom,refact,bert,mpt,jais}.cpp: ALiBi; baichuan.cpp: ALiBi for LLM_TYPE_13B
+  // (40 layers), RoPE for 7B; t5.cpp: relative buckets; gpt2.cpp, starcoder.cpp, bert.cpp
+  // (LLM_ARCH_BERT only): ggml_get_rows(pos_embd, inp_pos) and no ggml_rope_ext.
+  for (std::string_view a : {"bloom", "refact", "jina-bert-v2", "mpt", "jais"})
+    if (gguf_arch == a) return "alibi";
+  if (gguf_arch == "baichuan" && n_layer == 40) return "alibi";
+  if (gguf_arch == "t5" || gguf_arch == "t5encoder") return "t5";
+  if (gguf_arch == "gpt2" || gguf_arch == "starcoder" || gguf_arch == "bert") return "learned";
+  return "";
+}
+
 bool rope_type_is_half(LlamaRopeType t) { return t != R::kNone && t != R::kNorm; }
 
 }  // namespace posenc::encodings

@@ -122,11 +122,23 @@ RopeConfig gguf_rope_config(const io::GgufFile& f, const GgufTensorReader& read)
   };
   const bool sections = r.get("rope.dimension_sections") != nullptr;
   const LlamaRopeType rope = rope_type_of(f, *find_llama_arch(g->architecture));
+  // The graph decides, not the rope type: starcoder (NORM) and bert (NEOX) add a learned table
+  // and never rotate; baichuan 13B uses ALiBi.
+  const io::GgufKv* blocks = r.get("block_count");
+  const std::int64_t n_layer = blocks != nullptr && blocks->value.is_numeric() ? static_cast<std::int64_t>(blocks->value.number) : 0;
+  if (const std::string_view other = llama_non_rope_position(g->architecture, n_layer); !other.empty()) {
+    const std::string what = other == "alibi"  ? "ALiBi"
+                             : other == "t5"   ? "T5 relative position buckets"
+                                               : "a learned position table (position_embd.weight)";
+    throw Error(fmt::format("{}: llama.cpp runs architecture '{}' with {}, not RoPE (rope type {}{}): 'posenc model {}' "
+                            "shows it",
+                            f.name, g->architecture, what, to_string(rope),
+                            rope == LlamaRopeType::kNone ? "" : ", unused by its graph", f.name));
+  }
   if (rope == LlamaRopeType::kNone)
-    throw Error(fmt::format("{}: llama.cpp runs architecture '{}' without RoPE (rope type NONE{}); posenc rope has no "
-                            "frequencies to show",
-                            f.name, g->architecture,
-                            r.get("attention.max_alibi_bias") ? ", ALiBi from attention.max_alibi_bias" : ""));
+    throw Error(fmt::format("{}: llama.cpp runs architecture '{}' without any position encoding (rope type NONE): posenc "
+                            "rope has no frequencies to show",
+                            f.name, g->architecture));
   // Lengths and head size (llama_model_base::load_hparams).
   g->n_ctx_train = r.length("context_length", "n_ctx_train", static_cast<double>(kMaxLen));
   if (g->n_ctx_train == 0) throw Error(fmt::format("{}: no {} (llama.cpp requires it)", f.name, r.key("context_length")));

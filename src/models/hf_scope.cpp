@@ -46,6 +46,21 @@ std::int64_t int_field(const json& o, const char* key, std::int64_t fallback) {
   return it != o.end() && it->is_number_integer() ? it->get<std::int64_t>() : fallback;
 }
 
+std::int64_t layer_count(const HfScope& s, const std::string& file) {
+  for (const char* key : {"num_hidden_layers", "n_layer", "num_layers", "n_layers"}) {
+    auto it = s.cfg->find(key);
+    if (it == s.cfg->end() || !it->is_number_integer()) continue;
+    // A negative value held in an unsigned JSON number reads as huge; compare as written.
+    const bool in_range = it->is_number_unsigned() ? it->get<std::uint64_t>() <= std::uint64_t(kMaxLayers)
+                                                   : it->get<std::int64_t>() <= kMaxLayers;
+    if (!in_range || it->get<std::int64_t>() < 1)
+      throw Error(fmt::format("{}: \"{}{}\" must be an integer within [1, {}] (got {})", file, s.prefix, key, kMaxLayers,
+                              it->dump()));
+    return it->get<std::int64_t>();
+  }
+  return 0;
+}
+
 HfScope prepare_scope(json& root) {
   HfScope s;
   s.cfg = &root;

@@ -3,6 +3,8 @@
 // defaults filled in (internal: nlohmann types stay out of include/posenc).
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+
 #include <string>
 #include <vector>
 
@@ -27,6 +29,13 @@ nlohmann::json& scope_of(nlohmann::json& root, const std::string& prefix);
 
 /// An integer field of the scope, or `fallback` when absent or not an integer.
 std::int64_t int_field(const nlohmann::json& o, const char* key, std::int64_t fallback = 0);
+
+/// The most layers posenc reads from a config (2^20; the largest real models have a few hundred).
+constexpr std::int64_t kMaxLayers = std::int64_t{1} << 20;
+
+/// The layer count: the first of num_hidden_layers, n_layer, num_layers, n_layers that holds an
+/// integer, 0 when none does. Error naming the field and [1, kMaxLayers] for a value outside it.
+std::int64_t layer_count(const HfScope& s, const std::string& file);
 
 /// Picks the scope (text_config when the root has neither hidden_size nor head_dim) and fills
 /// every absent field the family's config class gives a default. `root` must be an object.

@@ -18,13 +18,6 @@ namespace {
 using nlohmann::json;
 using detail::HfScope;
 
-std::int64_t layer_count(const json& cfg) {
-  for (const char* key : {"num_hidden_layers", "n_layer", "num_layers", "n_layers"}) {
-    if (auto n = detail::int_field(cfg, key); n > 0) return std::min<std::int64_t>(n, 1 << 20);
-  }
-  return 0;
-}
-
 /// Per-layer-type rope_parameters (transformers 5: {"full_attention": {...}, "sliding_attention": {...}}).
 const json* per_type_rope_parameters(const json& cfg) {
   auto it = cfg.find("rope_parameters");
@@ -41,14 +34,17 @@ void derive_pattern(LayerPlan& plan, std::int64_t pattern, const std::string& wh
   plan.layer_types_source = fmt::format("derived: sliding_attention when (layer + 1) % {} != 0 ({})", pattern, why);
 }
 
-LayerPlan plan_of(const HfScope& s) {
+LayerPlan plan_of(const HfScope& s, const std::string& file) {
   const json& cfg = *s.cfg;
   LayerPlan plan;
-  plan.num_layers = layer_count(cfg);
+  plan.num_layers = detail::layer_count(s, file);
   const std::string type = s.family ? std::string(s.family->model_type) : std::string();
   auto lt = cfg.find("layer_types");
   if (lt != cfg.end() && lt->is_array() && !lt->empty() &&
       std::all_of(lt->begin(), lt->end(), [](const json& v) { return v.is_string(); })) {
+    if (plan.num_layers == 0 && static_cast<std::int64_t>(lt->size()) > detail::kMaxLayers)
+      throw Error(fmt::format("{}: \"{}layer_types\" must hold at most {} entries (got {})", file, s.prefix,
+                              detail::kMaxLayers, lt->size()));
     for (const auto& v : *lt) plan.layer_types.push_back(v.get<std::string>());
     plan.layer_types_source = fmt::format("config.json {}layer_types", s.prefix);
     if (plan.num_layers == 0) plan.num_layers = static_cast<std::int64_t>(plan.layer_types.size());
@@ -101,7 +97,7 @@ std::string read_text(const std::string& path, std::string& file, std::string_vi
 LayerPlan parse_layer_plan(const std::string& json_text, const std::string& file) {
   json root = detail::parse_root(json_text, file);
   const HfScope s = detail::prepare_scope(root);
-  return plan_of(s);
+  return plan_of(s, file);
 }
 
 LayerPlan read_layer_plan(const std::string& path) {
@@ -117,7 +113,7 @@ encodings::RopeConfig parse_layer_type_config(const std::string& json_text, cons
   json filled = raw;
   const HfScope s = detail::prepare_scope(filled);
   detail::require_rope(s, file);
-  const LayerPlan plan = plan_of(s);
+  const LayerPlan plan = plan_of(s, file);
   std::vector<std::string> known;
   for (const auto& t : plan.layer_types)
     if (std::find(known.begin(), known.end(), t) == known.end()) known.push_back(t);

@@ -352,14 +352,13 @@ ModelReport gguf_model(const io::GgufFile& f, const encodings::GgufTensorReader&
   if (!n_layer) throw Error(fmt::format("{}: no {} (llama.cpp requires it)", f.name, k.key("block_count")));
   r.num_layers = *n_layer;
   const std::string& arch = g->architecture;
-  const bool baichuan_alibi = arch == "baichuan" && *n_layer == 40;  // 13B: ALiBi; 7B (32 layers): RoPE
-  if (arch == "bloom" || arch == "refact" || arch == "jina-bert-v2" || arch == "mpt" || arch == "jais" ||
-      baichuan_alibi) {
+  const std::string_view other = encodings::llama_non_rope_position(arch, *n_layer);
+  if (other == "alibi") {
     add_alibi(k, arch, *n_layer, r);
-    if (baichuan_alibi) r.notes.push_back("baichuan with 40 layers (13B): llama.cpp uses ALiBi (max_bias 8), not RoPE");
-  } else if (arch == "t5" || arch == "t5encoder") {
+    if (arch == "baichuan") r.notes.push_back("baichuan with 40 layers (13B): llama.cpp uses ALiBi (max_bias 8), not RoPE");
+  } else if (other == "t5") {
     add_t5(k, arch, r);
-  } else if (arch == "gpt2" || arch == "starcoder" || arch == "bert") {
+  } else if (other == "learned") {
     add_learned(f, k, arch, r);
   } else if (g->rope_type == "NONE") {
     throw Error(fmt::format("{}: llama.cpp runs architecture '{}' without position encoding (rope type NONE, no ALiBi, "

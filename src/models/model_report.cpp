@@ -235,8 +235,7 @@ ModelReport parse_model(const std::string& json_text, const std::string& file) {
   if (std::find(used.begin(), used.end(), Mechanism::kRope) != used.end()) {
     add_rope(s, json_text, file, r);
   } else {
-    for (const char* key : {"num_hidden_layers", "n_layer", "num_layers", "n_layers"})
-      if (auto n = detail::int_field(*s.cfg, key); n > 0 && r.num_layers == 0) r.num_layers = n;
+    r.num_layers = detail::layer_count(s, file);
     detail::add_table_mechanisms(s, file, r);
   }
   return r;

@@ -10,6 +10,9 @@
 #include <cmath>
 #include <filesystem>
 
+#include <unistd.h>
+
+#include "../cli/cli_helpers.hpp"
 #include "../io/gguf_writer.hpp"
 #include "posenc/encodings/rope_config.hpp"
 #include "posenc/encodings/rope_report.hpp"
@@ -173,11 +176,15 @@ TEST_CASE("gguf rope: llama.cpp's defaults and refusals on the real files", "[gg
     CHECK(c.base == 100000.0);
   }
   CHECK(resolve_file(shared_gguf("llama.cpp/ggml-vocab-phi-3.gguf")).original_max_position_embeddings == 4096);
-  CHECK(resolve_file(shared_gguf("llama.cpp/ggml-vocab-bert-bge.gguf")).layout == RopeLayout::kHalf);
-  for (const char* none : {"llama.cpp/ggml-vocab-mpt.gguf", "llama.cpp/ggml-vocab-refact.gguf", "llama.cpp/ggml-vocab-gpt-2.gguf"}) {
+  // bert's rope type is NEOX, but llama.cpp's bert graph adds position_embd and never rotates.
+  CHECK_THROWS_WITH(resolve_file(shared_gguf("llama.cpp/ggml-vocab-bert-bge.gguf")),
+                    Contains("with a learned position table (position_embd.weight), not RoPE (rope type NEOX, unused"));
+  for (const char* none : {"llama.cpp/ggml-vocab-mpt.gguf", "llama.cpp/ggml-vocab-refact.gguf"}) {
     INFO(none);
-    CHECK_THROWS_WITH(resolve_file(shared_gguf(none)), Contains("without RoPE (rope type NONE"));
+    CHECK_THROWS_WITH(resolve_file(shared_gguf(none)), Contains("with ALiBi, not RoPE (rope type NONE)"));
   }
+  CHECK_THROWS_WITH(resolve_file(shared_gguf("llama.cpp/ggml-vocab-gpt-2.gguf")),
+                    Contains("with a learned position table (position_embd.weight), not RoPE (rope type NONE)"));
   const RopeConfig wide = resolve_file(shared_gguf("generated/v2-wide-types.gguf"));
   CHECK(has_note(wide, "llama.context_length is stored as u64; llama.cpp requires u32 and refuses to load the file"));
   CHECK(has_note(wide, "llama.rope.freq_base is stored as f64; llama.cpp requires f32"));
@@ -209,4 +216,45 @@ TEST_CASE("gguf rope: files llama.cpp cannot run are refused naming the key", "[
   GgufWriter old = base;
   old.u32("llama.context_length", 4096).f32("llama.rope.scale_linear", 2);
   CHECK(*resolve_bytes(old).factor == 2.0);
+}
+
+// llama.cpp's graphs, not llama_model_rope_type, decide: starcoder.cpp and bert.cpp (LLM_ARCH_BERT)
+// add ggml_get_rows(pos_embd, inp_pos) and call no ggml_rope_ext although their rope types are
+// NORM and NEOX; baichuan.cpp uses ALiBi for 40 layers (13B) and RoPE for 32 (7B).
+TEST_CASE("gguf rope: starcoder, bert and baichuan-13B are refused naming what llama.cpp uses", "[gguf][rope]") {
+  const auto file = [](const std::string& arch, std::uint32_t layers) {
+    GgufWriter w;
+    w.str("general.architecture", arch).u32(arch + ".context_length", 2048).u32(arch + ".embedding_length", 1024);
+    w.u32(arch + ".attention.head_count", 16).u32(arch + ".block_count", layers);
+    return w;
+  };
+  for (const char* arch : {"starcoder", "bert"}) {
+    INFO(arch);
+    CHECK_THROWS_WITH(resolve_bytes(file(arch, 24)),
+                      Contains("w.gguf: llama.cpp runs architecture '" + std::string(arch) +
+                               "' with a learned position table (position_embd.weight), not RoPE"));
+    CHECK_THROWS_WITH(resolve_bytes(file(arch, 24)), Contains("'posenc model w.gguf' shows it"));
+  }
+  CHECK_THROWS_WITH(resolve_bytes(file("baichuan", 40)),
+                    Contains("architecture 'baichuan' with ALiBi, not RoPE (rope type NORM, unused by its graph)"));
+  const RopeConfig seven = resolve_bytes(file("baichuan", 32));  // 7B rotates: 1024 / 16 = 64-dim heads
+  CHECK(seven.head_dim == 64);
+  CHECK(seven.layout == RopeLayout::kInterleaved);  // NORM
+  // A recurrent model has no position encoding at all, and `posenc model` refuses it too.
+  CHECK_THROWS_WITH(resolve_bytes(file("mamba", 24)), Contains("without any position encoding (rope type NONE)"));
+  // The command line: one line, exit 2, no output file.
+  const auto dir = std::filesystem::temp_directory_path() / ("posenc_rope_gguf_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "starcoder.gguf").string();
+  file("starcoder", 24).save(path);
+  const auto r = run_cli({"rope", "--gguf", path, "-o", (dir / "t.csv").string()});
+  CHECK(r.code == 2);
+  CHECK(one_line(r.err));
+  CHECK_THAT(r.err, Contains("learned position table"));
+  CHECK_THAT(r.err, Contains("'posenc model " + path + "' shows it"));
+  CHECK_FALSE(std::filesystem::exists(dir / "t.csv"));
+  const auto g = run_cli({"generate", "rope", "--hf-config", path, "--len", "4"});
+  CHECK(g.code == 2);
+  CHECK(one_line(g.err));
+  std::filesystem::remove_all(dir);
 }

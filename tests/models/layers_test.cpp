@@ -9,6 +9,7 @@
 
 #include "../encodings/error_of.hpp"
 #include "posenc/models/layers.hpp"
+#include "posenc/models/model_report.hpp"
 
 using namespace posenc::models;
 using posenc_test::error_of;
@@ -71,4 +72,26 @@ TEST_CASE("NoPE layers: Llama 4, SmolLM3, Cohere2", "[models][layers]") {
 TEST_CASE("layer_ranges", "[models][layers]") {
   CHECK(layer_ranges({0, 1, 2, 4, 6, 7}) == "0-2, 4, 6-7");
   CHECK(layer_ranges({}) == "none");
+}
+
+// A 60-byte config claiming a million layers used to be cut to 2^20 layers silently (and `posenc
+// model --format json` wrote 48 MB of layer lists); it is refused naming the field and the range.
+TEST_CASE("a layer count beyond 2^20 is refused naming the field", "[models][layers]") {
+  const auto plan_error = [](const std::string& text) { return error_of([&] { parse_layer_plan(text, "c.json"); }); };
+  CHECK(plan_error(R"({"model_type": "smollm3", "num_hidden_layers": 1048577})") ==
+        "c.json: \"num_hidden_layers\" must be an integer within [1, 1048576] (got 1048577)");
+  CHECK(plan_error(R"({"model_type": "gemma3", "text_config": {"model_type": "gemma3_text", "hidden_size": 8,
+      "num_hidden_layers": 1000000000000}})") ==
+        "c.json: \"text_config.num_hidden_layers\" must be an integer within [1, 1048576] (got 1000000000000)");
+  CHECK(plan_error(R"({"model_type": "llama", "n_layer": 18446744073709551615})") ==
+        "c.json: \"n_layer\" must be an integer within [1, 1048576] (got 18446744073709551615)");
+  CHECK(plan_error(R"({"model_type": "llama", "num_hidden_layers": -3})") ==
+        "c.json: \"num_hidden_layers\" must be an integer within [1, 1048576] (got -3)");
+  // The bound itself is accepted: 2^20 layers, every 4th without RoPE.
+  const auto plan = parse_layer_plan(R"({"model_type": "smollm3", "num_hidden_layers": 1048576})", "c.json");
+  CHECK(plan.num_layers == 1048576);
+  CHECK(plan.no_rope_layers.size() == 262144);
+  // The `posenc model` report of a model without RoPE reads the count the same way.
+  const auto t5 = error_of([] { posenc::models::parse_model(R"({"model_type": "t5", "num_layers": 2000000})", "t.json"); });
+  CHECK(t5 == "t.json: \"num_layers\" must be an integer within [1, 1048576] (got 2000000)");
 }
