@@ -13,6 +13,10 @@ struct RopeConfig;
 
 namespace posenc::models::detail {
 
+/// `s` as one word of a POSIX shell command: as is when it holds only safe characters, else in
+/// single quotes (a quote inside written '\''), so that a "shown by" command can be pasted.
+std::string shell_word(const std::string& s);
+
 /// "every layer", or "layers 0-4, 6-10 (sliding_attention)".
 std::string where_of(const std::vector<std::int64_t>& layers, std::int64_t num_layers, const std::string& type);
 

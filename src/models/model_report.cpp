@@ -40,6 +40,17 @@ std::int64_t checked_int(const HfScope& s, const std::string& file, const char* 
   return it->get<std::int64_t>();
 }
 
+std::string shell_word(const std::string& s) {
+  const bool safe = !s.empty() && std::all_of(s.begin(), s.end(), [](char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+           std::string_view("_./-+:,=@%").find(ch) != std::string_view::npos;
+  });
+  if (safe) return s;
+  std::string out = "'";
+  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
 std::string where_of(const std::vector<std::int64_t>& layers, std::int64_t num_layers, const std::string& type) {
   if (num_layers > 0 && static_cast<std::int64_t>(layers.size()) == num_layers) return "every layer";
   std::string w = fmt::format("layers {}", layer_ranges(layers));
@@ -145,14 +156,14 @@ void add_rope(const HfScope& s, const std::string& text, const std::string& file
     for (std::int64_t i = 0; i < plan.num_layers; ++i)
       if (std::find(plan.no_rope_layers.begin(), plan.no_rope_layers.end(), i) == plan.no_rope_layers.end())
         layers.push_back(i);
-    r.mechanisms.push_back(detail::rope_use(primary, layers, plan.num_layers, "", "posenc rope --hf-config " + file));
+    r.mechanisms.push_back(detail::rope_use(primary, layers, plan.num_layers, "", "posenc rope --hf-config " + detail::shell_word(file)));
   } else {
     for (const auto& type : plan.rope_types) {
       encodings::RopeConfig c = parse_layer_type_config(text, file, type);
       finish(c);
       if (type == plan.rope_types.front()) primary = c;
       r.mechanisms.push_back(detail::rope_use(c, layers_of_type(plan, type), plan.num_layers, type,
-                                             fmt::format("posenc rope --hf-config {} --layer-type {}", file, type)));
+                                             fmt::format("posenc rope --hf-config {} --layer-type {}", detail::shell_word(file), type)));
     }
   }
   if (!plan.no_rope_layers.empty()) {

@@ -53,7 +53,7 @@ void add_alibi(const HfScope& s, const std::string& file, ModelReport& r) {
     m.notes.push_back("Falcon rounds the slopes to bfloat16 and adds the bias before scaling the logits by "
                       "1/sqrt(head_dim): effective_slopes = slopes / sqrt(head_dim)");
   }
-  m.command = fmt::format("posenc generate alibi --heads {} --form causal", heads);
+  m.command = fmt::format("posenc generate alibi --hf-config {}", shell_word(file));
   r.mechanisms.push_back(std::move(m));
 }
 
@@ -69,8 +69,7 @@ void add_t5(const HfScope& s, const std::string& file, ModelReport& r) {
                 {"max_exact", nb / 2}};
     m.notes.push_back(every_layer ? "UMT5: every layer has its own bias table"
                                   : "the bias table is in layer 0 of the stack, shared by every layer");
-    m.command = fmt::format("posenc generate t5 --buckets {} --max-distance {}{}", buckets, distance,
-                            decoder ? " --causal" : "");
+    m.command = fmt::format("posenc generate t5 --hf-config {}{}", shell_word(file), decoder ? " --causal" : "");
     r.mechanisms.push_back(std::move(m));
   }
 }
@@ -105,8 +104,10 @@ void add_deberta(const HfScope& s, const std::string& file, ModelReport& r) {
   if (bool_field(*s.cfg, "position_biased_input", true)) {
     const auto width = first_int(s, file, {"embedding_size", "hidden_size"}, 1, kMaxRows, 0);
     MechanismUse m{Mechanism::kLearned, "embeddings", "", {}, {}, {}, ""};
-    m.values = {{"rows", max_pos}, {"width", width}, {"offset", std::int64_t{0}}};
+    m.values = {{"rows", max_pos}, {"positions", max_pos}, {"width", width}, {"offset", std::int64_t{0}},
+                {"weight", std::string("embeddings.position_embeddings.weight")}};
     m.notes.push_back("position_biased_input: an absolute table is added to the embeddings");
+    m.command = fmt::format("posenc generate learned --hf-config {}", shell_word(file));
     r.mechanisms.push_back(std::move(m));
   }
 }
@@ -121,19 +122,18 @@ void add_learned(const HfScope& s, const std::string& file, ModelReport& r, cons
   m.notes.push_back(fmt::format("trained values are not in a config: dump {} to .npy and pass it with "
                                 "'posenc generate --input table.npy'",
                                 key));
-  m.command = fmt::format("posenc generate learned --max-len {} --dim {}", rows + offset, width);
-  (void)s, (void)file;
+  m.command = fmt::format("posenc generate learned --hf-config {}", shell_word(file));
+  (void)s;
   r.mechanisms.push_back(std::move(m));
 }
 
-void add_sinusoidal(ModelReport& r, const std::string& where, std::int64_t rows, std::int64_t width,
+void add_sinusoidal(ModelReport& r, const std::string& file, const std::string& where, std::int64_t rows, std::int64_t width,
                     const std::string& convention, std::int64_t offset, const std::string& why) {
   MechanismUse m{Mechanism::kSinusoidal, where, where == "encoder" ? "encoder" : "", {}, {}, {}, ""};
   m.values = {{"rows", rows}, {"width", width}, {"convention", convention}, {"layout", std::string("split")},
               {"base", 10000.0}, {"first_position", offset}};
   m.notes.push_back(why);
-  m.command = fmt::format("posenc generate sinusoidal --convention {} --layout split --dim {}{}", convention, width,
-                          convention == "fairseq" ? fmt::format(" --padding-idx {}", offset - 1) : std::string());
+  m.command = fmt::format("posenc generate sinusoidal --hf-config {}", shell_word(file));
   r.mechanisms.push_back(std::move(m));
 }
 
@@ -170,18 +170,18 @@ void add_table_mechanisms(const HfScope& s, const std::string& file, ModelReport
   }
   const auto d_model = first_int(s, file, {"d_model"}, 1, kMaxRows, 0);
   if (type == "marian")
-    add_sinusoidal(r, "encoder and decoder", first_int(s, file, {"max_position_embeddings"}, 1, kMaxRows, 1024), d_model,
+    add_sinusoidal(r, file, "encoder and decoder", first_int(s, file, {"max_position_embeddings"}, 1, kMaxRows, 1024), d_model,
                    "paper", 0,
                    "MarianSinusoidalPositionalEmbedding: w_k = 10000^(-2k/d), sin in the first half, cos in the second");
   if (type == "m2m_100") {
     const auto pad = first_int(s, file, {"pad_token_id"}, 0, kMaxRows, 1);
-    add_sinusoidal(r, "encoder and decoder", first_int(s, file, {"max_position_embeddings"}, 1, kMaxRows, 1024), d_model,
+    add_sinusoidal(r, file, "encoder and decoder", first_int(s, file, {"max_position_embeddings"}, 1, kMaxRows, 1024), d_model,
                    "fairseq", pad + 1,
                    "M2M100SinusoidalPositionalEmbedding (fairseq): w_k = exp(-k·ln(10000)/(d/2 - 1)); positions from "
                    "padding_idx + 1");
   }
   if (type == "whisper") {
-    add_sinusoidal(r, "encoder", first_int(s, file, {"max_source_positions"}, 1, kMaxRows, 1500), d_model,
+    add_sinusoidal(r, file, "encoder", first_int(s, file, {"max_source_positions"}, 1, kMaxRows, 1500), d_model,
                    "tensor2tensor", 0,
                    "Whisper sinusoids(): w_k = exp(-k·ln(10000)/(d/2 - 1)), [sin | cos], positions from 0");
     add_learned(s, file, r, "decoder", first_int(s, file, {"max_target_positions"}, 1, kMaxRows, 448), d_model, 0,
