@@ -88,5 +88,21 @@ with tempfile.TemporaryDirectory() as tmp:
                 expect(flags.get("layers-list", flags.get("layers")) is not None,
                        f"{name}: '{m['command']}' names the layers")
 
+# DeBERTa with position_biased_input adds an absolute table (DebertaV2Embeddings.position_embeddings,
+# max_position_embeddings rows from position 0); its command reads it (it once failed with
+# "internal: the learned report has no 'positions'").
+with tempfile.TemporaryDirectory() as tmp:
+    cfg = os.path.join(tmp, "config.json")
+    json.dump({"model_type": "deberta-v2", "relative_attention": True, "position_buckets": 256,
+               "position_biased_input": True, "max_position_embeddings": 512, "hidden_size": 768}, open(cfg, "w"))
+    r = run("model", cfg, "--format", "json", text=True)
+    learned = [m for m in json.loads(r.stdout)["mechanisms"] if m["kind"] == "learned"] if r.returncode == 0 else []
+    expect(len(learned) == 1, f"DeBERTa position_biased_input: one learned table ({r.stderr.strip()})")
+    if learned:
+        c = run(*shlex.split(learned[0]["command"])[1:], text=True, cwd=tmp)
+        _, where, flags = note_flags(c.stderr)
+        expect(c.returncode == 0 and where == "embeddings" and flags.get("len") == "512" and flags.get("dim") == "768",
+               f"DeBERTa absolute table: '{learned[0]['command']}' exits {c.returncode}, reads {flags}: {c.stderr.strip()}")
+
 expect(commands >= 60, f"{commands} commands run")
 finish()
