@@ -3,6 +3,7 @@
 // (Marian, M2M100, Whisper encoder), as each model class builds them.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "model_internal.hpp"
@@ -60,14 +61,24 @@ void add_alibi(const HfScope& s, const std::string& file, ModelReport& r) {
 void add_t5(const HfScope& s, const std::string& file, ModelReport& r) {
   const auto buckets = checked_int(s, file, "relative_attention_num_buckets", 2, 1 << 20, 32);
   const auto distance = checked_int(s, file, "relative_attention_max_distance", 1, kMaxRows, 128);
-  const bool every_layer = s.model_type == "umt5";
+  const auto heads = checked_int(s, file, "num_heads", 1, 65536, 8);
+  // T5Stack / MT5Stack: has_relative_attention_bias=bool(i == 0), the other layers reuse layer
+  // 0's position_bias; UMT5LayerSelfAttention: has_relative_attention_bias=True in every block
+  // (cross-attention has none). The decoder stack has num_decoder_layers blocks (default num_layers).
+  const bool every_layer = s.family->model_type == "umt5";
+  const auto enc_layers = layer_count(s, file);
+  const auto dec_layers = checked_int(s, file, "num_decoder_layers", 1, kMaxLayers, enc_layers);
   for (const bool decoder : {false, true}) {
     const std::string stack = decoder ? "decoder" : "encoder";
     MechanismUse m{Mechanism::kT5, stack, stack, {}, {}, {}, ""};
     const std::int64_t nb = decoder ? buckets : buckets / 2;
+    const std::int64_t n = decoder ? dec_layers : enc_layers;
+    for (std::int64_t i = 0; i < (every_layer ? n : std::min<std::int64_t>(n, 1)); ++i) m.layers.push_back(i);
     m.values = {{"num_buckets", buckets}, {"max_distance", distance}, {"bidirectional", !decoder},
-                {"max_exact", nb / 2}};
-    m.notes.push_back(every_layer ? "UMT5: every layer has its own bias table"
+                {"max_exact", nb / 2}, {"heads", heads}, {"stack_layers", n},
+                {"bias_tables", static_cast<std::int64_t>(m.layers.size())}};
+    m.notes.push_back(every_layer ? "UMT5: every self-attention layer has its own bias table (the same buckets, its own "
+                                    "values per head)"
                                   : "the bias table is in layer 0 of the stack, shared by every layer");
     m.command = fmt::format("posenc generate t5 --hf-config {}{}", shell_word(file), decoder ? " --causal" : "");
     r.mechanisms.push_back(std::move(m));

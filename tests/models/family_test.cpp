@@ -15,6 +15,7 @@
 #include "posenc/encodings/rope_config.hpp"
 #include "posenc/models/config_path.hpp"
 #include "posenc/models/family.hpp"
+#include "posenc/models/model_report.hpp"
 
 using namespace posenc::encodings;
 using posenc_test::error_of;
@@ -124,4 +125,63 @@ TEST_CASE("a model folder holding config.json is taken by --hf-config", "[models
   CHECK(resolve_rope_config(p).head_dim == 128);
   CHECK(posenc::models::resolve_config_path("/no/such/file.json") == "/no/such/file.json");  // the reader says why
   std::filesystem::remove_all(dir);
+}
+
+// transformers' configuration_mt5.py / configuration_umt5.py: MT5Config and UMT5Config are
+// classes of their own (model_type "mt5", "umt5") whose defaults are num_layers=8, num_heads=6
+// (T5Config: 6 and 8), relative_attention_num_buckets=32, relative_attention_max_distance=128,
+// num_decoder_layers = num_layers when None. modeling_umt5.py: UMT5LayerSelfAttention builds
+// UMT5Attention(config, has_relative_attention_bias=True) in every block, cross-attention none;
+// modeling_t5.py / modeling_mt5.py: has_relative_attention_bias=bool(i == 0), shared onwards.
+TEST_CASE("T5, mT5 and UMT5 are three config classes; UMT5 has a bias table in every layer", "[models]") {
+  using posenc::models::parse_model;
+  const auto value = [](const posenc::models::MechanismUse& m, const std::string& key) {
+    for (const auto& [k, v] : m.values)
+      if (k == key) return std::get<std::int64_t>(v);
+    FAIL("no " << key);
+    return std::int64_t{-1};
+  };
+  const auto defaulted = [](const posenc::models::ModelReport& r, const std::string& field) {
+    for (const auto& d : r.defaults)
+      if (d.field == field) return d.value + " " + d.source;
+    return std::string("<not defaulted>");
+  };
+  using V = std::vector<std::int64_t>;
+  {
+    const auto r = parse_model(R"({"model_type": "umt5", "num_decoder_layers": 3})", "u.json");
+    CHECK(r.family == "UMT5");
+    CHECK(r.config_class == "UMT5Config");
+    CHECK(defaulted(r, "num_layers") == "8 class default (UMT5Config)");
+    CHECK(defaulted(r, "num_heads") == "6 class default (UMT5Config)");
+    CHECK(defaulted(r, "relative_attention_num_buckets") == "32 class default (UMT5Config)");
+    CHECK(defaulted(r, "relative_attention_max_distance") == "128 class default (UMT5Config)");
+    REQUIRE(r.mechanisms.size() == 2);
+    const auto& enc = r.mechanisms[0];
+    const auto& dec = r.mechanisms[1];
+    CHECK(enc.layer_type == "encoder");
+    CHECK(enc.layers == V{0, 1, 2, 3, 4, 5, 6, 7});  // every block of the 8-layer encoder
+    CHECK(value(enc, "bias_tables") == 8);
+    CHECK(value(enc, "heads") == 6);
+    CHECK(dec.layers == V{0, 1, 2});  // num_decoder_layers blocks
+    CHECK(value(dec, "bias_tables") == 3);
+    CHECK(value(enc, "num_buckets") == 32);
+    CHECK(value(enc, "max_exact") == 8);   // bidirectional: 32 // 2 // 2
+    CHECK(value(dec, "max_exact") == 16);  // causal: 32 // 2
+  }
+  {
+    const auto r = parse_model(R"({"model_type": "mt5"})", "m.json");
+    CHECK(r.config_class == "MT5Config");
+    CHECK(defaulted(r, "num_heads") == "6 class default (MT5Config)");
+    REQUIRE(r.mechanisms.size() == 2);
+    CHECK(r.mechanisms[0].layers == V{0});  // layer 0's table, shared
+    CHECK(value(r.mechanisms[0], "bias_tables") == 1);
+    CHECK(value(r.mechanisms[1], "stack_layers") == 8);  // num_decoder_layers = num_layers
+  }
+  {
+    const auto r = parse_model(R"({"model_type": "t5"})", "t.json");
+    CHECK(r.config_class == "T5Config");
+    CHECK(defaulted(r, "num_heads") == "8 class default (T5Config)");
+    CHECK(defaulted(r, "num_layers") == "6 class default (T5Config)");
+    CHECK(value(r.mechanisms[0], "bias_tables") == 1);
+  }
 }
