@@ -34,6 +34,7 @@ const std::vector<IdentityInfo>& identity_infos() {
       {"rope-forms-agree", "matrix, complex and element-wise forms of RoPE give the same vector"},
       {"layouts-agree", "interleaved and half layouts agree up to the permutation 2i+s -> s*d/2+i"},
       {"bias-relative", "the bias depends only on j - i (up to a per-row constant)"},
+      {"bias-symmetric", "b[i, j] = b[j, i]: with bias-relative, the bias depends on |i - j| only"},
       {"axial-relative", "<R_a q, R_b k> depends only on the offsets per axis (t, h, w; rows, columns)"},
       {"text-reduces-to-rope", "tokens with equal ids on every axis (text) rotate as 1-D RoPE"},
       {"xpos-relative", "<q~_m, k~_n> of xPos depends only on m - n (= sum zeta_i^((m-n)/gamma) x RoPE's pair score)"},

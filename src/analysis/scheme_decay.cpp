@@ -3,11 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "posenc/analysis/relative_decay.hpp"
 #include "posenc/analysis/rope_identity.hpp"
 #include "posenc/analysis/scheme_traits.hpp"
 #include "posenc/encodings/alibi.hpp"
+#include "posenc/encodings/bias_kernels.hpp"
 #include "posenc/encodings/deberta.hpp"
 #include "posenc/encodings/registry.hpp"
 #include "posenc/error.hpp"
@@ -16,16 +19,75 @@ namespace posenc::analysis {
 namespace {
 
 DecayCurves alibi_curves(const ParamMap& p, const DecayRequest& r) {
-  // the slopes of the codebase (--hf-config's model: BLOOM's float32, Falcon's bfloat16, MPT's gen_slopes)
-  const auto slopes = encodings::alibi_slopes_for(encodings::parse_alibi_codebase(p.text("codebase")), p.integer("heads"),
-                                                  p.number("alibi-bias-max"));
+  // the variant's slopes (--hf-config's model: BLOOM's float32, Falcon's bfloat16, MPT's gen_slopes)
+  const auto variant = encodings::parse_alibi_variant(p.text("variant"));
+  const auto slopes = encodings::alibi_slopes_for(variant, p.integer("heads"), p.number("bias-max"));
   const std::int64_t only = p.integer("head");
   DecayCurves out;
   for (std::size_t h = 0; h < slopes.size(); ++h)
-    if (only < 0 || static_cast<std::size_t>(only) == h)
-      out.series.push_back({fmt::format("head {} (m={})", h, slopes[h]), alibi_decay(slopes[h], r.offsets, is_causal("alibi", p))});
+    if (only < 0 || static_cast<std::size_t>(only) == h) {
+      auto values = alibi_decay(slopes[h], r.offsets, is_causal("alibi", p));
+      if (variant != encodings::AlibiVariant::kPaper)  // −m·|Δ| in the variant's arithmetic (float32, bfloat16)
+        for (std::size_t k = 0; k < values.size(); ++k)
+          if (std::isfinite(values[k]))
+            values[k] = encodings::alibi_bias_in(variant, slopes[h], 0, std::abs(r.offsets[k]),
+                                                 encodings::AlibiForm::kSymmetric, 1);
+      out.series.push_back({fmt::format("head {} (m={})", h, slopes[h]), std::move(values)});
+    }
   out.method = "formula: bias -m*|delta| (causal: later keys masked)";
   return out;
+}
+
+// A bias of the distance per head, −inf for later keys (Δ > 0) when causal.
+template <class F, class N>
+DecayCurves distance_curves(const ParamMap& p, const DecayRequest& r, std::size_t heads, F bias_of, N name_of,
+                            std::string method, const std::string& scheme) {
+  const std::int64_t only = p.integer("head");
+  const bool causal = is_causal(scheme, p);
+  DecayCurves out;
+  for (std::size_t h = 0; h < heads; ++h) {
+    if (only >= 0 && static_cast<std::size_t>(only) != h) continue;
+    std::vector<double> v;
+    for (std::int64_t d : r.offsets)
+      v.push_back(causal && d > 0 ? -std::numeric_limits<double>::infinity() : bias_of(h, d < 0 ? -d : d));
+    out.series.push_back({name_of(h), std::move(v)});
+  }
+  out.method = std::move(method);
+  return out;
+}
+
+DecayCurves kerple_curves(const ParamMap& p, const DecayRequest& r) {
+  const auto kind = encodings::parse_kerple_kind(p.text("kind"));
+  const auto heads = encodings::kerple_heads(kind, p.list("p"), p.list("a"));
+  if (p.integer("head") >= static_cast<std::int64_t>(heads.p.size()))
+    throw Error(fmt::format("--head must be below the {} heads (got {}; heads are 0-based)", heads.p.size(), p.integer("head")));
+  return distance_curves(
+      p, r, heads.p.size(),
+      [&](std::size_t h, std::int64_t n) { return encodings::kerple_bias(kind, heads.p[h], heads.a[h], n); },
+      [&](std::size_t h) { return fmt::format("head {} (p={}, a={})", h, heads.p[h], heads.a[h]); },
+      kind == encodings::KerpleKind::kLog ? "formula: bias -p*ln(1+a*|delta|)" : "formula: bias -a*|delta|^p", "kerple");
+}
+
+DecayCurves sandwich_curves(const ParamMap& p, const DecayRequest& r) {
+  const std::int64_t d = p.integer("dim"), heads = p.integer("heads");
+  if (d % 2 != 0) throw Error(fmt::format("--dim must be even for sandwich (got {})", d));
+  if (p.integer("head") >= heads)
+    throw Error(fmt::format("--head must be below the {} heads (got {}; heads are 0-based)", heads, p.integer("head")));
+  return distance_curves(p, r, static_cast<std::size_t>(heads),
+                         [&](std::size_t h, std::int64_t n) {
+                           return encodings::sandwich_bias(n, d, static_cast<std::int64_t>(h) + 1, heads);
+                         },
+                         [&](std::size_t h) { return fmt::format("head {} (divisor {})", h, 8.0 * static_cast<double>(h + 1) / static_cast<double>(heads)); },
+                         "formula: bias (sum_k cos(|delta| w_k) - d/2)/(8h/H)", "sandwich");
+}
+
+// FIRE's input depends on the query position T = from (its normaliser psi(max(T, L))).
+DecayCurves fire_curves(const ParamMap& p, const DecayRequest& r) {
+  std::vector<double> v;
+  for (std::int64_t d : r.offsets)
+    v.push_back(encodings::fire_input(r.from, r.from + d, p.number("c"), p.number("threshold"), p.number("eps")));
+  return {{{fmt::format("input at T={}", r.from), std::move(v)}},
+          "formula: ln(|c delta|+1)/(ln(|c max(T, L)|+1)+eps), the input of FIRE's MLP", false, false, false};
 }
 
 DecayCurves t5_curves(const ParamMap& p, const DecayRequest& r) {
@@ -105,6 +167,9 @@ DecayCurves scheme_decay_curves(const std::string& scheme, const ParamMap& param
   if (scheme == "rope") return rope_curves(params, r);
   if (scheme == "xpos") return xpos_curves(params, r);
   if (scheme == "shaw") return shaw_curves(params, r);
+  if (scheme == "kerple") return kerple_curves(params, r);
+  if (scheme == "sandwich") return sandwich_curves(params, r);
+  if (scheme == "fire") return fire_curves(params, r);
   return table_decay_curves(*encodings::make_table(scheme, params), r);
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "posenc/analysis/identity_bias.hpp"
 #include "posenc/analysis/identity_sinusoids.hpp"
 #include "posenc/analysis/axial_rope_case.hpp"
 #include "posenc/analysis/mrope_case.hpp"
@@ -29,6 +30,7 @@ IdentityResult run_absolute(const std::string& name, const Table& table, const M
   if (name == "dot-symmetric") return check_dot_symmetric(pe, s.max_offset, s.tolerance);
   if (name == "unique") return check_unique(pe, s.min_distance);
   if (name == "bounded") return check_bounded(pe, s.bound);
+  if (name == "bias-symmetric") return check_bias_symmetric(table, s.tolerance);
   return check_bias_relative(table, s.tolerance);
 }
 
@@ -80,7 +82,9 @@ std::vector<std::string> default_identities(const std::string& scheme) {
   if (is_axial(scheme)) return {"axial-relative", "text-reduces-to-rope", "rope-norm"};
   switch (scheme_kind(scheme)) {
     case SchemeKind::kRope: return {"rope-relative", "rope-norm", "rope-forms-agree", "layouts-agree"};
-    case SchemeKind::kBias: return {"bias-relative"};
+    case SchemeKind::kBias:
+      if (scheme == "kerple" || scheme == "sandwich") return {"bias-relative", "bias-symmetric"};  // functions of |i - j|
+      return {"bias-relative"};
     case SchemeKind::kAbsolute: break;
   }
   return {"shift-linear", "dot-shift-invariant", "dot-symmetric", "unique", "bounded"};
@@ -89,9 +93,11 @@ std::vector<std::string> default_identities(const std::string& scheme) {
 std::vector<std::string> applicable_identities(const std::string& scheme) {
   auto out = default_identities(scheme);
   // Appended from named strings: GCC 12 warns (-Warray-bounds, a false positive) on push_back of literals.
-  const std::vector<std::string> dots = {"dot-shift-invariant", "dot-symmetric"}, input = {"bias-relative"};
+  const std::vector<std::string> dots = {"dot-shift-invariant", "dot-symmetric"},
+                                 input = {"bias-relative", "bias-symmetric"}, symmetric = {"bias-symmetric"};
   if (scheme_kind(scheme) == SchemeKind::kRope) out.insert(out.end(), dots.begin(), dots.end());
   if (scheme.empty()) out.insert(out.end(), input.begin(), input.end());  // a user's own N x M bias matrix
+  if (scheme == "alibi") out.insert(out.end(), symmetric.begin(), symmetric.end());
   return out;
 }
 
@@ -102,7 +108,8 @@ CheckRun run_identities(const std::string& scheme, const ParamMap& params, const
   const bool heads_input = scheme.empty() && table.info().shape.size() == 3;
   std::vector<std::string> names = explicit_list ? requested : default_identities(scheme);
   if (heads_input && !explicit_list) names = {"bias-relative"};
-  const auto applicable = heads_input ? std::vector<std::string>{"bias-relative"} : applicable_identities(scheme);
+  const auto applicable =
+      heads_input ? std::vector<std::string>{"bias-relative", "bias-symmetric"} : applicable_identities(scheme);
   const std::string who = heads_input ? fmt::format("a {}-D --input table (H x N x M biases)", table.info().shape.size())
                           : scheme.empty() ? "an --input table" : "scheme " + scheme;
   for (const auto& n : names)

@@ -13,7 +13,9 @@ namespace posenc::analysis {
 
 SchemeKind scheme_kind(const std::string& scheme) {
   if (scheme == "rope") return SchemeKind::kRope;
-  if (scheme == "alibi" || scheme == "t5" || scheme == "deberta" || scheme == "shaw") return SchemeKind::kBias;
+  if (scheme == "alibi" || scheme == "t5" || scheme == "deberta" || scheme == "shaw" || scheme == "kerple" ||
+      scheme == "sandwich" || scheme == "fire")
+    return SchemeKind::kBias;
   return SchemeKind::kAbsolute;
 }
 
@@ -21,12 +23,14 @@ bool is_axial(const std::string& scheme) { return scheme == "mrope" || scheme ==
 
 bool is_causal(const std::string& scheme, const ParamMap& p) {
   if (scheme == "alibi") return p.text("form") != "symmetric";  // causal, or MPT's shifted form
+  if (scheme == "kerple" || scheme == "sandwich") return p.text("form") == "causal";
   if (scheme == "t5") return p.text("mode") == "causal";
   return scheme == "xpos";  // x-transformers asserts causal: zeta^((m-n)/gamma) grows for later keys
 }
 
 std::string bias_value_name(const std::string& scheme) {
-  if (scheme == "alibi") return "bias";
+  if (scheme == "alibi" || scheme == "kerple" || scheme == "sandwich") return "bias";
+  if (scheme == "fire") return "input";
   if (scheme == "t5" || scheme == "deberta") return "bucket";
   if (scheme == "shaw") return "index";
   return "";
@@ -41,6 +45,8 @@ std::string masked_entries_reason(const TableInfo& info) {
   const auto* form = find_entry(info.params, "form");
   if (info.scheme == "alibi" && form && to_string(*form) != "symmetric")  // causal, shifted (MPT)
     return to_string(*form) + " alibi masks future keys with -inf";
+  const bool masks = info.scheme == "kerple" || info.scheme == "sandwich";
+  if (masks && form && to_string(*form) == "causal") return fmt::format("causal {} masks future keys with -inf", info.scheme);
   return "";
 }
 
@@ -82,7 +88,9 @@ std::unique_ptr<Table> scheme_table(const std::string& scheme, ParamMap params, 
 
 std::vector<std::pair<std::string, ParamValue>> derived_values(const std::string& scheme, const ParamMap& params,
                                                                const std::string& varied) {
-  if (scheme == "alibi" && varied != "heads") return {{"slopes", encodings::alibi_slopes(params.integer("heads"))}};
+  if (scheme == "alibi" && varied != "heads" && varied != "bias-max" && varied != "variant")
+    return {{"slopes", encodings::alibi_slopes_for(encodings::parse_alibi_variant(params.text("variant")),
+                                                   params.integer("heads"), params.number("bias-max"))}};
   return {};
 }
 

@@ -264,7 +264,7 @@ ParamMap SchemeOptions::values() const {
     out.set("hf-config", hf_config_, true);
     if (!notes_printed_) {
       // What was read goes to stderr once, and only for values that build a table: a flag the
-      // model's scheme refuses (--alibi-bias-max under bloom) is the run's one line.
+      // model's scheme refuses (--bias-max under bloom) is the run's one line.
       if (model_->scheme != "rope") (void)encodings::make_table(s, out);
       notes_printed_ = true;
       if (notes_ != nullptr) {

@@ -19,12 +19,13 @@ AlibiForm parse_alibi_form(const std::string& name) {
   throw Error(fmt::format("--form must be symmetric, causal or shifted (got '{}')", name));
 }
 
-AlibiCodebase parse_alibi_codebase(const std::string& name) {
-  if (name == "paper") return AlibiCodebase::kPaper;
-  if (name == "bloom") return AlibiCodebase::kBloom;
-  if (name == "falcon") return AlibiCodebase::kFalcon;
-  if (name == "mpt") return AlibiCodebase::kMpt;
-  throw Error(fmt::format("--codebase must be paper, bloom, falcon or mpt (got '{}')", name));
+AlibiVariant parse_alibi_variant(const std::string& name) {
+  if (name == "paper") return AlibiVariant::kPaper;
+  if (name == "bloom") return AlibiVariant::kBloom;
+  if (name == "falcon") return AlibiVariant::kFalcon;
+  if (name == "mpt") return AlibiVariant::kMpt;
+  if (name == "baichuan") return AlibiVariant::kBaichuan;
+  throw Error(fmt::format("--variant must be paper, bloom, falcon, mpt or baichuan (got '{}')", name));
 }
 
 std::vector<double> alibi_slopes(std::int64_t heads) {
@@ -51,33 +52,60 @@ std::int64_t alibi_position(std::int64_t i, std::int64_t j, AlibiForm form, std:
 }  // namespace
 
 double alibi_bias(double m, std::int64_t i, std::int64_t j, AlibiForm form, std::int64_t keys) {
-  return alibi_bias_in(AlibiCodebase::kPaper, m, i, j, form, keys);
+  return alibi_bias_in(AlibiVariant::kPaper, m, i, j, form, keys);
 }
 
-std::vector<double> alibi_slopes_for(AlibiCodebase codebase, std::int64_t heads, double alibi_bias_max) {
-  switch (codebase) {
-    case AlibiCodebase::kPaper: return alibi_slopes(heads);
-    case AlibiCodebase::kBloom: return models::alibi_slopes_of("bloom", heads);
-    case AlibiCodebase::kFalcon: return models::alibi_slopes_of("falcon", heads);
-    case AlibiCodebase::kMpt: return models::alibi_slopes_of("mpt", heads, alibi_bias_max);
+namespace {
+
+/// Baichuan's _get_interleave: the paper's recursion as Python evaluates it, start·start^k with
+/// start = 2^(−2^−(log2 n − 3)) (double pow), and for n not a power of two the first n − P of
+/// every other entry of _get_interleave(2P).
+std::vector<double> python_interleave(std::int64_t n) {
+  const double l2 = std::log2(static_cast<double>(n));
+  std::vector<double> out;
+  if (l2 == std::floor(l2)) {
+    const double start = std::pow(2.0, -std::pow(2.0, -(l2 - 3)));
+    for (std::int64_t k = 0; k < n; ++k) out.push_back(start * std::pow(start, static_cast<double>(k)));
+    return out;
   }
-  return {};
+  const std::int64_t p = std::int64_t{1} << static_cast<int>(std::floor(l2));
+  out = python_interleave(p);
+  const auto twice = python_interleave(2 * p);
+  for (std::int64_t e = 0; e < n - p; ++e) out.push_back(twice[static_cast<std::size_t>(2 * e)]);
+  return out;
 }
 
-double alibi_bias_in(AlibiCodebase codebase, double m, std::int64_t i, std::int64_t j, AlibiForm form,
+}  // namespace
+
+std::vector<double> alibi_slopes_for(AlibiVariant variant, std::int64_t heads, double alibi_bias_max) {
+  switch (variant) {
+    case AlibiVariant::kPaper: return alibi_slopes(heads);
+    case AlibiVariant::kBloom: return models::alibi_slopes_of("bloom", heads);
+    case AlibiVariant::kFalcon: return models::alibi_slopes_of("falcon", heads);
+    case AlibiVariant::kMpt: return models::alibi_slopes_of("mpt", heads, alibi_bias_max);
+    case AlibiVariant::kBaichuan: break;
+  }
+  if (heads < 1 || heads > 65536) throw Error(fmt::format("alibi needs 1 to 65536 heads (got {})", heads));
+  auto s = python_interleave(heads);
+  for (double& v : s) v = static_cast<float>(v);  // torch.Tensor(list): float32
+  return s;
+}
+
+double alibi_bias_in(AlibiVariant variant, double m, std::int64_t i, std::int64_t j, AlibiForm form,
                      std::int64_t keys) {
   if (form != AlibiForm::kSymmetric && j > i) return -std::numeric_limits<double>::infinity();
   const std::int64_t p = alibi_position(i, j, form, keys);
   double v = 0;
-  switch (codebase) {
-    case AlibiCodebase::kPaper:
+  switch (variant) {
+    case AlibiVariant::kPaper:
       v = m * static_cast<double>(p);
       break;
-    case AlibiCodebase::kBloom:
-    case AlibiCodebase::kMpt:  // float32 slope times the integer position cast to float32
+    case AlibiVariant::kBloom:
+    case AlibiVariant::kMpt:
+    case AlibiVariant::kBaichuan:  // float32 slope times the integer position cast to float32
       v = static_cast<double>(static_cast<float>(m * static_cast<double>(static_cast<float>(p))));
       break;
-    case AlibiCodebase::kFalcon: {  // bfloat16 slope times the position cast to bfloat16, rounded to bfloat16
+    case AlibiVariant::kFalcon: {  // bfloat16 slope times the position cast to bfloat16, rounded to bfloat16
       const double pb = models::to_bfloat16(static_cast<float>(p));
       v = models::to_bfloat16(static_cast<float>(m * pb));  // m·pb is exact in float32 (8-bit significands)
       break;
@@ -110,24 +138,25 @@ SchemeInfo alibi_scheme() {
            {"form", "symmetric: -m|i-j|; causal: the paper's m*j with masked (-inf) future keys; shifted: MPT's "
                     "m*(j-(N-1)), masked likewise",
             std::string("symmetric"), {"symmetric", "causal", "shifted"}},
-           {"codebase", "whose slopes and arithmetic: paper (double), bloom (float32), falcon (bfloat16), mpt "
-                        "(gen_slopes with --alibi-bias-max, float32); --hf-config picks the model's",
-            std::string("paper"), {"paper", "bloom", "falcon", "mpt"}},
-           {"alibi-bias-max", "mpt only: slope k of P' = next power of two is 2^(-k*alibi_bias_max/P')", 8.0, {}, 0.0,
-            1e300, /*choice_flags=*/false, /*above_min=*/true}},
+           {"variant", "whose slopes and arithmetic: paper (get_slopes, double), bloom (float32), falcon "
+                       "(bfloat16, Falcon-RW), mpt (gen_slopes with --bias-max, float32), baichuan (Baichuan-13B, "
+                       "float32); --hf-config picks the model's",
+            std::string("paper"), {"paper", "bloom", "falcon", "mpt", "baichuan"}},
+           {"bias-max", "mpt only: MPT's alibi_bias_max; slope k of P' = next power of two is 2^(-k*bias_max/P')", 8.0,
+            {}, 1e-6, 1e6}},
           [](const ParamMap& p) -> std::unique_ptr<Table> {
             const std::int64_t heads = p.integer("heads");
             const std::int64_t head = p.integer("head");
             if (head >= heads)
               throw Error(fmt::format("--head must be below --heads {} (got {}; heads are 0-based)", heads, head));
-            const AlibiCodebase codebase = parse_alibi_codebase(p.text("codebase"));
-            const double bias_max = p.number("alibi-bias-max");
-            if (p.given("alibi-bias-max") && codebase != AlibiCodebase::kMpt)
-              throw Error(fmt::format("--alibi-bias-max applies only to --codebase mpt (got --codebase {})",
-                                      p.text("codebase")));
+            const AlibiVariant variant = parse_alibi_variant(p.text("variant"));
+            const double bias_max = p.number("bias-max");
+            if (p.given("bias-max") && variant != AlibiVariant::kMpt)
+              throw Error(fmt::format("--bias-max applies only to --variant mpt (MPT's alibi_bias_max; got --variant {})",
+                                      p.text("variant")));
             if (!std::isfinite(bias_max) || bias_max <= 0)
-              throw Error(fmt::format("--alibi-bias-max must be a finite number > 0 (got {})", bias_max));
-            const auto slopes = alibi_slopes_for(codebase, heads, bias_max);
+              throw Error(fmt::format("--bias-max must be a finite number > 0 (got {})", bias_max));
+            const auto slopes = alibi_slopes_for(variant, heads, bias_max);
             const AlibiForm form = parse_alibi_form(p.text("form"));
             const auto n = static_cast<std::size_t>(p.integer("len"));
             std::vector<std::size_t> shape = {n, n};
@@ -137,32 +166,33 @@ SchemeInfo alibi_scheme() {
               axes.insert(axes.begin(), "head");
             }
             TableInfo info = make_info("alibi", p, shape, axes);
-            if (codebase != AlibiCodebase::kMpt)  // echo only what applies
-              std::erase_if(info.params, [](const auto& kv) { return kv.first == "alibi-bias-max"; });
+            if (variant != AlibiVariant::kMpt)  // echo only what applies
+              std::erase_if(info.params, [](const auto& kv) { return kv.first == "bias-max"; });
             info.params.emplace_back("slopes", slopes);   // the place: JSON "params"
             info.results.emplace_back("slopes", slopes);  // kept: figures title each head from it
             info.value_name = "bias";
-            info.title = head < 0 ? fmt::format("ALiBi {} biases, {} heads", p.text("form"), heads)
-                                  : fmt::format("ALiBi {} bias, head {} of {}, slope {}", p.text("form"), head, heads,
+            const std::string who = variant == AlibiVariant::kPaper ? "ALiBi" : "ALiBi (" + p.text("variant") + ")";
+            info.title = head < 0 ? fmt::format("{} {} biases, {} heads", who, p.text("form"), heads)
+                                  : fmt::format("{} {} bias, head {} of {}, slope {}", who, p.text("form"), head, heads,
                                                 slopes[static_cast<std::size_t>(head)]);
             for (std::size_t j = 0; j < n && n <= 100000; ++j) info.column_names.push_back(fmt::format("j{}", j));
             const std::size_t first_head = head < 0 ? 0 : static_cast<std::size_t>(head);
             if (form == AlibiForm::kSymmetric)  // −m|j − i|: a function of j − i, so figures reduce it from 2N values
               return toeplitz_function_table(
                   std::move(info),
-                  [slopes, first_head, form, codebase, n](std::size_t s, std::int64_t d0, std::span<double> out) {
+                  [slopes, first_head, form, variant, n](std::size_t s, std::int64_t d0, std::span<double> out) {
                     const double m = slopes[first_head + s];
                     for (std::size_t k = 0; k < out.size(); ++k)
-                      out[k] = alibi_bias_in(codebase, m, 0, d0 + static_cast<std::int64_t>(k), form,
+                      out[k] = alibi_bias_in(variant, m, 0, d0 + static_cast<std::int64_t>(k), form,
                                              static_cast<std::int64_t>(n));
                   });
             return std::make_unique<RowFunctionTable>(
-                std::move(info), [slopes, first_head, n, form, codebase](std::size_t r, std::span<double> out) {
+                std::move(info), [slopes, first_head, n, form, variant](std::size_t r, std::span<double> out) {
                   const double m = slopes[first_head + r / n];
                   const auto i = static_cast<std::int64_t>(r % n);
                   const auto keys = static_cast<std::int64_t>(n);
                   for (std::size_t j = 0; j < out.size(); ++j)
-                    out[j] = alibi_bias_in(codebase, m, i, static_cast<std::int64_t>(j), form, keys);
+                    out[j] = alibi_bias_in(variant, m, i, static_cast<std::int64_t>(j), form, keys);
                 });
           },
           {{"slopes", fmt::format("slopes of the default --heads {}", kDefaultHeads), alibi_slopes(kDefaultHeads)}}};

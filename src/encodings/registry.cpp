@@ -27,6 +27,9 @@ const std::vector<SchemeInfo>& schemes() {
       xpos_scheme(),
       transformer_xl_scheme(),
       shaw_scheme(),
+      kerple_scheme(),
+      sandwich_scheme(),
+      fire_scheme(),
   };
   return all;
 }

@@ -58,10 +58,10 @@ double init_std(const std::string& text) {
 }
 
 void alibi_values(const MechanismUse& m, ModelScheme& s) {
-  const std::string codebase = text_of(m, "codebase");
-  s.values = {{"heads", int_of(m, "heads")}, {"codebase", codebase},
+  const std::string codebase = text_of(m, "codebase");  // the report's bloom, falcon or mpt: alibi --variant
+  s.values = {{"heads", int_of(m, "heads")}, {"variant", codebase},
               {"form", std::string(codebase == "mpt" ? "shifted" : "causal")}};
-  if (codebase == "mpt") s.values.emplace_back("alibi-bias-max", std::get<double>(value_of(m, "alibi_bias_max")));
+  if (codebase == "mpt") s.values.emplace_back("bias-max", std::get<double>(value_of(m, "alibi_bias_max")));
 }
 
 void t5_values(const MechanismUse& m, ModelScheme& s) {

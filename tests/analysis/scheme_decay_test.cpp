@@ -122,3 +122,29 @@ TEST_CASE("fit_len: len from the last position needed, a short --len and a negat
   CHECK_THROWS_WITH(posenc::analysis::fit_len("alibi", decay_test_params("alibi"), decay_test_request({-4}, 3)),
                     Catch::Contains("give --from 4 or more"));
 }
+
+TEST_CASE("kerple, sandwich and fire decay by hand", "[scheme_decay]") {
+  auto k = decay_test_params("kerple");
+  k.set("p", std::vector<double>{2.0});
+  k.set("a", std::vector<double>{0.5});
+  const auto kc = posenc::analysis::scheme_decay_curves("kerple", k, decay_test_request({-2, 0, 2}, 2));
+  REQUIRE(kc.series.size() == 1);
+  CHECK(kc.series[0].name == "head 0 (p=2, a=0.5)");
+  CHECK(kc.series[0].values[0] == Approx(-2 * std::log(2.0)).epsilon(1e-15));  // -2 ln(1 + 0.5 * 2)
+  CHECK(kc.series[0].values[1] == 0.0);
+  CHECK(kc.series[0].values[2] == kc.series[0].values[0]);
+  k.set("form", std::string("causal"));
+  const auto causal = posenc::analysis::scheme_decay_curves("kerple", k, decay_test_request({0, 1}, 0));
+  CHECK(std::isinf(causal.series[0].values[1]));
+  auto s = decay_test_params("sandwich");
+  s.set("dim", std::int64_t{4});
+  s.set("heads", std::int64_t{2});
+  const auto sc = posenc::analysis::scheme_decay_curves("sandwich", s, decay_test_request({1}));
+  REQUIRE(sc.series.size() == 2);
+  const double num = std::cos(0.01) + std::cos(0.0001) - 2;  // omega = 10000^(-2k/4), k = 1, 2
+  CHECK(sc.series[0].values[0] == Approx(num / 4).epsilon(1e-9));
+  CHECK(sc.series[1].values[0] == Approx(num / 8).epsilon(1e-9));
+  // fire at T = 1000 > L = 512: ln(1 + 0.1 * 100) / (ln(1 + 0.1 * 1000) + 1e-6)
+  const auto fc = posenc::analysis::scheme_decay_curves("fire", decay_test_params("fire"), decay_test_request({-100}, 1000));
+  CHECK(fc.series[0].values[0] == Approx(std::log(11.0) / (std::log(101.0) + 1e-6)).epsilon(1e-14));
+}

@@ -32,7 +32,8 @@ TEST_CASE("default identities per scheme are the documented sets", "[scheme_iden
   CHECK(default_identities("rope") == IdList{"rope-relative", "rope-norm", "rope-forms-agree", "layouts-agree"});
   CHECK(default_identities("mrope") == IdList{"axial-relative", "text-reduces-to-rope", "rope-norm"});
   CHECK(default_identities("axial-rope") == IdList{"axial-relative", "rope-norm"});
-  for (const char* s : {"alibi", "t5", "deberta"}) CHECK(default_identities(s) == IdList{"bias-relative"});
+  for (const char* s : {"alibi", "t5", "deberta", "fire"}) CHECK(default_identities(s) == IdList{"bias-relative"});
+  for (const char* s : {"kerple", "sandwich"}) CHECK(default_identities(s) == IdList{"bias-relative", "bias-symmetric"});
 }
 
 TEST_CASE("applicable identities add rope's dot identities and an input's bias-relative", "[scheme_identities]") {
@@ -40,9 +41,11 @@ TEST_CASE("applicable identities add rope's dot identities and an input's bias-r
   CHECK(applicable_identities("rope") == IdList{"rope-relative", "rope-norm", "rope-forms-agree", "layouts-agree",
                                                 "dot-shift-invariant", "dot-symmetric"});
   CHECK(applicable_identities("") ==
-        IdList{"shift-linear", "dot-shift-invariant", "dot-symmetric", "unique", "bounded", "bias-relative"});
+        IdList{"shift-linear", "dot-shift-invariant", "dot-symmetric", "unique", "bounded", "bias-relative",
+               "bias-symmetric"});
   CHECK(applicable_identities("sinusoidal") == posenc::analysis::default_identities("sinusoidal"));
-  CHECK(applicable_identities("alibi") == IdList{"bias-relative"});
+  CHECK(applicable_identities("alibi") == IdList{"bias-relative", "bias-symmetric"});
+  CHECK(applicable_identities("t5") == IdList{"bias-relative"});
 }
 
 TEST_CASE("run_identities: alibi's bias depends on j - i only, and holds", "[scheme_identities]") {
@@ -85,4 +88,31 @@ TEST_CASE("run_identities: rope's four default identities hold on its own table"
   const auto run = posenc::analysis::run_identities("rope", p, *table, {}, {});
   CHECK(names_of(run.results) == posenc::analysis::default_identities("rope"));
   for (const auto& r : run.results) CHECK(r.holds);
+}
+
+TEST_CASE("bias-symmetric: kerple holds, a one-sided change fails, a causal mask cannot be decided", "[scheme_identities]") {
+  auto p = identities_test_params("kerple");
+  p.set("len", std::int64_t{5});
+  p.set("p", std::vector<double>{0.5, 2.0});
+  const auto table = posenc::encodings::make_table("kerple", p);
+  const auto run = posenc::analysis::run_identities("kerple", p, *table, {}, {});
+  CHECK(names_of(run.results) == IdList{"bias-relative", "bias-symmetric"});
+  for (const auto& r : run.results) CHECK(r.holds);
+  posenc::Matrix m(3, 3);  // -(j - i) for j > i, 0 below: Toeplitz (bias-relative holds) but not symmetric
+  for (std::size_t i = 0; i < 3; ++i)
+    for (std::size_t j = 0; j < 3; ++j) m(i, j) = j > i ? -static_cast<double>(j - i) : 0.0;
+  posenc::TableInfo info;
+  info.scheme = "input";
+  info.shape = {3, 3};
+  const posenc::MatrixTable one_sided(info, m);
+  const auto broken = posenc::analysis::run_identities("", {}, one_sided, {"bias-relative", "bias-symmetric"}, {});
+  REQUIRE(broken.results.size() == 2);
+  CHECK(broken.results[0].holds);
+  CHECK_FALSE(broken.results[1].holds);
+  CHECK(broken.results[1].max_error == Approx(1.0));  // |b(0,2) - b(2,0)| / max |b| = 2 / 2
+  p.set("form", std::string("causal"));
+  const auto causal = posenc::encodings::make_table("kerple", p);
+  const auto c = posenc::analysis::run_identities("kerple", p, *causal, {}, {});
+  CHECK(names_of(c.results) == IdList{"bias-relative"});
+  CHECK(names_of(c.skipped) == IdList{"bias-symmetric"});
 }

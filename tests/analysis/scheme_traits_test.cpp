@@ -15,7 +15,7 @@ using posenc::analysis::SchemeKind;
 TEST_CASE("scheme kinds: rope rotates, alibi t5 deberta are biases, the rest absolute", "[scheme_traits]") {
   using posenc::analysis::scheme_kind;
   CHECK(scheme_kind("rope") == SchemeKind::kRope);
-  for (const char* s : {"alibi", "t5", "deberta"}) CHECK(scheme_kind(s) == SchemeKind::kBias);
+  for (const char* s : {"alibi", "t5", "deberta", "kerple", "sandwich", "fire"}) CHECK(scheme_kind(s) == SchemeKind::kBias);
   for (const char* s : {"", "input", "integer", "sinusoidal", "learned", "mrope", "axial-rope", "nope", "binary"})
     CHECK(scheme_kind(s) == SchemeKind::kAbsolute);
   CHECK(posenc::analysis::is_axial("mrope"));

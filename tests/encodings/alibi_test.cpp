@@ -97,19 +97,19 @@ TEST_CASE("alibi table: all heads H x N x N, one head N x N, slopes in results",
   CHECK_THROWS_WITH(posenc::encodings::make_table("alibi", p), Catch::Contains("--head"));
 }
 
-TEST_CASE("alibi codebases: BLOOM float32, Falcon bfloat16 positions, MPT shifted to the last key", "[alibi]") {
-  using posenc::encodings::AlibiCodebase;
+TEST_CASE("alibi variants: BLOOM float32, Falcon bfloat16 positions, MPT shifted to the last key", "[alibi]") {
+  using posenc::encodings::AlibiVariant;
   using posenc::encodings::alibi_bias_in;
   // slope 0.5 is exact in every format: the products are exact too.
-  CHECK(alibi_bias_in(AlibiCodebase::kBloom, 0.5, 5, 3, AlibiForm::kCausal, 6) == 1.5);
-  CHECK(alibi_bias_in(AlibiCodebase::kMpt, 0.5, 5, 3, AlibiForm::kShifted, 6) == -1.0);  // 0.5 * (3 - 5)
-  CHECK(alibi_bias_in(AlibiCodebase::kMpt, 0.5, 5, 5, AlibiForm::kShifted, 6) == 0.0);   // the last key: 0
-  CHECK(alibi_bias_in(AlibiCodebase::kMpt, 0.5, 2, 3, AlibiForm::kShifted, 6) == -std::numeric_limits<double>::infinity());
+  CHECK(alibi_bias_in(AlibiVariant::kBloom, 0.5, 5, 3, AlibiForm::kCausal, 6) == 1.5);
+  CHECK(alibi_bias_in(AlibiVariant::kMpt, 0.5, 5, 3, AlibiForm::kShifted, 6) == -1.0);  // 0.5 * (3 - 5)
+  CHECK(alibi_bias_in(AlibiVariant::kMpt, 0.5, 5, 5, AlibiForm::kShifted, 6) == 0.0);   // the last key: 0
+  CHECK(alibi_bias_in(AlibiVariant::kMpt, 0.5, 2, 3, AlibiForm::kShifted, 6) == -std::numeric_limits<double>::infinity());
   // bfloat16 has 8 significant bits: 257 rounds to 256 (ties to even), 259 to 260.
-  CHECK(alibi_bias_in(AlibiCodebase::kFalcon, 0.5, 300, 257, AlibiForm::kCausal, 301) == 128.0);
-  CHECK(alibi_bias_in(AlibiCodebase::kFalcon, 0.5, 300, 259, AlibiForm::kCausal, 301) == 130.0);
-  CHECK(alibi_bias_in(AlibiCodebase::kPaper, 0.5, 300, 257, AlibiForm::kCausal, 301) == 128.5);
+  CHECK(alibi_bias_in(AlibiVariant::kFalcon, 0.5, 300, 257, AlibiForm::kCausal, 301) == 128.0);
+  CHECK(alibi_bias_in(AlibiVariant::kFalcon, 0.5, 300, 259, AlibiForm::kCausal, 301) == 130.0);
+  CHECK(alibi_bias_in(AlibiVariant::kPaper, 0.5, 300, 257, AlibiForm::kCausal, 301) == 128.5);
   // float32 slope times float32 position, rounded to float32: what 0.1f * 3.0f gives in C++.
   const double m = static_cast<double>(0.1f);
-  CHECK(alibi_bias_in(AlibiCodebase::kBloom, m, 3, 3, AlibiForm::kCausal, 4) == static_cast<double>(0.1f * 3.0f));
+  CHECK(alibi_bias_in(AlibiVariant::kBloom, m, 3, 3, AlibiForm::kCausal, 4) == static_cast<double>(0.1f * 3.0f));
 }

@@ -24,12 +24,12 @@ TEST_CASE("every scheme builds with its defaults and gives finite values", "[reg
     const auto t = posenc::encodings::make_table(s.name, posenc::ParamMap{});
     CHECK(t->info().scheme == s.name);
     // Every parameter that applies is echoed, in order (sinusoidal drops fairseq's padding-idx
-    // for paper, alibi MPT's alibi-bias-max for the paper's codebase); alibi then adds its derived "slopes" (issue 4).
+    // for paper, alibi MPT's bias-max for the other variants); alibi then adds its derived "slopes" (issue 4).
     const auto& echoed = t->info().params;
     std::vector<std::string> declared;
     for (const auto& p : s.params) {
       if (s.name == "sinusoidal" && p.name == "padding-idx") continue;
-      if (s.name == "alibi" && p.name == "alibi-bias-max") continue;  // echoed only for --codebase mpt
+      if (s.name == "alibi" && p.name == "bias-max") continue;  // echoed only for --variant mpt
       declared.push_back(p.name);
     }
     if (s.name == "alibi") declared.push_back("slopes");

@@ -112,6 +112,7 @@ def check_alibi():
             expect(got is not None and got.shape == want.shape and np.array_equal(got, want),
                    f"{name}: {' '.join(args[:2])} --hf-config: the biases of the model's code, exactly ({err.strip()})")
             expect("posenc: note:" in err and "alibi" in err, f"{name}: a note names what was read ({err.strip()})")
+            expect(f"--variant {cfg['model_type']}" in err, f"{name}: the note gives alibi's --variant ({err.strip()})")
     # Falcon-RW: distinct keys above 256 share a bias (bfloat16 positions), as the model's tensor does.
     for path, cfg in configs_of("falcon", alibi=True):
         got, _ = npy("generate", "--hf-config", path, "--len", "300", "--head", "0")
@@ -291,7 +292,7 @@ def check_commands_and_errors():
                 (["generate", "--hf-config", os.path.join(tmp, "nowhere/")], ["--hf-config"]),
                 (["generate", "--hf-config", tmp], ["--hf-config", "config.json"]),
                 (["generate", "--hf-config", bloom, "--input", bloom], ["--hf-config", "--input"]),
-                (["generate", "alibi", "--hf-config", bloom, "--alibi-bias-max", "4"], ["--alibi-bias-max", "mpt"])):
+                (["generate", "alibi", "--hf-config", bloom, "--bias-max", "4"], ["--bias-max", "mpt"])):
             r = run(*args, "-o", out, text=True)
             expect(one_line_error(r, *words), f"{' '.join(args)}: one line, exit 2 ({r.returncode}, {r.stderr.strip()})")
             expect(open(out, "rb").read() == b"keep", f"{' '.join(args)}: the existing output is untouched")
@@ -308,7 +309,7 @@ def check_commands_and_errors():
         r = run("generate", "--hf-config", bloom, "--len", "64", "-o", os.path.join(tmp, "b.png"), text=True)
         expect(r.returncode == 0 and open(os.path.join(tmp, "b.png"), "rb").read(8) == b"\x89PNG\r\n\x1a\n",
                f"generate --hf-config bloom -o b.png ({r.stderr.strip()})")
-    # Flags override the model: --heads 4 with BLOOM's codebase.
+    # Flags override the model: --heads 4 with BLOOM's variant.
     got, _ = npy("generate", "--hf-config", bloom, "--heads", "4", "--len", "3")
     expect(got is not None and got.shape == (4, 3, 3) and np.array_equal(got[:, 2, 1], bloom_slopes(4).astype(np.float64)),
            "--heads overrides the model's head count, slopes as BLOOM computes them")

@@ -39,7 +39,9 @@ struct DecayCurves {
 ParamMap fit_len(const std::string& scheme, ParamMap params, const DecayRequest& r);
 
 /// The curves of `scheme` with `params` (values as analysis_params gives them, len fitted):
-///  - alibi: −m_h·|Δ| per head (or the one --head), −inf for later keys when causal;
+///  - alibi: −m_h·|Δ| per head (or the one --head; the --variant's slopes and arithmetic), −inf
+///    for later keys when causal; kerple and sandwich: their bias of |Δ| per head, likewise;
+///  - fire: the input of its MLP for query T = from and key T + Δ;
 ///  - t5: the bucket of rp = Δ; deberta: the bucket (or c2p/p2c index) of query − key = −Δ;
 ///  - rope: <R_T q, R_{T+Δ} k> (or its cosine or distance) for q, k from `qk`, preceded with
 ///    `extras` by RoFormer's bound and, unless q=k=ones with dot, the q=k=ones curve;

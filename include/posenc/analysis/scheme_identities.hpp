@@ -31,10 +31,12 @@ struct CheckRun {
 ///  - rope: rope-relative, rope-norm, rope-forms-agree, layouts-agree (+ dot-shift-invariant,
 ///    dot-symmetric when named);
 ///  - mrope: axial-relative, text-reduces-to-rope, rope-norm; axial-rope: axial-relative, rope-norm;
-///  - bias schemes (alibi, t5, deberta, shaw): bias-relative;
+///  - bias schemes (alibi, t5, deberta, shaw, fire): bias-relative; kerple, sandwich: bias-relative
+///    and bias-symmetric (functions of |i - j|); alibi: + bias-symmetric when named;
 ///  - xpos: xpos-relative (on the scheme's own scaled rotation, keys as --key-scale says);
 ///  - absolute tables: shift-linear, dot-shift-invariant, dot-symmetric, unique, bounded
-///    (+ bias-relative when named for an --input table: a user's own N x M bias matrix).
+///    (+ bias-relative and bias-symmetric when named for an --input table: a user's own N x M bias
+///    matrix; an H x N x M --input gets only those two).
 std::vector<std::string> default_identities(const std::string& scheme);
 std::vector<std::string> applicable_identities(const std::string& scheme);
 

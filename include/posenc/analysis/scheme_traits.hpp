@@ -18,7 +18,8 @@ namespace posenc::analysis {
 /// Absolute tables have one vector per position; rope rotates q and k; bias schemes add to logits.
 enum class SchemeKind { kAbsolute, kRope, kBias };
 
-/// The kind of `scheme`: rope → kRope; alibi, t5, deberta, shaw → kBias; every other name, ""
+/// The kind of `scheme`: rope → kRope; alibi, t5, deberta, shaw, kerple, sandwich, fire → kBias
+/// (fire's table is the input of its bias MLP); every other name, ""
 /// (an --input table) and "input" → kAbsolute (mrope and axial-rope analyse their rotated
 /// rows as position vectors; their identities are the axial ones, see is_axial).
 SchemeKind scheme_kind(const std::string& scheme);
@@ -27,17 +28,20 @@ SchemeKind scheme_kind(const std::string& scheme);
 /// checked per axis (axial-relative, text-reduces-to-rope, rope-norm).
 bool is_axial(const std::string& scheme);
 
-/// True for alibi --form causal, t5 --mode causal and xpos (causal only, as x-transformers asserts): later keys are masked, decay offsets run −K..0.
+/// True for alibi, kerple, sandwich --form causal, t5 --mode causal and xpos (causal only, as
+/// x-transformers asserts): later keys are masked, decay offsets run −K..0.
 bool is_causal(const std::string& scheme, const ParamMap& params);
 
-/// What a bias scheme's values are: "bias" (alibi), "bucket" (t5, deberta); "" for the others.
+/// What a bias scheme's values are: "bias" (alibi, kerple, sandwich), "bucket" (t5, deberta),
+/// "input" (fire: its MLP's input); "" for the others.
 std::string bias_value_name(const std::string& scheme);
 
 /// The name of a decay curve's values for `scheme` (the first scheme of a run) and `metric`:
 /// the bias value name, "score" for rope's dot product, "" for the metric itself.
 std::string decay_value_name(const std::string& scheme, const std::string& metric);
 
-/// Why a scheme's own table holds −inf entries ("causal alibi masks future keys with -inf"),
+/// Why a scheme's own table holds −inf entries ("causal alibi masks future keys with -inf"; kerple
+/// and sandwich alike),
 /// read from the table's echoed scheme and params; "" when the scheme masks nothing.
 std::string masked_entries_reason(const TableInfo& info);
 
@@ -67,8 +71,8 @@ ParamMap analysis_params(const std::string& scheme, ParamMap params);
 std::unique_ptr<Table> scheme_table(const std::string& scheme, ParamMap params, std::size_t rows);
 
 /// Values that follow from the parameters and that an analysis echoes with them: alibi's
-/// "slopes" of its heads; empty for the other schemes, and when `varied` (a parameter given
-/// several values) is one they follow from (the slopes follow from heads).
+/// "slopes" of its heads (of its --variant); empty for the other schemes, and when `varied` (a
+/// parameter given several values) is one they follow from (heads, bias-max).
 std::vector<std::pair<std::string, ParamValue>> derived_values(const std::string& scheme, const ParamMap& params,
                                                                const std::string& varied = "");
 

@@ -17,16 +17,18 @@ enum class AlibiForm {
   kShifted,    ///< MPT's build_alibi_bias: m·(j − (M − 1)) for j ≤ i (0 at the last of M keys), −inf for j > i
 };
 
-/// Whose arithmetic computes the slopes and the biases (see alibi_slopes_for).
-enum class AlibiCodebase {
-  kPaper,   ///< the paper's formula in double precision
-  kBloom,   ///< transformers' BLOOM build_alibi_tensor: float32 slopes, float32 products
-  kFalcon,  ///< Falcon's build_alibi_tensor: BLOOM's slopes rounded to bfloat16, bfloat16 positions and products
-  kMpt,     ///< MPT's gen_slopes (alibi_bias_max) and build_alibi_bias: float32
+/// Whose code computes the slopes and the biases (--variant; see alibi_slopes_for).
+enum class AlibiVariant {
+  kPaper,     ///< the paper's get_slopes in double precision (the default)
+  kBloom,     ///< transformers' BLOOM build_alibi_tensor: float32 pow slopes, float32 products
+  kFalcon,    ///< Falcon-RW's build_alibi_tensor: BLOOM's slopes rounded to bfloat16, bfloat16 positions and products
+  kMpt,       ///< MPT's gen_slopes (alibi_bias_max) and build_alibi_bias: float32
+  kBaichuan,  ///< Baichuan-13B's _get_interleave (the paper's recursion in Python floats) cast to
+              ///< float32 by torch.Tensor, and _gen_alibi_mask's float32 product m·j
 };
 
-/// Parses --codebase (paper, bloom, falcon, mpt); throws Error otherwise.
-AlibiCodebase parse_alibi_codebase(const std::string& name);
+/// Parses --variant (paper, bloom, falcon, mpt, baichuan); throws Error otherwise.
+AlibiVariant parse_alibi_variant(const std::string& name);
 
 /// Parses --form (symmetric, causal); throws Error otherwise.
 AlibiForm parse_alibi_form(const std::string& name);
@@ -45,15 +47,16 @@ std::vector<double> alibi_slopes(std::int64_t heads);
 /// −m·(keys − 1), a constant.
 double alibi_bias(double m, std::int64_t i, std::int64_t j, AlibiForm form, std::int64_t keys = 0);
 
-/// The slopes of `heads` heads as `codebase` computes them: kPaper is alibi_slopes; the others
-/// are models::alibi_slopes_of ("bloom", "falcon", "mpt" with `alibi_bias_max`).
-std::vector<double> alibi_slopes_for(AlibiCodebase codebase, std::int64_t heads, double alibi_bias_max = 8.0);
+/// The slopes of `heads` heads as `variant` computes them: kPaper is alibi_slopes; kBloom, kFalcon
+/// and kMpt are models::alibi_slopes_of ("bloom", "falcon", "mpt" with `alibi_bias_max`); kBaichuan
+/// is the paper's recursion start·start^k, start = 2^(−2^−(log2 P − 3)), in double, rounded to float32.
+std::vector<double> alibi_slopes_for(AlibiVariant variant, std::int64_t heads, double alibi_bias_max = 8.0);
 
-/// alibi_bias in the codebase's arithmetic: kPaper in double; kBloom and kMpt round the
+/// alibi_bias in the variant's arithmetic: kPaper in double; kBloom, kMpt and kBaichuan round the
 /// position factor and the product to float32 (slope · position, as a float32 tensor times an
 /// integer tensor); kFalcon rounds the position factor and the product to bfloat16 (PyTorch
 /// casts the integer positions to the bfloat16 slopes' dtype: positions above 256 step by 2 or more).
-double alibi_bias_in(AlibiCodebase codebase, double m, std::int64_t i, std::int64_t j, AlibiForm form,
+double alibi_bias_in(AlibiVariant variant, double m, std::int64_t i, std::int64_t j, AlibiForm form,
                      std::int64_t keys);
 
 /// The len×len bias matrix of one head.

@@ -21,5 +21,8 @@ SchemeInfo deberta_scheme();     // deberta.cpp
 SchemeInfo xpos_scheme();        // xpos.cpp
 SchemeInfo transformer_xl_scheme();  // transformer_xl.cpp
 SchemeInfo shaw_scheme();        // shaw.cpp
+SchemeInfo kerple_scheme();      // kerple_scheme.cpp
+SchemeInfo sandwich_scheme();    // kerple_scheme.cpp
+SchemeInfo fire_scheme();        // fire_scheme.cpp
 
 }  // namespace posenc::encodings

@@ -1,7 +1,7 @@
 #pragma once
 /// `generate`, `decay`, `similarity`, `check` and `project` with `--hf-config`: which scheme a
 /// model's position mechanism is, and the values of that scheme's flags that reproduce the
-/// model's own code (ALiBi heads and codebase, T5 buckets per stack, sinusoidal convention and
+/// model's own code (ALiBi heads and variant, T5 buckets per stack, sinusoidal convention and
 /// first position, learned table size). Reads the same report as `posenc model`.
 #include <string>
 #include <utility>
