@@ -201,6 +201,22 @@ got = decay_csv("fire", "--from", "1000", "--max-offset", "1000", "--symmetric",
 if got is not None:
     want = np.log(np.abs(0.1 * got[:, 0]) + 1) / (np.log(0.1 * 1000 + 1) + 1e-6)
     expect(np.allclose(got[:, 1], want, rtol=1e-12), "fire decay at T = 1000")
+# decay alibi in each variant's arithmetic: -m|d| with float32 slopes and products (bloom, baichuan: 12 heads,
+# float32 extra slopes), bfloat16 positions and products (falcon: keys beyond 256 step by 2). bloom's slopes are
+# the ones posenc echoes (checked above against numpy's powf to 1e-6: they may differ by an ulp), so that the
+# products are compared exactly.
+bloom12 = slopes("--heads", "12", "--variant", "bloom")
+bloom12 = bloom(12) if bloom12 is None else bloom12.astype(np.float32)
+for variant, s, rnd in (("bloom", bloom12, np.float32), ("baichuan", np.array(official(12), dtype=np.float32), np.float32),
+                        ("falcon", bf16(bloom(12)), None)):
+    got = decay_csv("alibi", "--variant", variant, "--heads", "12", "--max-offset", "300", "--symmetric")
+    if got is not None:
+        d = np.abs(got[:, 0]).astype(np.float32)
+        if rnd is None:
+            want = -bf16(s[None, :] * bf16(d)[:, None]).astype(np.float64)
+        else:
+            want = -(s[None, :] * d[:, None]).astype(np.float32).astype(np.float64)
+        expect(got.shape == (601, 13) and np.array_equal(got[:, 1:], want), f"decay alibi --variant {variant}: exact")
 got = decay_csv("kerple", "--max-offset", "20", "--compare", "alibi --heads 2", "--compare", "t5",
                 "--compare", "sandwich --heads 1")
 expect(got is not None and got.shape[1] == 1 + 1 + 2 + 1 + 1, "kerple, alibi, t5 and sandwich on one decay output")
