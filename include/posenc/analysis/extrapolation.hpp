@@ -1,0 +1,152 @@
+#pragma once
+/// What a model meets beyond its training length L when it runs at a target length L' > L
+/// (`posenc extrapolate`, docs/extrapolation.md): for RoPE and each context-extension method,
+/// the angles each pair reaches against those seen in training, the attention entropy of
+/// seeded random queries and keys against length with and without the method's attention
+/// factor, and the smallest offset the method still resolves; for ALiBi the bias range, for T5
+/// where the buckets saturate, for a learned table the rows it lacks. Computing only.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "posenc/encodings/rope.hpp"
+#include "posenc/encodings/t5.hpp"
+#include "posenc/params.hpp"
+
+namespace posenc::analysis {
+
+/// Longest --target-len: the entropy and resolution scans cost L'·(rotary_dim/2) sines per method.
+inline constexpr std::int64_t kMaxExtrapolationLen = std::int64_t{1} << 22;
+
+/// Where the angles a pair sweeps over positions [0, L') lie against the range [0, L·θ_i) it
+/// swept in training (positions [0, L) at the original θ_i; position interpolation maps [0, L')
+/// onto [0, L), so linear's L'·θ_i/s equals L·θ_i).
+enum class AngleReach {
+  kCovered,  ///< L·θ_i ≥ 2π: training saw every phase of the pair, so no angle is new
+  kWithin,   ///< L'·θ'_i ≤ L·θ_i·(1 + kReachTolerance): every angle at L' was seen in training
+  kBeyond,   ///< neither: positions near L' rotate the pair past any angle training saw
+};
+/// Relative slack of kWithin for float32 θ' (a factor that is not a power of two rounds θ/s).
+inline constexpr double kReachTolerance = 1e-6;
+std::string_view to_string(AngleReach r);
+
+/// RoPE under one method at the target length.
+struct RopeExtrapolation {
+  std::string method;  ///< "none", "linear", ... (transformers' rope_type; none = "default")
+  encodings::RopeConfig config;
+  encodings::RopeFrequencies freqs;
+  std::vector<double> angle_train;   ///< per pair: L·θ_i, the end of the angle range training swept (original θ)
+  std::vector<double> angle_target;  ///< per pair: L'·θ'_i with the method's θ'
+  std::vector<AngleReach> reach;
+  std::size_t covered = 0, within = 0, beyond = 0;
+  /// Factor on the attention logits: attention_factor² (transformers multiplies cos and sin,
+  /// so q and k both carry it).
+  double logit_scale = 1;
+  /// Mean attention entropy (nats) at each length of Extrapolation::lengths, with the logits
+  /// × logit_scale and without (× 1); equal when the method has no attention factor.
+  std::vector<double> entropy, entropy_without_factor;
+  /// D(1): RMS distance between the pair rotations of neighbouring positions,
+  /// D(Δ) = sqrt((1/P)·Σ_i |e^{iΔθ_i} − 1|²) = sqrt((2/P)·Σ_i (1 − cos Δθ_i)); with the original θ
+  /// (what training told apart) and with the method's θ'.
+  double neighbour_distance_train = 0, neighbour_distance = 0;
+  /// The smallest offset Δ > 0 (a real number of positions) with D'(Δ) ≥ D(1): positions closer
+  /// than this are closer together than neighbours ever were in training. 1 without scaling,
+  /// about s under linear interpolation; 0 when no Δ ≤ L'−1 reaches it.
+  double resolution = 0;
+};
+
+/// ALiBi's symmetric bias −m·|i − j| per head at offsets up to L−1 and up to L'−1.
+struct AlibiExtrapolation {
+  std::vector<double> slopes;
+  std::vector<double> min_train, min_target;  ///< −m·(L−1), −m·(L'−1); the largest bias is 0 (Δ = 0)
+};
+
+/// One direction of T5's relative position (key − query): "past" (key before the query) or
+/// "future" (bidirectional only; the causal decoder puts every future key in bucket 0).
+struct T5Direction {
+  std::string name;
+  std::int64_t last_bucket = 0;  ///< the bucket every far offset shares
+  /// The smallest |offset| from which every larger one is in last_bucket.
+  std::int64_t saturation = 0;
+  std::int64_t bucket_train = 0, bucket_target = 0;  ///< bucket of |offset| L−1 and L'−1
+  std::int64_t buckets_train = 0, buckets_target = 0;  ///< distinct buckets over |offset| ≤ L−1, ≤ L'−1
+};
+
+struct T5Extrapolation {
+  encodings::T5Options options;
+  std::vector<T5Direction> directions;
+};
+
+/// A learned absolute table of L rows run at L': rows L … L'−1 do not exist.
+struct LearnedExtrapolation {
+  std::int64_t rows = 0, first_missing = 0, last_missing = 0, missing = 0;
+};
+
+/// What to analyse. The RoPE settings (dim, base, the methods' own parameters) come as the
+/// `rope` scheme's ParamMap; each method sets its scaling, factor (L'/L unless `rope` gives one)
+/// and lengths on top (extrapolation_rope_config).
+struct ExtrapolationRequest {
+  std::int64_t train_len = 0, target_len = 0;
+  std::vector<std::string> methods;  ///< rope scaling names
+  ParamMap rope;
+  std::vector<std::string> schemes;  ///< alibi, t5, learned
+  std::int64_t heads = 8;            ///< alibi
+  encodings::T5Options t5;
+  std::int64_t samples = 16;         ///< random (q, k) pairs averaged per entropy point
+  std::uint64_t seed = 0;
+};
+
+struct Extrapolation {
+  ExtrapolationRequest request;
+  std::vector<std::int64_t> lengths;  ///< where entropy is evaluated (extrapolation_lengths)
+  std::vector<RopeExtrapolation> rope;
+  std::optional<AlibiExtrapolation> alibi;
+  std::optional<T5Extrapolation> t5;
+  std::optional<LearnedExtrapolation> learned;
+};
+
+/// Runs every analysis the request names. Throws Error for bad settings, naming the option.
+Extrapolation extrapolate(const ExtrapolationRequest& r);
+
+/// The method's RopeConfig: `rope` with --scaling METHOD; --factor L'/L (when the method reads
+/// one and `rope` gives none); --original-max-position-embeddings L; dynamic evaluated at
+/// --seq-len L' with --max-position-embeddings L (its original length in transformers);
+/// longrope with --max-position-embeddings L' and --seq-len L' (its long factors).
+encodings::RopeConfig extrapolation_rope_config(const ParamMap& rope, std::string_view method, std::int64_t train_len,
+                                                std::int64_t target_len);
+
+/// The lengths entropy is evaluated at: 16, 32, 64, … below L', and L and L'.
+std::vector<std::int64_t> extrapolation_lengths(std::int64_t train_len, std::int64_t target_len);
+
+/// Per-pair analysis, entropy and resolution of one configuration.
+RopeExtrapolation extrapolate_rope(const encodings::RopeConfig& c, std::int64_t train_len, std::int64_t target_len,
+                                   std::span<const std::int64_t> lengths, std::int64_t samples, std::uint64_t seed);
+
+/// Mean attention entropy at each of `lengths` (ascending) of one query at position n−1 over
+/// keys at 0 … n−1, for each (q, k) in `qk` (q then k, 2·P values each, pair i = components
+/// 2i, 2i+1). The same k sits at every key position, so only the rotation changes the logits:
+/// x_Δ = scale · Σ_i Re[(q_2i + i·q_2i+1)·conj(k_2i + i·k_2i+1)·e^{iΔθ_i}], Δ = n−1−j;
+/// H = −Σ_j p_j ln p_j with p = softmax(x).
+std::vector<double> rope_attention_entropy(std::span<const double> theta, const std::vector<std::vector<double>>& qk,
+                                           std::span<const std::int64_t> lengths, double scale);
+
+/// The seeded random q and k of sample s: rows 2s and 2s+1 of the N(0, 1) table learned_row
+/// draws (splitmix64 row seeds, mt19937_64, Box–Muller: the same on every platform), width 2·P.
+std::vector<std::vector<double>> extrapolation_qk(std::int64_t samples, std::uint64_t seed, std::size_t pairs);
+
+/// D(Δ) of RopeExtrapolation::neighbour_distance for angles Δ·θ_i.
+double rope_rotation_distance(std::span<const double> theta, double delta);
+
+/// The smallest Δ > 0 with rope_rotation_distance(theta, Δ) ≥ threshold: the first integer
+/// k ≤ max_delta that reaches it, then the first crossing in (k−1, k] (sixteenths, then
+/// bisection to 1e-9); 0 if no k reaches it.
+double rope_resolution(std::span<const double> theta, double threshold, std::int64_t max_delta);
+
+/// The smallest n ≥ 0 from which every |offset| ≥ n is in the last bucket of its direction
+/// (future: rp = +n, else rp = −n). t5_bucket is non-decreasing in n, so a binary search finds it.
+std::int64_t t5_saturation(const encodings::T5Options& o, bool future);
+
+}  // namespace posenc::analysis

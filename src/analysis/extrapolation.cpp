@@ -1,0 +1,185 @@
+// RoPE beyond its training length: per-pair angles, attention entropy, resolution
+// (posenc extrapolate; the bias schemes and the driver are in extrapolation_schemes.cpp).
+#include "posenc/analysis/extrapolation.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "posenc/encodings/learned.hpp"
+#include "posenc/encodings/rope_config.hpp"
+#include "posenc/error.hpp"
+
+namespace posenc::analysis {
+
+std::string_view to_string(AngleReach r) {
+  switch (r) {
+    case AngleReach::kCovered: return "covered";
+    case AngleReach::kWithin: return "within";
+    case AngleReach::kBeyond: return "beyond";
+  }
+  return "?";
+}
+
+encodings::RopeConfig extrapolation_rope_config(const ParamMap& rope, std::string_view method, std::int64_t train_len,
+                                                std::int64_t target_len) {
+  ParamMap p = rope;
+  const encodings::RopeScaling s = encodings::parse_rope_scaling(method, "--methods");
+  p.set("scaling", std::string(encodings::to_string(s)), true);
+  using encodings::RopeScaling;
+  const bool reads_factor = s != RopeScaling::kNone && s != RopeScaling::kLongrope && s != RopeScaling::kProportional;
+  if (reads_factor && !(p.has("factor") && p.given("factor")))
+    p.set("factor", static_cast<double>(target_len) / static_cast<double>(train_len), true);
+  if (s == RopeScaling::kNone || s == RopeScaling::kProportional) p.set("factor", 0.0, false);
+  if (s != RopeScaling::kNone && s != RopeScaling::kProportional)
+    p.set("original-max-position-embeddings", train_len, true);
+  if (s == RopeScaling::kDynamic) {
+    // transformers' dynamic NTK takes max_position_embeddings as the trained length and
+    // rescales the base at the current length.
+    p.set("original-max-position-embeddings", std::int64_t{0}, false);
+    p.set("max-position-embeddings", train_len, true);
+    p.set("seq-len", target_len, true);
+  }
+  if (s == RopeScaling::kLongrope) {
+    p.set("max-position-embeddings", target_len, true);
+    p.set("seq-len", target_len, true);
+  }
+  return encodings::resolve_rope_config(p);
+}
+
+std::vector<std::int64_t> extrapolation_lengths(std::int64_t train_len, std::int64_t target_len) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t n = 16; n < target_len; n *= 2) out.push_back(n);
+  out.push_back(train_len);
+  out.push_back(target_len);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::vector<std::vector<double>> extrapolation_qk(std::int64_t samples, std::uint64_t seed, std::size_t pairs) {
+  std::vector<std::vector<double>> out;
+  for (std::int64_t s = 0; s < samples; ++s)
+    for (std::uint64_t row : {2 * static_cast<std::uint64_t>(s), 2 * static_cast<std::uint64_t>(s) + 1}) {
+      std::vector<double> v(2 * pairs);
+      encodings::learned_row(seed, row, 1.0, v);
+      out.push_back(std::move(v));
+    }
+  return out;
+}
+
+std::vector<double> rope_attention_entropy(std::span<const double> theta, const std::vector<std::vector<double>>& qk,
+                                           std::span<const std::int64_t> lengths, double scale) {
+  const std::size_t pairs = theta.size();
+  const std::size_t samples = qk.size() / 2;
+  // c_i = q̃_i · conj(k̃_i) per sample; the logit at offset Δ is scale·Σ Re[c_i e^{iΔθ_i}].
+  std::vector<double> cre(samples * pairs), cim(samples * pairs);
+  for (std::size_t s = 0; s < samples; ++s)
+    for (std::size_t i = 0; i < pairs; ++i) {
+      const double qa = qk[2 * s][2 * i], qb = qk[2 * s][2 * i + 1];
+      const double ka = qk[2 * s + 1][2 * i], kb = qk[2 * s + 1][2 * i + 1];
+      cre[s * pairs + i] = qa * ka + qb * kb;
+      cim[s * pairs + i] = qb * ka - qa * kb;
+    }
+  // Streaming softmax per sample: running max m, Z = Σ e^{x−m}, W = Σ x·e^{x−m}; H = m + ln Z − W/Z.
+  std::vector<double> m(samples, -INFINITY), z(samples, 0.0), w(samples, 0.0);
+  std::vector<double> c(pairs), sn(pairs);
+  std::vector<double> out;
+  const std::int64_t last = lengths.empty() ? 0 : lengths.back();
+  std::size_t next = 0;
+  for (std::int64_t d = 0; d < last; ++d) {
+    for (std::size_t i = 0; i < pairs; ++i) {
+      const double a = static_cast<double>(d) * theta[i];
+      c[i] = std::cos(a);
+      sn[i] = std::sin(a);
+    }
+    for (std::size_t s = 0; s < samples; ++s) {
+      double x = 0;
+      for (std::size_t i = 0; i < pairs; ++i) x += cre[s * pairs + i] * c[i] - cim[s * pairs + i] * sn[i];
+      x *= scale;
+      if (x > m[s]) {
+        const double r = std::exp(m[s] - x);
+        z[s] *= r;
+        w[s] *= r;
+        m[s] = x;
+      }
+      const double e = std::exp(x - m[s]);
+      z[s] += e;
+      w[s] += x * e;
+    }
+    while (next < lengths.size() && lengths[next] == d + 1) {
+      double h = 0;
+      for (std::size_t s = 0; s < samples; ++s) h += m[s] + std::log(z[s]) - w[s] / z[s];
+      out.push_back(samples == 0 ? 0.0 : h / static_cast<double>(samples));
+      ++next;
+    }
+  }
+  return out;
+}
+
+double rope_rotation_distance(std::span<const double> theta, double delta) {
+  if (theta.empty()) return 0;
+  double sum = 0;
+  for (double t : theta) sum += 2.0 * (1.0 - std::cos(delta * t));
+  return std::sqrt(sum / static_cast<double>(theta.size()));
+}
+
+double rope_resolution(std::span<const double> theta, double threshold, std::int64_t max_delta) {
+  // The first integer offset that reaches the threshold, then the first crossing within the
+  // unit before it: sixteenths, then bisection (D is smooth and rises from 0 at Δ = 0).
+  std::int64_t k = 1;
+  while (k <= max_delta && rope_rotation_distance(theta, static_cast<double>(k)) < threshold) ++k;
+  if (k > max_delta) return 0;
+  double lo = static_cast<double>(k - 1), hi = static_cast<double>(k);
+  for (int j = 1; j < 16; ++j) {
+    const double x = static_cast<double>(k - 1) + j / 16.0;
+    if (rope_rotation_distance(theta, x) >= threshold) {
+      hi = x;
+      break;
+    }
+    lo = x;
+  }
+  // To 1e-9 of a position: finer, rounding in D would decide (an unscaled RoPE would give 1 − 1e-16).
+  while (hi - lo > 1e-9) {
+    const double mid = 0.5 * (lo + hi);
+    (rope_rotation_distance(theta, mid) >= threshold ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+RopeExtrapolation extrapolate_rope(const encodings::RopeConfig& c, std::int64_t train_len, std::int64_t target_len,
+                                   std::span<const std::int64_t> lengths, std::int64_t samples, std::uint64_t seed) {
+  RopeExtrapolation r;
+  r.config = c;
+  r.method = std::string(encodings::to_string(c.scaling));
+  r.freqs = encodings::compute_frequencies(c);
+  const auto& orig = r.freqs.inv_freq_original;
+  const auto& theta = r.freqs.inv_freq;
+  const double two_pi = 2.0 * std::numbers::pi;
+  for (std::size_t i = 0; i < theta.size(); ++i) {
+    const double seen = static_cast<double>(train_len) * orig[i];
+    const double reached = static_cast<double>(target_len) * theta[i];
+    r.angle_train.push_back(seen);
+    r.angle_target.push_back(reached);
+    const AngleReach reach = seen >= two_pi       ? AngleReach::kCovered
+                             : reached <= seen * (1 + kReachTolerance) ? AngleReach::kWithin
+                                                  : AngleReach::kBeyond;
+    r.reach.push_back(reach);
+    (reach == AngleReach::kCovered ? r.covered : reach == AngleReach::kWithin ? r.within : r.beyond) += 1;
+  }
+  r.logit_scale = r.freqs.attention_factor * r.freqs.attention_factor;
+  const auto qk = extrapolation_qk(samples, seed, theta.size());
+  // transformers' eager attention divides the logits by sqrt(head_dim).
+  const double base_scale = 1.0 / std::sqrt(static_cast<double>(c.head_dim));
+  r.entropy_without_factor = rope_attention_entropy(theta, qk, lengths, base_scale);
+  r.entropy = r.logit_scale == 1.0 ? r.entropy_without_factor
+                                   : rope_attention_entropy(theta, qk, lengths, base_scale * r.logit_scale);
+  r.neighbour_distance_train = rope_rotation_distance(orig, 1.0);
+  r.neighbour_distance = rope_rotation_distance(theta, 1.0);
+  r.resolution = rope_resolution(theta, r.neighbour_distance_train, target_len - 1);
+  return r;
+}
+
+}  // namespace posenc::analysis

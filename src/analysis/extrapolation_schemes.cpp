@@ -1,0 +1,115 @@
+// The bias schemes and learned tables beyond their training length, and the driver of
+// `posenc extrapolate` (RoPE is in extrapolation.cpp).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "posenc/analysis/extrapolation.hpp"
+#include "posenc/encodings/alibi.hpp"
+#include "posenc/encodings/registry.hpp"
+#include "posenc/error.hpp"
+#include "posenc/text.hpp"
+
+namespace posenc::analysis {
+namespace {
+
+/// The bucket of |offset| n in one direction.
+std::int64_t t5_direction_bucket(const encodings::T5Options& o, bool future, std::int64_t n) {
+  return encodings::t5_bucket(future ? n : -n, o);
+}
+
+T5Direction t5_direction(const encodings::T5Options& o, bool future, std::int64_t train_len, std::int64_t target_len) {
+  T5Direction d;
+  d.name = future ? "future" : "past";
+  d.last_bucket = o.bidirectional ? (future ? o.num_buckets - 1 : o.num_buckets / 2 - 1) : o.num_buckets - 1;
+  d.saturation = t5_saturation(o, future);
+  d.bucket_train = t5_direction_bucket(o, future, train_len - 1);
+  d.bucket_target = t5_direction_bucket(o, future, target_len - 1);
+  // Buckets are non-decreasing in |offset| but may skip values (a small max_distance), so count
+  // them; past the saturation offset there is only the last one.
+  const auto distinct = [&](std::int64_t up_to) {
+    std::int64_t count = 0, previous = -1;
+    for (std::int64_t n = future ? 1 : 0; n <= std::min(up_to, d.saturation); ++n) {
+      const std::int64_t b = t5_direction_bucket(o, future, n);
+      count += b != previous ? 1 : 0;
+      previous = b;
+    }
+    return count;
+  };
+  d.buckets_train = distinct(train_len - 1);
+  d.buckets_target = distinct(target_len - 1);
+  return d;
+}
+
+const std::vector<std::string>& extrapolation_scheme_names() {
+  static const std::vector<std::string> names = {"alibi", "t5", "learned"};
+  return names;
+}
+
+}  // namespace
+
+std::int64_t t5_saturation(const encodings::T5Options& o, bool future) {
+  encodings::check_t5(o);
+  const std::int64_t last = o.bidirectional ? (future ? o.num_buckets - 1 : o.num_buckets / 2 - 1) : o.num_buckets - 1;
+  // At n ≥ 2·max_distance the log ratio exceeds 1 even in float32, so the bucket is clamped to the last.
+  std::int64_t lo = 0, hi = 2 * o.max_distance;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (t5_direction_bucket(o, future, mid) >= last) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return lo;
+}
+
+Extrapolation extrapolate(const ExtrapolationRequest& r) {
+  if (r.train_len < 2 || r.train_len > kMaxExtrapolationLen)
+    throw Error(fmt::format("--train-len must be within [2, {}] (got {})", kMaxExtrapolationLen, r.train_len));
+  if (r.target_len <= r.train_len || r.target_len > kMaxExtrapolationLen)
+    throw Error(fmt::format("--target-len must exceed --train-len {} and be at most {} (got {})", r.train_len,
+                            kMaxExtrapolationLen, r.target_len));
+  if (r.methods.empty() && r.schemes.empty())
+    throw Error("give at least one of --methods (rope methods) or --schemes (alibi, t5, learned)");
+  std::set<std::string> seen;
+  for (const auto& name : r.schemes) {
+    const auto& names = extrapolation_scheme_names();
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      throw Error(fmt::format("--schemes must name {} (got '{}'{})", join_choices(names), name, did_you_mean(name, names)));
+    if (!seen.insert(name).second) throw Error(fmt::format("--schemes names '{}' twice", name));
+  }
+  seen.clear();
+  for (const auto& m : r.methods)
+    if (!seen.insert(m).second) throw Error(fmt::format("--methods names '{}' twice", m));
+  Extrapolation e;
+  e.request = r;
+  e.lengths = extrapolation_lengths(r.train_len, r.target_len);
+  for (const auto& m : r.methods)
+    e.rope.push_back(extrapolate_rope(extrapolation_rope_config(r.rope, m, r.train_len, r.target_len), r.train_len,
+                                      r.target_len, e.lengths, r.samples, r.seed));
+  const auto has = [&](const char* s) { return std::find(r.schemes.begin(), r.schemes.end(), s) != r.schemes.end(); };
+  if (has("alibi")) {
+    AlibiExtrapolation a;
+    a.slopes = encodings::alibi_slopes(r.heads);
+    for (double m : a.slopes) {
+      a.min_train.push_back(-m * static_cast<double>(r.train_len - 1));
+      a.min_target.push_back(-m * static_cast<double>(r.target_len - 1));
+    }
+    e.alibi = std::move(a);
+  }
+  if (has("t5")) {
+    T5Extrapolation t;
+    t.options = r.t5;
+    encodings::check_t5(r.t5);
+    t.directions.push_back(t5_direction(r.t5, false, r.train_len, r.target_len));
+    if (r.t5.bidirectional) t.directions.push_back(t5_direction(r.t5, true, r.train_len, r.target_len));
+    e.t5 = std::move(t);
+  }
+  if (has("learned"))
+    e.learned = LearnedExtrapolation{r.train_len, r.train_len, r.target_len - 1, r.target_len - r.train_len};
+  return e;
+}
+
+}  // namespace posenc::analysis

@@ -1,0 +1,137 @@
+#include "posenc/analysis/extrapolation.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+#include "posenc/encodings/registry.hpp"
+#include "posenc/error.hpp"
+
+namespace {
+
+using posenc::analysis::AngleReach;
+
+posenc::ParamMap extrapolation_test_rope(std::int64_t dim) {
+  posenc::ParamMap p(posenc::encodings::find_scheme("rope").params);
+  p.set("dim", dim, true);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("rotation distance of one pair at offset pi is the chord 2", "[extrapolation]") {
+  const std::vector<double> one = {1.0};
+  CHECK(posenc::analysis::rope_rotation_distance(one, std::numbers::pi) == Approx(2.0).margin(1e-15));
+  // A pair with θ = 0 never moves: the RMS over two pairs is sqrt((4 + 0) / 2).
+  const std::vector<double> two = {1.0, 0.0};
+  CHECK(posenc::analysis::rope_rotation_distance(two, std::numbers::pi) == Approx(std::sqrt(2.0)).epsilon(1e-15));
+}
+
+TEST_CASE("resolution of a pair slowed by 4 is 4 positions", "[extrapolation]") {
+  // D(Δ) = |e^{iΔθ} − 1| = 2 sin(Δθ/2): D'(Δ) with θ/4 equals D(1) with θ at Δ = 4 exactly.
+  const std::vector<double> slow = {0.25};
+  const double threshold = 2.0 * std::sin(0.5);  // D(1) for θ = 1
+  CHECK(posenc::analysis::rope_resolution(slow, threshold, 100) == Approx(4.0).margin(1e-9));
+  const std::vector<double> same = {1.0};
+  CHECK(posenc::analysis::rope_resolution(same, threshold, 100) == Approx(1.0).epsilon(1e-9));
+  // With the threshold computed by the same function, an unscaled pair gives exactly 1.
+  CHECK(posenc::analysis::rope_resolution(same, posenc::analysis::rope_rotation_distance(same, 1.0), 100) == 1.0);
+  const std::vector<double> still = {0.0};  // never reaches it
+  CHECK(posenc::analysis::rope_resolution(still, threshold, 100) == 0.0);
+}
+
+TEST_CASE("attention entropy without rotation is ln n, and by hand for two keys", "[extrapolation]") {
+  const std::vector<std::vector<double>> qk = {{1.0, 0.0}, {1.0, 0.0}};
+  const std::vector<std::int64_t> lengths = {1, 2, 7};
+  const std::vector<double> zero = {0.0};
+  const auto flat = posenc::analysis::rope_attention_entropy(zero, qk, lengths, 3.0);
+  REQUIRE(flat.size() == 3);
+  CHECK(flat[0] == Approx(0.0).margin(1e-15));
+  CHECK(flat[1] == Approx(std::log(2.0)).epsilon(1e-14));
+  CHECK(flat[2] == Approx(std::log(7.0)).epsilon(1e-14));
+  // θ = π: logits cos(0) = 1 and cos(π) = −1; p = softmax(1, −1), H = 0.36533385508720767 (by hand).
+  const std::vector<double> pi = {std::numbers::pi};
+  const std::vector<std::int64_t> two = {2};
+  CHECK(posenc::analysis::rope_attention_entropy(pi, qk, two, 1.0)[0] == Approx(0.36533385508720767).epsilon(1e-14));
+}
+
+TEST_CASE("t5 saturation offsets from the bucket formula", "[extrapolation]") {
+  // Bidirectional 32/128: nb = 16, e = 8, bucket 15 from 8·16^(7/8) = 90.51, so 91.
+  CHECK(posenc::analysis::t5_saturation({32, 128, true}, false) == 91);
+  CHECK(posenc::analysis::t5_saturation({32, 128, true}, true) == 91);
+  // Causal 32/128: nb = 32, e = 16, bucket 31 from 16·8^(15/16) = 112.40, so 113.
+  CHECK(posenc::analysis::t5_saturation({32, 128, false}, false) == 113);
+}
+
+TEST_CASE("alibi bias range, learned rows and t5 buckets beyond L", "[extrapolation]") {
+  posenc::analysis::ExtrapolationRequest r;
+  r.train_len = 4;
+  r.target_len = 8;
+  r.schemes = {"alibi", "t5", "learned"};
+  r.heads = 8;
+  r.t5 = {32, 128, true};
+  const auto e = posenc::analysis::extrapolate(r);
+  REQUIRE(e.alibi);
+  CHECK(e.alibi->slopes.front() == 0.5);      // 2^(−8/8)
+  CHECK(e.alibi->min_train.front() == -1.5);  // −m·(L − 1)
+  CHECK(e.alibi->min_target.front() == -3.5);  // −m·(L' − 1)
+  CHECK(e.alibi->min_target.back() == -7.0 / 256.0);
+  REQUIRE(e.learned);
+  CHECK(e.learned->first_missing == 4);
+  CHECK(e.learned->last_missing == 7);
+  CHECK(e.learned->missing == 4);
+  REQUIRE(e.t5);
+  REQUIRE(e.t5->directions.size() == 2);
+  // Offsets below e = 8 are exact buckets: past 0..3 → buckets 0..3, then 0..7 at L'.
+  CHECK(e.t5->directions[0].buckets_train == 4);
+  CHECK(e.t5->directions[0].buckets_target == 8);
+  CHECK(e.t5->directions[0].bucket_target == 7);
+  // Future offsets 1..3 → 17..19 (+16).
+  CHECK(e.t5->directions[1].bucket_train == 19);
+  CHECK(e.t5->directions[1].buckets_train == 3);
+}
+
+TEST_CASE("extrapolate refuses bad lengths and names", "[extrapolation]") {
+  posenc::analysis::ExtrapolationRequest r;
+  r.train_len = 8;
+  r.target_len = 8;
+  r.schemes = {"alibi"};
+  CHECK_THROWS_WITH(posenc::analysis::extrapolate(r), Catch::Contains("--target-len must exceed --train-len 8"));
+  r.target_len = 16;
+  r.schemes = {"alibj"};
+  CHECK_THROWS_WITH(posenc::analysis::extrapolate(r), Catch::Contains("did you mean 'alibi'"));
+  r.schemes = {};
+  CHECK_THROWS_WITH(posenc::analysis::extrapolate(r), Catch::Contains("--methods"));
+}
+
+TEST_CASE("linear interpolation keeps every slow pair within the trained angles, none leaves them", "[extrapolation]") {
+  const std::vector<std::int64_t> lengths = {16, 64};
+  const auto p = extrapolation_test_rope(8);  // θ = 1, 0.1, 0.01, 0.001
+  const auto none = posenc::analysis::extrapolate_rope(
+      posenc::analysis::extrapolation_rope_config(p, "none", 16, 64), 16, 64, lengths, 2, 0);
+  const auto linear = posenc::analysis::extrapolate_rope(
+      posenc::analysis::extrapolation_rope_config(p, "linear", 16, 64), 16, 64, lengths, 2, 0);
+  // L·θ = 16, 1.6, 0.16, 0.016: only pair 0 sweeps a full turn.
+  CHECK(none.reach == std::vector<AngleReach>{AngleReach::kCovered, AngleReach::kBeyond, AngleReach::kBeyond,
+                                               AngleReach::kBeyond});
+  CHECK(linear.reach == std::vector<AngleReach>{AngleReach::kCovered, AngleReach::kWithin, AngleReach::kWithin,
+                                                 AngleReach::kWithin});
+  CHECK(none.angle_train[1] == Approx(1.6).epsilon(1e-6));    // float32 θ = 0.1
+  CHECK(none.angle_target[1] == Approx(6.4).epsilon(1e-6));   // 64·0.1
+  CHECK(linear.angle_target[1] == Approx(1.6).epsilon(1e-6));  // 64·0.1/4
+  CHECK(none.resolution == 1.0);
+  CHECK(none.entropy == none.entropy_without_factor);
+}
+
+TEST_CASE("yarn's logit scale is the square of 0.1 ln s + 1", "[extrapolation]") {
+  const std::vector<std::int64_t> lengths = {16};
+  const auto yarn = posenc::analysis::extrapolate_rope(
+      posenc::analysis::extrapolation_rope_config(extrapolation_test_rope(8), "yarn", 16, 64), 16, 64, lengths, 2, 0);
+  CHECK(yarn.freqs.factor == 4.0);
+  CHECK(yarn.freqs.attention_factor == Approx(1.138629436111989).epsilon(1e-12));  // 0.1 ln 4 + 1
+  CHECK(yarn.logit_scale == Approx(1.2964769927807063).epsilon(1e-12));
+  // Sharper logits, lower entropy.
+  CHECK(yarn.entropy[0] < yarn.entropy_without_factor[0]);
+}

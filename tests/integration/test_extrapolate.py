@@ -1,0 +1,299 @@
+"""posenc extrapolate against numpy: each method's frequencies from transformers'
+modeling_rope_utils.py formulas re-derived (float32 as torch), the angle ranges and their
+classes, the attention entropy of the seeded random q, k (learned's generator re-implemented),
+the resolution, ALiBi's bias range, T5's saturation from the bucket formula, a learned table's
+missing rows; bad options give one line, exit 2 and no output file."""
+import json
+import math
+import os
+import tempfile
+
+import numpy as np
+
+from harness import expect, finish, run
+
+M64 = (1 << 64) - 1
+L, T, DIM, BASE = 4096, 16384, 64, 10000.0
+S = T / L
+
+
+def splitmix64(x):
+    z = (x + 0x9E3779B97F4A7C15) & M64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+    return z ^ (z >> 31)
+
+
+class MT19937_64:
+    """mt19937-64.c (Matsumoto and Nishimura), as C++'s std::mt19937_64."""
+
+    def __init__(self, seed):
+        self.mt = [seed & M64]
+        for i in range(1, 312):
+            prev = self.mt[-1]
+            self.mt.append((6364136223846793005 * (prev ^ (prev >> 62)) + i) & M64)
+        self.index = 312
+
+    def __call__(self):
+        if self.index >= 312:
+            for i in range(312):
+                x = (self.mt[i] & 0xFFFFFFFF80000000) | (self.mt[(i + 1) % 312] & 0x7FFFFFFF)
+                xa = (x >> 1) ^ (0xB5026F5AA96619E9 if x & 1 else 0)
+                self.mt[i] = self.mt[(i + 156) % 312] ^ xa
+            self.index = 0
+        y = self.mt[self.index]
+        self.index += 1
+        y ^= (y >> 29) & 0x5555555555555555
+        y ^= (y << 17) & 0x71D67FFFEDA60000
+        y ^= (y << 37) & 0xFFF7EEE000000000
+        y ^= y >> 43
+        return y & M64
+
+
+def normal_row(seed, t, d):
+    # docs/encodings/learned.md "Exact algorithm" with std 1: the q and k of sample s are rows 2s, 2s+1.
+    engine = MT19937_64(splitmix64(splitmix64(seed) ^ t))
+    out = np.empty(d)
+    for j in range(0, d, 2):
+        a, b = engine(), engine()
+        u1 = ((a >> 11) + 1) * 2.0 ** -53
+        u2 = (b >> 11) * 2.0 ** -53
+        r, th = math.sqrt(-2.0 * math.log(u1)), 2.0 * math.pi * u2
+        out[j], out[j + 1] = r * math.cos(th), r * math.sin(th)
+    return out
+
+
+# transformers modeling_rope_utils.py (v4.57): _compute_default_rope_parameters and the methods.
+def default_inv_freq(base, d):
+    exponent = np.arange(0, d, 2).astype(np.float32) / np.float32(d)
+    return (np.float32(1.0) / (np.float32(base) ** exponent)).astype(np.float32)
+
+
+def linear(d):
+    return default_inv_freq(BASE, d) / np.float32(S)
+
+
+def ntk(d):  # static NTK-aware base change b·s^(d/(d-2)) (x-transformers, rotary-embedding-torch)
+    return default_inv_freq(BASE * S ** (d / (d - 2)), d)
+
+
+def dynamic(d):  # _compute_dynamic_ntk_parameters at seq_len T, max_position_embeddings L
+    return default_inv_freq(BASE * ((S * T / L) - (S - 1)) ** (d / (d - 2)), d)
+
+
+def yarn(d, beta_fast=32.0, beta_slow=1.0):  # _compute_yarn_parameters, truncate (default true)
+    pos_freqs = np.float32(BASE) ** (np.arange(0, d, 2).astype(np.float32) / np.float32(d))
+    extrapolation = np.float32(1.0) / pos_freqs
+    interpolation = np.float32(1.0) / (np.float32(S) * pos_freqs)
+
+    def corr_dim(rot):
+        return (d * math.log(L / (rot * 2 * math.pi))) / (2 * math.log(BASE))
+
+    low = max(math.floor(corr_dim(beta_fast)), 0)
+    high = min(math.ceil(corr_dim(beta_slow)), d - 1)
+    if low == high:
+        high += 0.001
+    ramp = np.clip((np.arange(d // 2, dtype=np.float32) - np.float32(low)) / np.float32(high - low), 0, 1)
+    extrapolation_factor = np.float32(1) - ramp.astype(np.float32)
+    return (interpolation * (np.float32(1) - extrapolation_factor) + extrapolation * extrapolation_factor).astype(
+        np.float32), 0.1 * math.log(S) + 1.0
+
+
+def llama3(d, low_freq_factor=1.0, high_freq_factor=4.0):  # _compute_llama3_parameters
+    inv_freq = default_inv_freq(BASE, d)
+    low_wavelen, high_wavelen = L / low_freq_factor, L / high_freq_factor
+    wavelen = np.float32(2 * math.pi) / inv_freq
+    out = np.where(wavelen > low_wavelen, inv_freq / np.float32(S), inv_freq).astype(np.float32)
+    smooth = (np.float32(L) / wavelen - np.float32(low_freq_factor)) / np.float32(high_freq_factor - low_freq_factor)
+    smoothed = (np.float32(1) - smooth) * out / np.float32(S) + smooth * out
+    medium = ~(wavelen < high_wavelen) & ~(wavelen > low_wavelen)
+    return np.where(medium, smoothed, out).astype(np.float32)
+
+
+def rel_err(a, b):
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    return float(np.max(np.abs(a - b) / np.maximum(np.abs(b), 1e-300)))
+
+
+def entropy(theta, seed, samples, lengths, scale):
+    d = 2 * len(theta)
+    out = []
+    rows = [(normal_row(seed, 2 * s, d), normal_row(seed, 2 * s + 1, d)) for s in range(samples)]
+    deltas = np.arange(max(lengths))
+    hs = np.zeros(len(lengths))
+    for q, k in rows:
+        c = (q[0::2] + 1j * q[1::2]) * np.conj(k[0::2] + 1j * k[1::2])
+        x = scale * np.real(np.exp(1j * np.outer(deltas, theta)) @ c)
+        for i, n in enumerate(lengths):
+            p = np.exp(x[:n] - x[:n].max())
+            p /= p.sum()
+            hs[i] += -np.sum(p * np.log(p))
+    return hs / samples
+
+
+def distance(theta, delta):
+    return math.sqrt(2.0 / len(theta) * np.sum(1.0 - np.cos(delta * theta)))
+
+
+def resolution(theta, threshold):
+    k = 1
+    while distance(theta, k) < threshold:
+        k += 1
+    lo, hi = k - 1.0, float(k)
+    while hi - lo > 1e-10:
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if distance(theta, mid) >= threshold else (mid, hi)
+    return hi
+
+
+def t5_bucket(rp, num_buckets, max_distance, bidirectional):  # T5Attention._relative_position_bucket, float32
+    bucket = 0
+    if bidirectional:
+        num_buckets //= 2
+        bucket += num_buckets if rp > 0 else 0
+        n = abs(rp)
+    else:
+        n = max(-rp, 0)
+    max_exact = num_buckets // 2
+    if n < max_exact:
+        return bucket + n
+    large = np.float32(np.log(np.float32(n) / np.float32(max_exact)) / np.float32(math.log(max_distance / max_exact))
+                       * np.float32(num_buckets - max_exact))
+    return bucket + min(max_exact + int(large), num_buckets - 1)
+
+
+def saturation(sign, num_buckets, max_distance, bidirectional):
+    buckets = [t5_bucket(sign * n, num_buckets, max_distance, bidirectional) for n in range(4 * max_distance)]
+    last = buckets[-1]
+    n = len(buckets) - 1
+    while n > 0 and buckets[n - 1] == last:
+        n -= 1
+    return n
+
+
+def check_json(tmp):
+    seed, samples = 7, 3
+    r = run("extrapolate", "--train-len", str(L), "--target-len", str(T), "--dim", str(DIM), "--methods",
+            "none,linear,ntk,dynamic,yarn,llama3", "--schemes", "alibi,t5,learned", "--samples", str(samples),
+            "--seed", str(seed), "--format", "json", text=True)
+    expect(r.returncode == 0, f"json run: exit {r.returncode} ({r.stderr!r})")
+    if r.returncode != 0:
+        return
+    j = json.loads(r.stdout)
+    expect(j["train_len"] == L and j["target_len"] == T and j["seed"] == seed and j["samples"] == samples,
+           "json: lengths, seed and samples echoed")
+    want_lengths = sorted({*[2 ** k for k in range(4, 20) if 2 ** k < T], L, T})
+    expect(j["lengths"] == want_lengths, f"json lengths {j['lengths']}")
+    original = default_inv_freq(BASE, DIM)
+    yarn_theta, yarn_attention = yarn(DIM)
+    expected = {"none": (original, 1.0), "linear": (linear(DIM), 1.0), "ntk": (ntk(DIM), 1.0),
+                "dynamic": (dynamic(DIM), 1.0), "yarn": (yarn_theta, yarn_attention), "llama3": (llama3(DIM), 1.0)}
+    methods = {m["method"]: m for m in j["rope"]}
+    expect(sorted(methods) == sorted(expected), f"methods {sorted(methods)}")
+    for name, (theta, attention) in expected.items():
+        m = methods.get(name)
+        if m is None:
+            continue
+        expect(rel_err(m["inv_freq_original"], original) <= 1e-6, f"{name}: inv_freq_original")
+        expect(rel_err(m["inv_freq"], theta) <= 1e-6, f"{name}: inv_freq, rel err {rel_err(m['inv_freq'], theta):.2e}")
+        expect(abs(m["attention_factor"] - attention) <= 1e-12, f"{name}: attention factor {m['attention_factor']}")
+        expect(abs(m["logit_scale"] - attention ** 2) <= 1e-12, f"{name}: logit scale = attention factor squared")
+        train = L * original.astype(np.float64)
+        target = T * theta.astype(np.float64)
+        expect(rel_err(m["angle_train"], train) <= 1e-6, f"{name}: angle_train = L·θ")
+        expect(rel_err(m["angle_target"], target) <= 1e-6, f"{name}: angle_target = L'·θ'")
+        reach = ["covered" if a >= 2 * math.pi else "within" if b <= a * (1 + 1e-6) else "beyond"
+                 for a, b in zip(train, target)]
+        expect(m["reach"] == reach, f"{name}: reach {m['reach']} != {reach}")
+        expect([m["covered"], m["within"], m["beyond"]] == [reach.count(c) for c in ("covered", "within", "beyond")],
+               f"{name}: counts")
+        # Entropy with posenc's θ' (checked above), so the comparison is of the softmax alone.
+        th = np.asarray(m["inv_freq"])
+        scale = 1.0 / math.sqrt(DIM)
+        h_without = entropy(th, seed, samples, want_lengths, scale)
+        h_with = entropy(th, seed, samples, want_lengths, scale * attention ** 2)
+        expect(rel_err(m["entropy_without_factor"], h_without) <= 1e-9,
+               f"{name}: entropy without factor, rel err {rel_err(m['entropy_without_factor'], h_without):.2e}")
+        expect(rel_err(m["entropy"], h_with) <= 1e-9, f"{name}: entropy, rel err {rel_err(m['entropy'], h_with):.2e}")
+        thr = distance(np.asarray(m["inv_freq_original"]), 1.0)
+        expect(abs(m["neighbour_distance_train"] - thr) <= 1e-12, f"{name}: D(1)")
+        expect(abs(m["neighbour_distance"] - distance(th, 1.0)) <= 1e-12, f"{name}: D'(1)")
+        expect(abs(m["resolution"] - resolution(th, thr)) <= 2e-9, f"{name}: resolution {m['resolution']}")
+    if "none" in methods and "linear" in methods:
+        expect(methods["none"]["resolution"] == 1, "none: resolution exactly 1")
+        expect(abs(methods["linear"]["resolution"] - S) <= 1e-6, "linear: resolution s (θ/s: D'(s) = D(1))")
+        # YaRN's factor sharpens: lower entropy with it at every length.
+        expect(all(a < b for a, b in zip(methods["yarn"]["entropy"], methods["yarn"]["entropy_without_factor"])),
+               "yarn: entropy lower with the attention factor")
+    a = j["alibi"]
+    slopes = [2.0 ** (-8.0 * (h + 1) / 8) for h in range(8)]
+    expect(a is not None and a["heads"] == 8 and rel_err(a["slopes"], slopes) == 0, "alibi slopes 2^(-8(h+1)/8)")
+    expect(a is not None and rel_err(a["min_bias_target"], [-m * (T - 1) for m in slopes]) <= 1e-15,
+           "alibi: min bias at L' is -m(L'-1)")
+    expect(a is not None and rel_err(a["min_bias_train"], [-m * (L - 1) for m in slopes]) <= 1e-15,
+           "alibi: min bias within L is -m(L-1)")
+    t = j["t5"]
+    expect(t is not None and t["mode"] == "bidirectional" and len(t["directions"]) == 2, "t5 directions")
+    for d in (t or {}).get("directions", []):
+        sign = 1 if d["direction"] == "future" else -1
+        expect(d["saturation"] == saturation(sign, 32, 128, True), f"t5 {d['direction']}: saturation {d['saturation']}")
+        seen = {t5_bucket(sign * n, 32, 128, True) for n in range(1 if sign > 0 else 0, L)}
+        expect(d["buckets_train"] == len(seen), f"t5 {d['direction']}: buckets within L")
+        expect(d["bucket_target"] == t5_bucket(sign * (T - 1), 32, 128, True), f"t5 {d['direction']}: bucket at L'-1")
+    expect(j["learned"] == {"rows": L, "first_missing": L, "last_missing": T - 1, "missing": T - L},
+           f"learned: {j['learned']}")
+    # Causal T5: one direction, saturation from the formula.
+    r = run("extrapolate", "--train-len", "64", "--target-len", "1024", "--methods", "", "--schemes", "t5", "--mode",
+            "causal", "--buckets", "16", "--max-distance", "300", "--format", "json", text=True)
+    expect(r.returncode == 0, f"causal t5: exit {r.returncode} ({r.stderr!r})")
+    if r.returncode == 0:
+        d = json.loads(r.stdout)["t5"]["directions"]
+        expect(len(d) == 1 and d[0]["saturation"] == saturation(-1, 16, 300, False), f"causal t5 saturation {d}")
+
+
+def check_text():
+    r = run("extrapolate", "--train-len", "1024", "--target-len", "4096", "--samples", "2", text=True)
+    expect(r.returncode == 0, f"text: exit {r.returncode} ({r.stderr!r})")
+    for word in ("resolution", "attention entropy", "alibi:", "t5:", "llama3"):
+        expect(word in r.stdout, f"text output names {word!r}")
+
+
+def check_bad_options(tmp):
+    out = os.path.join(tmp, "x.json")
+    old = os.path.join(tmp, "old.json")
+    with open(old, "w") as f:
+        f.write("old")
+    cases = [
+        (["--train-len", "4096", "--target-len", "2048"], "--target-len"),
+        (["--train-len", "64", "--target-len", "128", "--methods", "none,lineer"], "--methods"),
+        (["--train-len", "64", "--target-len", "128", "--schemes", "alibi,t6"], "--schemes"),
+        (["--train-len", "64", "--target-len", "128", "--methods", "longrope"], "short-factor"),
+        (["--train-len", "64", "--target-len", "128", "--methods", "", "--schemes", ""], "--methods"),
+        (["--train-len", "64", "--target-len", "128", "--methods", "none,none"], "twice"),
+        (["--train-len", "64", "--target-len", "128", "--samples", "0"], "--samples"),
+        (["--target-len", "128"], "--train-len"),
+        (["--train-len", "64", "--target-len", "128", "--format", "csv"], "--format"),
+    ]
+    for args, word in cases:
+        for target in (out, old):
+            r = run("extrapolate", *args, "-o", target, text=True)
+            lines = r.stderr.strip().splitlines()
+            expect(r.returncode == 2, f"{args}: exit {r.returncode}, want 2")
+            expect(len(lines) == 1 and lines[0].startswith("posenc: error:") and word in lines[0],
+                   f"{args}: stderr {r.stderr!r} should be one line naming {word}")
+        expect(not os.path.exists(out), f"{args}: output file created")
+        with open(old) as f:
+            expect(f.read() == "old", f"{args}: existing output changed")
+    expect([n for n in os.listdir(tmp) if n.endswith(".tmp")] == [], "no temporary file left")
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        check_json(tmp)
+        check_text()
+        check_bad_options(tmp)
+    finish()
+
+
+if __name__ == "__main__":
+    main()
