@@ -141,13 +141,15 @@ void SchemeOptions::bind(CLI::App& parent, std::ostream* notes) {
   parent
       .add_option("--hf-config", hf_config_,
                   "a model's config.json, model folder or cached id (ORG/NAME): the scheme and settings its own code "
-                  "uses (rope, alibi, t5, sinusoidal, learned); without a SCHEME the model decides; flags override it")
+                  "uses (rope, alibi, t5, sinusoidal, learned, deberta, mrope, nope); without a SCHEME the model decides; flags "
+                  "override it")
       ->type_name("PATH");
   for (const auto& s : encodings::schemes()) {
     CLI::App* sub = parent.add_subcommand(s.name, s.summary);
     sub->fallthrough();
     sub->footer("formula: " + s.formula);
-    if (s.name == "alibi" || s.name == "t5" || s.name == "sinusoidal" || s.name == "learned")
+    if (s.name == "alibi" || s.name == "t5" || s.name == "sinusoidal" || s.name == "learned" || s.name == "deberta" ||
+        s.name == "mrope" || s.name == "nope")
       sub->footer(fmt::format("formula: {}\n--hf-config PATH (a config.json, model folder or cached ORG/NAME) sets these "
                               "options as the model's own code does; flags override it, e.g.\n  posenc {} {} "
                               "--hf-config {}",
@@ -155,7 +157,10 @@ void SchemeOptions::bind(CLI::App& parent, std::ostream* notes) {
                               s.name == "alibi"  ? "bloom-560m/ --len 64"
                               : s.name == "t5"   ? "t5-base/ --causal"
                               : s.name == "learned" ? "opt-125m/ --len 100"
-                                                 : "whisper-tiny/"));
+                              : s.name == "deberta" ? "deberta-v3-base/ --len 600"
+                              : s.name == "mrope"   ? "Qwen2.5-VL-7B-Instruct/ --grid 1,16,16"
+                              : s.name == "nope"    ? "Llama-4-Scout-17B-16E/ --table temperature --len 100000"
+                                                    : "whisper-tiny/"));
     for (const auto& p : s.params) {
       ParamValue& slot = storage_.emplace_back(p.default_value);
       if (allow_lists_ && is_number(p.default_value)) {

@@ -60,9 +60,11 @@ MropeOptions mrope_options(const ParamMap& p) {
   for (const auto& x : kPresets)
     if (preset == x.name) pr = &x;
   o.dim = p.integer("dim");
-  o.base = p.given("base") ? p.number("base") : pr->base;
-  o.sections = parse_triple(p.given("sections") ? p.text("sections") : pr->sections, "sections", 0, 1 << 20);
-  o.mrope_layout = parse_mrope_layout(p.given("mrope-layout") ? p.text("mrope-layout") : pr->layout);
+  // --hf-config sets base, sections and layout from the model: the preset's stand in otherwise.
+  const auto set = [&](const char* name) { return p.given(name) || p.has("hf-config"); };
+  o.base = set("base") ? p.number("base") : pr->base;
+  o.sections = parse_triple(set("sections") ? p.text("sections") : pr->sections, "sections", 0, 1 << 20);
+  o.mrope_layout = parse_mrope_layout(set("mrope-layout") ? p.text("mrope-layout") : pr->layout);
   o.layout = parse_rope_layout(p.text("layout"));
   o.grid = parse_triple(p.text("grid"), "grid", 1, 1 << 20);
   o.merge = p.integer("merge");

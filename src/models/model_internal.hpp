@@ -11,6 +11,10 @@ namespace posenc::encodings {
 struct RopeConfig;
 }
 
+namespace posenc::models {
+struct ModelScheme;
+}
+
 namespace posenc::models::detail {
 
 /// `s` as one word of a POSIX shell command: as is when it holds only safe characters, else in
@@ -37,5 +41,17 @@ bool bool_field(const nlohmann::json& o, const char* key, bool fallback);
 /// An integer field that must be within [lo, hi] when present; Error names it otherwise.
 std::int64_t checked_int(const HfScope& s, const std::string& file, const char* key, std::int64_t lo, std::int64_t hi,
                          std::int64_t fallback);
+
+/// k when the layers without RoPE are exactly those with (layer + 1) % k == 0 (what nope
+/// --interval draws), else 0.
+std::int64_t nope_interval(const std::vector<std::int64_t>& nope_layers, std::int64_t num_layers);
+
+/// The deberta, mrope and nope flags that reproduce mechanism `m` of report `r`
+/// (model_scheme_values.cpp); Error in one line, naming 'posenc model PATH', for a form the
+/// scheme does not tabulate (unbucketed DeBERTa, a scaled M-RoPE, NoPE layers at no interval).
+void deberta_values(const ModelReport& r, const MechanismUse& m, const std::string& path, ModelScheme& s);
+void mrope_values(const ModelReport& r, const MechanismUse& m, const std::string& config_text, const std::string& path,
+                  ModelScheme& s);
+void nope_values(const ModelReport& r, const MechanismUse& m, const std::string& path, ModelScheme& s);
 
 }  // namespace posenc::models::detail

@@ -131,6 +131,8 @@ void add_mrope(const HfScope& s, const encodings::RopeConfig& c, ModelReport& r)
     m.notes.push_back(fmt::format("mrope_section sums to {}, not rotary_dim/2 = {}", sum, pairs));
   m.notes.push_back("pair_axis: 0 = temporal (t), 1 = height (h), 2 = width (w); text tokens use the same position on "
                     "all three, so the plain RoPE table holds for text");
+  if (sec.size() == 3 && sum == pairs && c.scaling == encodings::RopeScaling::kNone)  // what the mrope scheme draws
+    m.command = fmt::format("posenc generate mrope --hf-config {}", detail::shell_word(r.source));
   r.mechanisms.push_back(std::move(m));
 }
 
@@ -171,6 +173,8 @@ void add_rope(const HfScope& s, const std::string& text, const std::string& file
                    ""};
     m.values = {{"layers_without_rope", static_cast<std::int64_t>(plan.no_rope_layers.size())}};
     m.notes.push_back(plan.no_rope_source);
+    if (detail::nope_interval(plan.no_rope_layers, plan.num_layers) > 0)
+      m.command = fmt::format("posenc generate nope --hf-config {} --table layers", detail::shell_word(file));
     if (s.family != nullptr && s.family->model_type == "llama4_text" &&
         detail::bool_field(*s.cfg, "attn_temperature_tuning", true)) {
       // Llama4TextAttention: on NoPE layers queries are scaled by

@@ -14,12 +14,13 @@
 #include "posenc/io/gguf.hpp"
 #include "posenc/models/config_path.hpp"
 #include "posenc/models/model_report.hpp"
+#include "model_internal.hpp"
 
 namespace posenc::models {
 namespace {
 
-constexpr Mechanism kTabulated[] = {Mechanism::kRope, Mechanism::kAlibi, Mechanism::kT5, Mechanism::kSinusoidal,
-                                    Mechanism::kLearned};
+constexpr Mechanism kTabulated[] = {Mechanism::kRope,    Mechanism::kAlibi,   Mechanism::kT5,   Mechanism::kSinusoidal,
+                                    Mechanism::kLearned, Mechanism::kDeberta, Mechanism::kMrope, Mechanism::kNope};
 
 const ParamValue& value_of(const MechanismUse& m, const std::string& key) {
   for (const auto& [k, v] : m.values)
@@ -118,7 +119,8 @@ ModelScheme scheme_of_model(const std::string& path, const std::string& requeste
                        std::any_of(std::begin(kTabulated), std::end(kTabulated),
                                    [&](Mechanism k) { return to_string(k) == requested; });
     if (!known)
-      throw Error(fmt::format("{} does not read --hf-config (rope, alibi, t5, sinusoidal and learned do): 'posenc model "
+      throw Error(fmt::format("{} does not read --hf-config (rope, alibi, t5, sinusoidal, learned, deberta, mrope and "
+                              "nope do): 'posenc model "
                               "{}' shows what the model uses",
                               requested, path));
     throw Error(fmt::format("{}: {} uses {}, not {}: 'posenc model {}' shows it", file, model_name(r), uses(r),
@@ -132,6 +134,9 @@ ModelScheme scheme_of_model(const std::string& path, const std::string& requeste
     case Mechanism::kT5: t5_values(*use, s); break;
     case Mechanism::kSinusoidal: sinusoidal_values(*use, s); break;
     case Mechanism::kLearned: learned_values(*use, text, s); break;
+    case Mechanism::kDeberta: detail::deberta_values(r, *use, path, s); break;
+    case Mechanism::kMrope: detail::mrope_values(r, *use, text, path, s); break;
+    case Mechanism::kNope: detail::nope_values(r, *use, path, s); break;
     default: break;
   }
   s.summary = fmt::format("{}: {} {} ({})", file, model_name(r), s.scheme, use->where);

@@ -106,6 +106,8 @@ void add_deberta(const HfScope& s, const std::string& file, ModelReport& r) {
     for (const auto& t : types) joined += (joined.empty() ? "" : "|") + t;
     m.values = {{"position_buckets", buckets}, {"max_relative_positions", max_rel}, {"att_span", span},
                 {"pos_att_type", joined}, {"share_att_key", bool_field(*s.cfg, "share_att_key", false)}};
+    if (buckets > 0)  // the deberta scheme tabulates the bucketed form (model_scheme_values.cpp)
+      m.command = fmt::format("posenc generate deberta --hf-config {}", shell_word(file));
     if (buckets > 0)
       m.notes.push_back(fmt::format("make_log_bucket_position: relative distances within ±{} kept, farther ones in "
                                     "log buckets up to {}",

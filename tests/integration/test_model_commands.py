@@ -47,7 +47,8 @@ with tempfile.TemporaryDirectory() as tmp:
         expect(r.returncode == 0, f"{name}: posenc model: {r.stderr.strip()}")
         if r.returncode != 0:
             continue
-        for m in json.loads(r.stdout)["mechanisms"]:
+        report = json.loads(r.stdout)
+        for m in report["mechanisms"]:
             if not m["command"]:
                 continue
             words = shlex.split(m["command"])
@@ -84,9 +85,10 @@ with tempfile.TemporaryDirectory() as tmp:
             if m["kind"] == "mrope":
                 expect(flags.get("sections") == ",".join(str(x) for x in v["mrope_section"]),
                        f"{name}: '{m['command']}' --sections {flags.get('sections')}")
-            if m["kind"] == "nope":
-                expect(flags.get("layers-list", flags.get("layers")) is not None,
-                       f"{name}: '{m['command']}' names the layers")
+            if m["kind"] == "nope":  # --layers L --interval k: the NoPE layers are those with (layer + 1) % k == 0
+                k, n = int(flags.get("interval", 0)), int(flags.get("layers", 0))
+                expect(k > 0 and n == report["num_layers"] and [i for i in range(n) if (i + 1) % k == 0] == m["layers"],
+                       f"{name}: '{m['command']}' --layers {n} --interval {k} gives the report's layers {m['layers']}")
 
 # DeBERTa with position_biased_input adds an absolute table (DebertaV2Embeddings.position_embeddings,
 # max_position_embeddings rows from position 0); its command reads it (it once failed with
