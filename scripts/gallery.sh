@@ -8,7 +8,7 @@
 #                                    a caption (third field)
 # Figures whose caption starts with "+ " stand beside the previous one, in both outputs.
 # An entry is "name|arguments|caption": the arguments of a posenc command
-# (generate, decay, similarity, project, rope, model); arguments that start with a scheme
+# (generate, decay, similarity, project, rope, model, extrapolate); arguments that start with a scheme
 # name mean `posenc generate ...`; they are shell words (quote a --title with spaces).
 # POSENC=path/to/posenc skips the setup and build.
 set -euo pipefail
@@ -46,7 +46,7 @@ if [[ -f "$extra_file" ]]; then
   while IFS= read -r line; do [[ -n "$line" && "$line" != \#* ]] && entries+=("$line"); done < "$extra_file"
 fi
 
-commands=" generate decay similarity project rope model "
+commands=" generate decay similarity project rope model extrapolate "
 html="$out/index.html"
 md="docs/gallery.md"
 if (( docs )); then

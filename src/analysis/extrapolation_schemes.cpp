@@ -43,8 +43,52 @@ T5Direction t5_direction(const encodings::T5Options& o, bool future, std::int64_
 }
 
 const std::vector<std::string>& extrapolation_scheme_names() {
-  static const std::vector<std::string> names = {"alibi", "t5", "learned"};
+  static const std::vector<std::string> names = {"alibi", "t5", "learned", "kerple", "sandwich"};
   return names;
+}
+
+/// The range of `bias(n)` over n in [0, L−1] and [0, L'−1].
+template <class F>
+void add_bias_range(BiasRange& out, std::int64_t train_len, std::int64_t target_len, F bias) {
+  double lo = 0, hi = 0;
+  for (std::int64_t n = 0; n < target_len; ++n) {
+    const double b = bias(n);
+    lo = n == 0 ? b : std::min(lo, b);
+    hi = n == 0 ? b : std::max(hi, b);
+    if (n == train_len - 1) out.min_train.push_back(lo), out.max_train.push_back(hi);
+  }
+  out.min_target.push_back(lo);
+  out.max_target.push_back(hi);
+}
+
+BiasRange kerple_range(const ExtrapolationRequest& r) {
+  BiasRange out{"kerple", {}, {}, {}, {}, {}};
+  const auto heads = encodings::kerple_heads(r.kerple_kind, r.kerple_p, r.kerple_a);
+  for (std::size_t h = 0; h < heads.p.size(); ++h) {
+    out.labels.push_back(fmt::format("p={} a={}", heads.p[h], heads.a[h]));
+    add_bias_range(out, r.train_len, r.target_len,
+                   [&](std::int64_t n) { return encodings::kerple_bias(r.kerple_kind, heads.p[h], heads.a[h], n); });
+  }
+  return out;
+}
+
+BiasRange sandwich_range(const ExtrapolationRequest& r) {
+  if (r.sandwich_dim < 2 || r.sandwich_dim % 2 != 0)
+    throw Error(fmt::format("--dim must be even for sandwich (got {})", r.sandwich_dim));
+  // Every head divides the same numerator by 8h/H > 0: its extremes sit at the numerator's.
+  BiasRange num{"sandwich", {}, {}, {}, {}, {}};
+  add_bias_range(num, r.train_len, r.target_len,
+                 [&](std::int64_t n) { return encodings::sandwich_numerator(n, r.sandwich_dim); });
+  BiasRange out{"sandwich", {}, {}, {}, {}, {}};
+  for (std::int64_t h = 1; h <= r.heads; ++h) {
+    const double divisor = 8.0 * static_cast<double>(h) / static_cast<double>(r.heads);
+    out.labels.push_back(fmt::format("8h/H={}", divisor));
+    out.min_train.push_back(num.min_train[0] / divisor);
+    out.max_train.push_back(num.max_train[0] / divisor);
+    out.min_target.push_back(num.min_target[0] / divisor);
+    out.max_target.push_back(num.max_target[0] / divisor);
+  }
+  return out;
 }
 
 }  // namespace
@@ -72,7 +116,8 @@ Extrapolation extrapolate(const ExtrapolationRequest& r) {
     throw Error(fmt::format("--target-len must exceed --train-len {} and be at most {} (got {})", r.train_len,
                             kMaxExtrapolationLen, r.target_len));
   if (r.methods.empty() && r.schemes.empty())
-    throw Error("give at least one of --methods (rope methods) or --schemes (alibi, t5, learned)");
+    throw Error(fmt::format("give at least one of --methods (rope methods) or --schemes ({})",
+                            join_choices(extrapolation_scheme_names())));
   std::set<std::string> seen;
   for (const auto& name : r.schemes) {
     const auto& names = extrapolation_scheme_names();
@@ -106,6 +151,10 @@ Extrapolation extrapolate(const ExtrapolationRequest& r) {
     t.directions.push_back(t5_direction(r.t5, false, r.train_len, r.target_len));
     if (r.t5.bidirectional) t.directions.push_back(t5_direction(r.t5, true, r.train_len, r.target_len));
     e.t5 = std::move(t);
+  }
+  for (const auto& name : r.schemes) {
+    if (name == "kerple") e.biases.push_back(kerple_range(r));
+    if (name == "sandwich") e.biases.push_back(sandwich_range(r));
   }
   if (has("learned"))
     e.learned = LearnedExtrapolation{r.train_len, r.train_len, r.target_len - 1, r.target_len - r.train_len};

@@ -7,8 +7,10 @@
 #include <memory>
 
 #include "app.hpp"
+#include "extrapolate_figure.hpp"
 #include "figure_options.hpp"
 #include "posenc/analysis/extrapolation.hpp"
+#include "posenc/encodings/bias_kernels.hpp"
 #include "posenc/encodings/registry.hpp"
 #include "posenc/encodings/rope.hpp"
 #include "posenc/error.hpp"
@@ -43,6 +45,7 @@ struct ExtrapolateOptions {
   std::uint64_t seed = 0;
   std::list<ExtrapolateBound> bound;  // stable addresses for CLI11
   ReportOutput output;
+  FigureOptions figure;
 };
 
 std::vector<std::string> extrapolate_split(const std::string& text, const char* option) {
@@ -91,6 +94,11 @@ int run_extrapolate(Context& ctx, const ExtrapolateOptions& o) {
   r.heads = alibi.integer("heads");
   const ParamMap t5 = extrapolate_values(o, "t5");
   r.t5 = {t5.integer("buckets"), t5.integer("max-distance"), t5.text("mode") == "bidirectional"};
+  const ParamMap kerple = extrapolate_values(o, "kerple");
+  r.kerple_kind = encodings::parse_kerple_kind(kerple.text("kind"));
+  r.kerple_p = kerple.list("p");
+  r.kerple_a = kerple.list("a");
+  r.sandwich_dim = r.rope.integer("dim");  // one head width for rope and sandwich
   r.samples = o.samples;
   r.seed = o.seed;
   const analysis::Extrapolation e = analysis::extrapolate(r);
@@ -103,6 +111,26 @@ int run_extrapolate(Context& ctx, const ExtrapolateOptions& o) {
     case io::Format::kJson:
       o.output.emit(ctx, f, [&](std::ostream& s) { io::write_extrapolation_json(e, s); });
       break;
+    case io::Format::kPng:
+    case io::Format::kSvg:
+    case io::Format::kAnsi: {
+      render::Figure fig = extrapolation_figure(e);
+      o.figure.apply(fig);
+      // Everything that decides the figure, so that it can be drawn again.
+      render::Metadata metadata = figure_metadata(std::get<render::LineFigure>(fig).title, {});
+      metadata.emplace_back("command", "posenc extrapolate");
+      metadata.emplace_back("train-len", fmt::format("{}", r.train_len));
+      metadata.emplace_back("target-len", fmt::format("{}", r.target_len));
+      metadata.emplace_back("methods", o.methods);
+      metadata.emplace_back("schemes", o.schemes);
+      metadata.emplace_back("samples", fmt::format("{}", r.samples));
+      metadata.emplace_back("seed", fmt::format("{}", r.seed));
+      for (const auto& b : o.bound)
+        if (b.option->count() > 0) metadata.emplace_back(b.name, posenc::to_string(b.value));
+      const std::string bytes = figure_bytes(fig, f, metadata);
+      o.output.emit(ctx, f, [&](std::ostream& s) { s << bytes; });
+      break;
+    }
     default:
       throw Error(fmt::format("--format {} is not available for posenc extrapolate", io::info(f).name));
   }
@@ -122,7 +150,8 @@ void add_extrapolate_command(CLI::App& app, Context& ctx, int& exit_code) {
       "  posenc extrapolate --train-len 4096 --target-len 16384            # rope none,linear,ntk,yarn,llama3; alibi, t5\n"
       "  posenc extrapolate --train-len 8192 --target-len 131072 --dim 128 --base 500000 --methods none,llama3,yarn\n"
       "  posenc extrapolate --train-len 512 --target-len 2048 --methods '' --schemes alibi,t5,learned --heads 12\n"
-      "  posenc extrapolate --train-len 4096 --target-len 16384 --format json -o extrapolation.json\n"
+      "  posenc extrapolate --train-len 4096 --target-len 16384 --methods '' --schemes kerple,sandwich --p 1,2 --a 0.5,1\n"
+      "  posenc extrapolate --train-len 4096 --target-len 16384 -o extrapolation.png   # or .svg, .json\n"
       "the factor of each method is L'/L unless --factor is given; docs: docs/extrapolation.md");
   integer_option(cmd->add_option("--train-len", opts->train_len, "training length L: offsets 0 … L-1 were seen")
                      ->required(),
@@ -135,7 +164,8 @@ void add_extrapolate_command(CLI::App& app, Context& ctx, int& exit_code) {
                               fmt::join(encodings::rope_scaling_names(), ", ")))
       ->capture_default_str()
       ->type_name("LIST");
-  cmd->add_option("--schemes", opts->schemes, "other schemes, comma-separated ('' = none): alibi, t5, learned")
+  cmd->add_option("--schemes", opts->schemes, "other schemes, comma-separated ('' = none): alibi, t5, learned, kerple, sandwich "
+                  "(sandwich's head width is --dim, its heads --heads)")
       ->capture_default_str()
       ->type_name("LIST");
   integer_option(cmd->add_option("--samples", opts->samples, "random (q, k) pairs averaged per entropy point")
@@ -145,10 +175,12 @@ void add_extrapolate_command(CLI::App& app, Context& ctx, int& exit_code) {
       ->capture_default_str()
       ->transform(non_negative_integer());
   for (const char* name : kExtrapolateRopeParams) bind_extrapolate_param(*cmd, *opts, "rope", name, "RoPE settings");
-  bind_extrapolate_param(*cmd, *opts, "alibi", "heads", "ALiBi and T5 settings");
+  bind_extrapolate_param(*cmd, *opts, "alibi", "heads", "ALiBi, Sandwich and T5 settings");
   for (const char* name : {"buckets", "max-distance", "mode"})
-    bind_extrapolate_param(*cmd, *opts, "t5", name, "ALiBi and T5 settings");
-  opts->output.bind(*cmd, {io::Format::kText, io::Format::kJson});
+    bind_extrapolate_param(*cmd, *opts, "t5", name, "ALiBi, Sandwich and T5 settings");
+  for (const char* name : {"kind", "p", "a"}) bind_extrapolate_param(*cmd, *opts, "kerple", name, "KERPLE settings");
+  opts->figure.bind(*cmd);
+  opts->output.bind(*cmd, {io::Format::kText, io::Format::kJson, io::Format::kPng, io::Format::kSvg, io::Format::kAnsi});
   cmd->callback([opts, &ctx, &exit_code] { exit_code = run_extrapolate(ctx, *opts); });
 }
 

@@ -92,6 +92,15 @@ void write_extrapolation_text(const Extrapolation& e, std::ostream& out) {
     for (std::size_t h = 0; h < a.slopes.size(); ++h)
       out << fmt::format("{:>4} {:>12.6g} {:>14.6g} {:>14.6g}\n", h, a.slopes[h], a.min_train[h], a.min_target[h]);
   }
+  for (const auto& b : e.biases) {
+    out << fmt::format("\n{}: bias range per head over offsets 0 … L-1 = {} and 0 … L'-1 = {}\n", b.scheme, L - 1,
+                       T - 1);
+    out << fmt::format("{:>4} {:>16} {:>14} {:>14} {:>14} {:>14}\n", "head", "", "min within L", "max within L",
+                       "min at L'", "max at L'");
+    for (std::size_t h = 0; h < b.labels.size(); ++h)
+      out << fmt::format("{:>4} {:>16} {:>14.6g} {:>14.6g} {:>14.6g} {:>14.6g}\n", h, b.labels[h], b.min_train[h],
+                         b.max_train[h], b.min_target[h], b.max_target[h]);
+  }
   if (e.t5) {
     const auto& t = *e.t5;
     out << fmt::format("\nt5: {} buckets, max_distance {}, {}; from its saturation offset on, every larger offset shares "
@@ -156,6 +165,14 @@ void write_extrapolation_json(const Extrapolation& e, std::ostream& out) {
                   {"slopes", json_numbers(e.alibi->slopes)},
                   {"min_bias_train", json_numbers(e.alibi->min_train)},
                   {"min_bias_target", json_numbers(e.alibi->min_target)}};
+  j["biases"] = nlohmann::json::array();
+  for (const auto& b : e.biases)
+    j["biases"].push_back({{"scheme", b.scheme},
+                           {"heads", b.labels},
+                           {"min_bias_train", json_numbers(b.min_train)},
+                           {"max_bias_train", json_numbers(b.max_train)},
+                           {"min_bias_target", json_numbers(b.min_target)},
+                           {"max_bias_target", json_numbers(b.max_target)}});
   j["t5"] = nullptr;
   if (e.t5) {
     nlohmann::json dirs = nlohmann::json::array();

@@ -135,3 +135,31 @@ TEST_CASE("yarn's logit scale is the square of 0.1 ln s + 1", "[extrapolation]")
   // Sharper logits, lower entropy.
   CHECK(yarn.entropy[0] < yarn.entropy_without_factor[0]);
 }
+
+TEST_CASE("kerple and sandwich bias ranges by hand", "[extrapolation]") {
+  posenc::analysis::ExtrapolationRequest r;
+  r.train_len = 4;
+  r.target_len = 8;
+  r.schemes = {"sandwich", "kerple"};
+  r.kerple_kind = posenc::encodings::KerpleKind::kLog;
+  r.kerple_p = {1.0, 2.0};
+  r.kerple_a = {1.0};
+  r.sandwich_dim = 2;
+  r.heads = 1;
+  const auto e = posenc::analysis::extrapolate(r);
+  REQUIRE(e.biases.size() == 2);
+  const auto& s = e.biases[0];  // in the order of --schemes
+  const auto& k = e.biases[1];
+  CHECK(s.scheme == "sandwich");
+  // d = 2: one term, ω = 10000^(−2/2) = 1e-4: (cos(n·1e-4) − 1) / (8·1/1) = −2 sin²(n·1e-4/2) / 8 (written
+  // without the cancellation of cos − 1), most negative at the largest n.
+  const auto sq = [](double x) { return x * x; };
+  CHECK(s.min_train[0] == Approx(-2 * sq(std::sin(1.5e-4)) / 8).epsilon(1e-12));
+  CHECK(s.min_target[0] == Approx(-2 * sq(std::sin(3.5e-4)) / 8).epsilon(1e-12));
+  CHECK(s.max_target[0] == 0.0);
+  CHECK(k.scheme == "kerple");
+  REQUIRE(k.min_train.size() == 2);
+  CHECK(k.min_train[0] == Approx(-std::log(4.0)).epsilon(1e-15));       // −p·ln(1 + a·3)
+  CHECK(k.min_target[1] == Approx(-2.0 * std::log(8.0)).epsilon(1e-15));  // −2·ln(1 + 7)
+  CHECK(k.max_train[1] == 0.0);
+}

@@ -251,6 +251,46 @@ def check_json(tmp):
         expect(len(d) == 1 and d[0]["saturation"] == saturation(-1, 16, 300, False), f"causal t5 saturation {d}")
 
 
+def check_biases():
+    # KERPLE (chijames/KERPLE ParallelKerpleLog/Power: -p·ln(1 + a·n), -a·n^p) and Sandwich
+    # (NeMo: (Σ_{k=1}^{d/2} cos(n·10000^(-2k/d)) - d/2) / (8h/H)) over offsets 0..L-1 and 0..L'-1.
+    L2, T2, d, H = 1000, 5000, 32, 4
+    r = run("extrapolate", "--train-len", str(L2), "--target-len", str(T2), "--methods", "", "--schemes",
+            "kerple,sandwich", "--p", "1,2", "--a", "0.5,1", "--dim", str(d), "--heads", str(H), "--format", "json",
+            text=True)
+    expect(r.returncode == 0, f"biases: exit {r.returncode} ({r.stderr!r})")
+    if r.returncode != 0:
+        return
+    b = {x["scheme"]: x for x in json.loads(r.stdout)["biases"]}
+    n = np.arange(T2, dtype=np.float64)
+    for h, (p, a) in enumerate([(1.0, 0.5), (2.0, 1.0)]):
+        bias = -p * np.log1p(a * n)
+        expect(abs(b["kerple"]["min_bias_train"][h] - bias[:L2].min()) <= 1e-12 * abs(bias[:L2].min()),
+               f"kerple head {h}: min within L")
+        expect(abs(b["kerple"]["min_bias_target"][h] - bias.min()) <= 1e-12 * abs(bias.min()),
+               f"kerple head {h}: min at L'")
+    k = np.arange(1, d // 2 + 1, dtype=np.float64)
+    numerator = np.cos(np.outer(n, 10000.0 ** (-2 * k / d))).sum(axis=1) - d / 2
+    for h in range(1, H + 1):
+        bias = numerator / (8.0 * h / H)
+        for key, want in (("min_bias_train", bias[:L2].min()), ("max_bias_train", bias[:L2].max()),
+                          ("min_bias_target", bias.min()), ("max_bias_target", bias.max())):
+            got = b["sandwich"][key][h - 1]
+            expect(abs(got - want) <= 1e-9 * max(1.0, abs(want)), f"sandwich head {h}: {key} {got} != {want}")
+
+
+def check_figure(tmp):
+    for ext, magic in (("png", b"\x89PNG\r\n\x1a\n"), ("svg", b"<?xml")):
+        out = os.path.join(tmp, f"ex.{ext}")
+        r = run("extrapolate", "--train-len", "256", "--target-len", "1024", "--samples", "2", "--schemes",
+                "alibi,t5,kerple,sandwich,learned", "-o", out)
+        expect(r.returncode == 0, f"{ext}: exit {r.returncode} ({r.stderr!r})")
+        if r.returncode == 0:
+            with open(out, "rb") as f:
+                head = f.read(64)
+            expect(head.startswith(magic) or (ext == "svg" and b"<svg" in head), f"{ext}: starts with {head[:8]!r}")
+
+
 def check_text():
     r = run("extrapolate", "--train-len", "1024", "--target-len", "4096", "--samples", "2", text=True)
     expect(r.returncode == 0, f"text: exit {r.returncode} ({r.stderr!r})")
@@ -291,6 +331,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         check_json(tmp)
         check_text()
+        check_biases()
+        check_figure(tmp)
         check_bad_options(tmp)
     finish()
 

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "posenc/encodings/bias_kernels.hpp"
 #include "posenc/encodings/rope.hpp"
 #include "posenc/encodings/t5.hpp"
 #include "posenc/params.hpp"
@@ -64,6 +65,14 @@ struct AlibiExtrapolation {
   std::vector<double> min_train, min_target;  ///< −m·(L−1), −m·(L'−1); the largest bias is 0 (Δ = 0)
 };
 
+/// A bias that depends on the distance only (KERPLE, Sandwich), per head: its range over offsets
+/// 0 … L−1 (what training saw) and 0 … L'−1.
+struct BiasRange {
+  std::string scheme;               ///< "kerple" or "sandwich"
+  std::vector<std::string> labels;  ///< per head: "p=1 a=1", "8h/H=1"
+  std::vector<double> min_train, max_train, min_target, max_target;
+};
+
 /// One direction of T5's relative position (key − query): "past" (key before the query) or
 /// "future" (bidirectional only; the causal decoder puts every future key in bucket 0).
 struct T5Direction {
@@ -92,9 +101,12 @@ struct ExtrapolationRequest {
   std::int64_t train_len = 0, target_len = 0;
   std::vector<std::string> methods;  ///< rope scaling names
   ParamMap rope;
-  std::vector<std::string> schemes;  ///< alibi, t5, learned
-  std::int64_t heads = 8;            ///< alibi
+  std::vector<std::string> schemes;  ///< alibi, t5, learned, kerple, sandwich
+  std::int64_t heads = 8;            ///< alibi and sandwich
   encodings::T5Options t5;
+  encodings::KerpleKind kerple_kind = encodings::KerpleKind::kLog;
+  std::vector<double> kerple_p = {1.0}, kerple_a = {1.0};  ///< per head, or one value for every head
+  std::int64_t sandwich_dim = 64;    ///< Sandwich's head width d
   std::int64_t samples = 16;         ///< random (q, k) pairs averaged per entropy point
   std::uint64_t seed = 0;
 };
@@ -104,6 +116,7 @@ struct Extrapolation {
   std::vector<std::int64_t> lengths;  ///< where entropy is evaluated (extrapolation_lengths)
   std::vector<RopeExtrapolation> rope;
   std::optional<AlibiExtrapolation> alibi;
+  std::vector<BiasRange> biases;  ///< kerple, sandwich, in the order of --schemes
   std::optional<T5Extrapolation> t5;
   std::optional<LearnedExtrapolation> learned;
 };
