@@ -102,7 +102,11 @@ ModelScheme scheme_of_model(const std::string& path, const std::string& requeste
                               path, requested, path));
     return {"rope", {}, {}};
   }
-  const std::string text = io::read_small_file(file, "--hf-config", io::kMaxConfigBytes);
+  return scheme_of_config(io::read_small_file(file, "--hf-config", io::kMaxConfigBytes), file, path, requested, t5_mode);
+}
+
+ModelScheme scheme_of_config(const std::string& text, const std::string& file, const std::string& path,
+                             const std::string& requested, const std::string& t5_mode) {
   const ModelReport r = parse_model(text, file);
   const auto tabulated = [](Mechanism k) { return std::find(std::begin(kTabulated), std::end(kTabulated), k) != std::end(kTabulated); };
   const MechanismUse* use = nullptr;

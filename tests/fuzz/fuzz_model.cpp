@@ -1,7 +1,8 @@
 // libFuzzer target: config.json text -> everything `posenc model` and `--hf-config` read from it:
 // the model report (family defaults, layer plan, every mechanism), the layer plan alone, each
-// layer type's rope config (finalized, its frequencies computed), and the report written as
-// text and JSON. Anything but a result or posenc::Error (a crash, a sanitizer report, another
+// layer type's rope config (finalized, its frequencies computed), the report written as
+// text and JSON, and the flags each scheme's --hf-config takes from it (scheme_of_config: ALiBi,
+// T5 stacks, sinusoidal, learned, DeBERTa buckets, M-RoPE with vision_config, NoPE layers). Anything but a result or posenc::Error (a crash, a sanitizer report, another
 // exception) is a bug.
 #include <cstddef>
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include "posenc/memory.hpp"
 #include "posenc/models/layers.hpp"
 #include "posenc/models/model_report.hpp"
+#include "posenc/models/model_schemes.hpp"
 
 namespace {
 
@@ -56,5 +58,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   types.insert("");
   for (const auto& t : types) model_fuzz_layer_type(text, t);
+  for (const char* scheme : {"", "alibi", "t5", "sinusoidal", "learned", "deberta", "mrope", "nope"}) {
+    try {
+      const auto m = posenc::models::scheme_of_config(text, "config.json", "config.json", scheme, "");
+      if (m.scheme.empty()) __builtin_trap();
+    } catch (const posenc::Error&) {
+    }
+  }
   return 0;
 }

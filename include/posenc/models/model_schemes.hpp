@@ -27,4 +27,9 @@ struct ModelScheme {
 /// what it uses and 'posenc model PATH'.
 ModelScheme scheme_of_model(const std::string& path, const std::string& requested, const std::string& t5_mode);
 
+/// scheme_of_model on config.json text already read from `file` (`path`: what the user typed,
+/// named in messages).
+ModelScheme scheme_of_config(const std::string& json_text, const std::string& file, const std::string& path,
+                             const std::string& requested, const std::string& t5_mode);
+
 }  // namespace posenc::models
