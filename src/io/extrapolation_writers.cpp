@@ -131,6 +131,13 @@ void write_extrapolation_json(const Extrapolation& e, std::ostream& out) {
   j["target_len"] = e.request.target_len;
   j["samples"] = e.request.samples;
   j["seed"] = e.request.seed;
+  j["methods"] = e.request.methods;
+  j["schemes"] = e.request.schemes;
+  // The RoPE settings typed (the others are rope's defaults), each as the flag that gives it back.
+  nlohmann::json settings = nlohmann::json::object();
+  for (const auto& name : e.request.rope.names())
+    if (e.request.rope.given(name)) settings[name] = to_string(e.request.rope.value(name));
+  j["rope_settings"] = std::move(settings);
   j["lengths"] = e.lengths;
   j["rope"] = nlohmann::json::array();
   for (const auto& r : e.rope) {

@@ -182,6 +182,9 @@ def check_json(tmp):
     j = json.loads(r.stdout)
     expect(j["train_len"] == L and j["target_len"] == T and j["seed"] == seed and j["samples"] == samples,
            "json: lengths, seed and samples echoed")
+    expect(j["methods"] == ["none", "linear", "ntk", "dynamic", "yarn", "llama3"], f"methods echoed {j['methods']}")
+    expect(j["schemes"] == ["alibi", "t5", "learned"], f"schemes echoed {j['schemes']}")
+    expect(j["rope_settings"] == {"dim": str(DIM)}, f"rope settings echoed {j['rope_settings']}")
     want_lengths = sorted({*[2 ** k for k in range(4, 20) if 2 ** k < T], L, T})
     expect(j["lengths"] == want_lengths, f"json lengths {j['lengths']}")
     original = default_inv_freq(BASE, DIM)
