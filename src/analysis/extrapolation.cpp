@@ -33,8 +33,11 @@ encodings::RopeConfig extrapolation_rope_config(const ParamMap& rope, std::strin
   if (reads_factor && !(p.has("factor") && p.given("factor")))
     p.set("factor", static_cast<double>(target_len) / static_cast<double>(train_len), true);
   if (s == RopeScaling::kNone || s == RopeScaling::kProportional) p.set("factor", 0.0, false);
-  if (s != RopeScaling::kNone && s != RopeScaling::kProportional)
+  if (s != RopeScaling::kNone && s != RopeScaling::kProportional) {
     p.set("original-max-position-embeddings", train_len, true);
+    // The lengths compared, also over a --hf-config's (YaRN checks its factor against the ratio).
+    p.set("max-position-embeddings", target_len, true);
+  }
   if (s == RopeScaling::kDynamic) {
     // transformers' dynamic NTK takes max_position_embeddings as the trained length and
     // rescales the base at the current length.

@@ -3,6 +3,7 @@
 // (posenc/analysis/extrapolation.hpp); this file parses, calls and writes.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <list>
 #include <memory>
 
@@ -29,7 +30,7 @@ namespace {
 constexpr const char* kExtrapolateRopeParams[] = {
     "dim",         "base",      "rotary-dim",      "partial-rotary-factor", "factor",           "beta-fast",
     "beta-slow",   "mscale",    "mscale-all-dim",  "attention-factor",      "truncate",         "low-freq-factor",
-    "high-freq-factor", "short-factor", "long-factor", "convention",       "precision"};
+    "high-freq-factor", "short-factor", "long-factor", "convention",       "precision",        "hf-config"};
 
 struct ExtrapolateBound {
   std::string scheme, name;
@@ -46,6 +47,13 @@ struct ExtrapolateOptions {
   std::list<ExtrapolateBound> bound;  // stable addresses for CLI11
   ReportOutput output;
   FigureOptions figure;
+
+  /// --hf-config as typed ("" = none).
+  std::string hf_config() const {
+    for (const auto& b : bound)
+      if (b.name == "hf-config" && b.option->count() > 0) return std::get<std::string>(b.value);
+    return {};
+  }
 };
 
 std::vector<std::string> extrapolate_split(const std::string& text, const char* option) {
@@ -102,8 +110,16 @@ int run_extrapolate(Context& ctx, const ExtrapolateOptions& o) {
   r.samples = o.samples;
   r.seed = o.seed;
   const analysis::Extrapolation e = analysis::extrapolate(r);
+  // Each warning once. With --hf-config, the model's own method settings (llama3's frequency
+  // factors, ...) are unread by the other methods by design: not worth a warning here.
+  std::vector<std::string> said;
   for (const auto& m : e.rope)
-    for (const auto& w : m.freqs.warnings) ctx.err << "posenc: warning: " << w << "\n";
+    for (const auto& w : m.freqs.warnings) {
+      if (w.find(" is ignored: --scaling ") != std::string::npos && !o.hf_config().empty()) continue;
+      if (std::find(said.begin(), said.end(), w) != said.end()) continue;
+      said.push_back(w);
+      ctx.err << "posenc: warning: " << w << "\n";
+    }
   switch (f) {
     case io::Format::kText:
       o.output.emit(ctx, f, [&](std::ostream& s) { io::write_extrapolation_text(e, s); });
@@ -152,6 +168,7 @@ void add_extrapolate_command(CLI::App& app, Context& ctx, int& exit_code) {
       "  posenc extrapolate --train-len 512 --target-len 2048 --methods '' --schemes alibi,t5,learned --heads 12\n"
       "  posenc extrapolate --train-len 4096 --target-len 16384 --methods '' --schemes kerple,sandwich --p 1,2 --a 0.5,1\n"
       "  posenc extrapolate --train-len 4096 --target-len 16384 -o extrapolation.png   # or .svg, .json\n"
+      "  posenc extrapolate --hf-config config.json --train-len 8192 --target-len 65536 --schemes ''  # a model's base, dims\n"
       "the factor of each method is L'/L unless --factor is given; docs: docs/extrapolation.md");
   integer_option(cmd->add_option("--train-len", opts->train_len, "training length L: offsets 0 … L-1 were seen")
                      ->required(),

@@ -99,8 +99,8 @@ def yarn(d, beta_fast=32.0, beta_slow=1.0):  # _compute_yarn_parameters, truncat
         np.float32), 0.1 * math.log(S) + 1.0
 
 
-def llama3(d, low_freq_factor=1.0, high_freq_factor=4.0):  # _compute_llama3_parameters
-    inv_freq = default_inv_freq(BASE, d)
+def llama3(d, low_freq_factor=1.0, high_freq_factor=4.0, base=BASE, L=L, S=S):  # _compute_llama3_parameters
+    inv_freq = default_inv_freq(base, d)
     low_wavelen, high_wavelen = L / low_freq_factor, L / high_freq_factor
     wavelen = np.float32(2 * math.pi) / inv_freq
     out = np.where(wavelen > low_wavelen, inv_freq / np.float32(S), inv_freq).astype(np.float32)
@@ -294,6 +294,25 @@ def check_figure(tmp):
             expect(head.startswith(magic) or (ext == "svg" and b"<svg" in head), f"{ext}: starts with {head[:8]!r}")
 
 
+def check_hf_config():
+    # Llama-3.1-8B's config (tests/data/configs, its _source): base 500000, head_dim 128, llama3
+    # low/high frequency factors 1 and 4 from the file; the factor is L'/L = 8, not the file's.
+    cfg = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "configs", "llama-3.1-8b.json")
+    r = run("extrapolate", "--hf-config", cfg, "--train-len", "8192", "--target-len", "65536", "--methods",
+            "none,llama3", "--schemes", "", "--samples", "1", "--format", "json", text=True)
+    expect(r.returncode == 0, f"hf-config: exit {r.returncode} ({r.stderr!r})")
+    expect("is ignored" not in r.stderr, f"hf-config: no warning about the model's llama3 settings ({r.stderr!r})")
+    if r.returncode != 0:
+        return
+    j = json.loads(r.stdout)
+    m = {x["method"]: x for x in j["rope"]}
+    expect(rel_err(m["none"]["inv_freq"], default_inv_freq(500000.0, 128)) <= 1e-6, "hf-config: base 500000, d 128")
+    want = llama3(128, 1.0, 4.0, base=500000.0, L=8192, S=8.0)
+    expect(m["llama3"]["factor"] == 8 and rel_err(m["llama3"]["inv_freq"], want) <= 1e-6,
+           f"hf-config: llama3 at factor 8, rel err {rel_err(m['llama3']['inv_freq'], want):.2e}")
+    expect(j["rope_settings"].get("hf-config") == cfg, f"hf-config echoed: {j['rope_settings']}")
+
+
 def check_text():
     r = run("extrapolate", "--train-len", "1024", "--target-len", "4096", "--samples", "2", text=True)
     expect(r.returncode == 0, f"text: exit {r.returncode} ({r.stderr!r})")
@@ -335,6 +354,7 @@ def main():
         check_json(tmp)
         check_text()
         check_biases()
+        check_hf_config()
         check_figure(tmp)
         check_bad_options(tmp)
     finish()

@@ -124,8 +124,9 @@ struct Extrapolation {
 /// Runs every analysis the request names. Throws Error for bad settings, naming the option.
 Extrapolation extrapolate(const ExtrapolationRequest& r);
 
-/// The method's RopeConfig: `rope` with --scaling METHOD; --factor L'/L (when the method reads
-/// one and `rope` gives none); --original-max-position-embeddings L; dynamic evaluated at
+/// The method's RopeConfig: `rope` (flags, or a --hf-config with the flags over it) with
+/// --scaling METHOD; --factor L'/L (when the method reads one and `rope` gives none);
+/// --original-max-position-embeddings L and --max-position-embeddings L'; dynamic evaluated at
 /// --seq-len L' with --max-position-embeddings L (its original length in transformers);
 /// longrope with --max-position-embeddings L' and --seq-len L' (its long factors).
 encodings::RopeConfig extrapolation_rope_config(const ParamMap& rope, std::string_view method, std::int64_t train_len,
