@@ -36,8 +36,10 @@ void model_fuzz_layer_type(const std::string& text, const std::string& type) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   posenc::set_memory_limit(std::uint64_t{64} << 20);
   const std::string text(reinterpret_cast<const char*>(data), size);
+  std::set<std::string> kinds = {""};  // the scheme --hf-config decides, and each mechanism's
   try {
     const auto r = posenc::models::parse_model(text, "config.json");
+    for (const auto& m : r.mechanisms) kinds.insert(std::string(posenc::models::to_string(m.kind)));
     if (r.source.empty()) __builtin_trap();
     std::ostringstream out;
     posenc::io::write_model_text(r, out);
@@ -58,11 +60,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   types.insert("");
   for (const auto& t : types) model_fuzz_layer_type(text, t);
-  for (const char* scheme : {"", "alibi", "t5", "sinusoidal", "learned", "deberta", "mrope", "nope"}) {
-    try {
-      const auto m = posenc::models::scheme_of_config(text, "config.json", "config.json", scheme, "");
-      if (m.scheme.empty()) __builtin_trap();
-    } catch (const posenc::Error&) {
+  for (const auto& scheme : kinds) {  // a scheme the model does not use only throws the refusal
+    for (const char* mode : {"", "causal"}) {  // T5: the encoder's and the decoder's stack
+      if (*mode != 0 && scheme != "t5") continue;
+      try {
+        const auto m = posenc::models::scheme_of_config(text, "config.json", "config.json", scheme, mode);
+        if (m.scheme.empty()) __builtin_trap();
+      } catch (const posenc::Error&) {
+      }
     }
   }
   return 0;
