@@ -12,7 +12,7 @@ using namespace detail;
 
 namespace {
 
-double norm(const std::vector<double>& x) { return std::sqrt(dot(x, x)); }
+double norm_axial(const std::vector<double>& x) { return std::sqrt(dot(x, x)); }
 
 /// x rotated pair by pair with row n of the table: (x cos − y sin, x sin + y cos).
 std::vector<double> rotate(const AxialCase& c, std::size_t n, const std::vector<double>& x) {
@@ -59,7 +59,7 @@ IdentityResult check_axial_relative(const AxialCase& c, double tol) {
     rq[t] = rotate(c, t, c.q);
     rk[t] = rotate(c, t, c.k);
   }
-  const double scale = std::max(norm(c.q) * norm(c.k), 1e-300);
+  const double scale = std::max(norm_axial(c.q) * norm_axial(c.k), 1e-300);
   std::unordered_map<std::array<std::int64_t, 3>, double, OffsetHash> first;
   first.reserve(4 * n);
   for (std::size_t a = 0; a < n; ++a)
@@ -105,8 +105,8 @@ IdentityResult check_axial_norm(const AxialCase& c, double tol) {
   IdentityResult r = start("rope-norm", tol, "max ||R_n x| - |x|| / |x|, x = q, k");
   for (std::size_t t = 0; t < c.ids.size(); ++t)
     for (const auto* x : {&c.q, &c.k}) {
-      const double nx = std::max(norm(*x), 1e-300);
-      record(r, std::abs(norm(rotate(c, t, *x)) - nx) / nx, {{"token", i64(t)}});
+      const double nx = std::max(norm_axial(*x), 1e-300);
+      record(r, std::abs(norm_axial(rotate(c, t, *x)) - nx) / nx, {{"token", i64(t)}});
     }
   r.note = qk_note(c);
   finish(r);

@@ -17,7 +17,7 @@ namespace {
 
 using Pos = std::vector<std::pair<std::string, std::int64_t>>;
 
-double norm(const std::vector<double>& x) { return std::sqrt(dot(x, x)); }
+double norm_rope(const std::vector<double>& x) { return std::sqrt(dot(x, x)); }
 
 double max_abs_diff(const std::vector<double>& a, const std::vector<double>& b) {
   double m = 0.0;
@@ -105,7 +105,7 @@ RopeCheckCase make_rope_case(std::vector<double> theta, RopeLayout layout, std::
 IdentityResult check_rope_relative(const RopeCheckCase& c, double tol) {
   IdentityResult r = start("rope-relative", tol,
                            "max |<R_m q, R_n k> - <R_0 q, R_{n-m} k>|, |.. - Re sum q k* e^{i(m-n)theta}| / (|q||k|)");
-  const double scale = std::max(norm(c.q) * norm(c.k), 1e-300);
+  const double scale = std::max(norm_rope(c.q) * norm_rope(c.k), 1e-300);
   const auto r0q = c.apply(c.q, 0.0, c.layout);  // = scale · q
   for (std::int64_t m : c.positions)
     for (std::int64_t n : c.positions) {
@@ -130,8 +130,8 @@ IdentityResult check_rope_norm(const RopeCheckCase& c, double tol) {
   const double s = std::abs(c.scale) > 1e-300 ? std::abs(c.scale) : 1.0;
   for (std::int64_t m : c.positions)
     for (const auto* x : {&c.q, &c.k}) {
-      const double nx = s * std::max(norm(*x), 1e-300);
-      record(r, std::abs(norm(c.apply(*x, static_cast<double>(m), c.layout)) - nx) / nx, Pos{{"m", m}});
+      const double nx = s * std::max(norm_rope(*x), 1e-300);
+      record(r, std::abs(norm_rope(c.apply(*x, static_cast<double>(m), c.layout)) - nx) / nx, Pos{{"m", m}});
     }
   r.note = vectors_note(c) + "; " + c.implementation +
            (scaled ? fmt::format("; cos and sin carry the attention factor s = {} (divided out here: |R_m x| = s |x|)",
@@ -143,7 +143,7 @@ IdentityResult check_rope_norm(const RopeCheckCase& c, double tol) {
 
 IdentityResult check_rope_forms_agree(const RopeCheckCase& c, double tol) {
   IdentityResult r = start("rope-forms-agree", tol, "max |matrix - element-wise|, |complex - element-wise| / |q|");
-  const double scale = std::max(norm(c.q), 1e-300);
+  const double scale = std::max(norm_rope(c.q), 1e-300);
   for (std::int64_t m : c.positions) {
     const auto md = static_cast<double>(m);
     const auto e = c.apply(c.q, md, c.layout);
@@ -166,7 +166,7 @@ IdentityResult check_layouts_agree(const RopeCheckCase& c, double tol) {
     return y;
   };
   const auto pq = permute(c.q), pk = permute(c.k);
-  const double nq = std::max(norm(c.q), 1e-300), scale = std::max(norm(c.q) * norm(c.k), 1e-300);
+  const double nq = std::max(norm_rope(c.q), 1e-300), scale = std::max(norm_rope(c.q) * norm_rope(c.k), 1e-300);
   for (std::int64_t m : c.positions) {
     const auto md = static_cast<double>(m);
     const auto inter = permute(c.apply(c.q, md, RopeLayout::kInterleaved));
@@ -186,7 +186,7 @@ IdentityResult check_layouts_agree(const RopeCheckCase& c, double tol) {
 
 IdentityResult check_rope_dot_shift_invariant(const RopeCheckCase& c, double tol) {
   IdentityResult r = start("dot-shift-invariant", tol, "max |<R_m q, R_{m+delta} k> - <q, R_delta k>| / (|q||k|)");
-  const double scale = std::max(norm(c.q) * norm(c.k), 1e-300);
+  const double scale = std::max(norm_rope(c.q) * norm_rope(c.k), 1e-300);
   for (std::int64_t d : c.offsets) {
     const double ref = rotated_score(c, 0.0, static_cast<double>(d));
     for (std::int64_t m : c.positions)
@@ -200,7 +200,7 @@ IdentityResult check_rope_dot_shift_invariant(const RopeCheckCase& c, double tol
 
 IdentityResult check_rope_dot_symmetric(const RopeCheckCase& c, double tol) {
   IdentityResult r = start("dot-symmetric", tol, "max |<R_m q, R_{m+delta} k> - <R_m q, R_{m-delta} k>| / (|q||k|)");
-  const double scale = std::max(norm(c.q) * norm(c.k), 1e-300);
+  const double scale = std::max(norm_rope(c.q) * norm_rope(c.k), 1e-300);
   for (std::int64_t d : c.offsets)
     for (std::int64_t m : c.positions) {
       const auto md = static_cast<double>(m), dd = static_cast<double>(d);

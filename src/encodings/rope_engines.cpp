@@ -183,7 +183,7 @@ void engine_frequencies(const RopeConfig& c, RopeFrequencies& f) {
 namespace {
 
 template <class T>
-RopePairValues values(const RopeConfig& c, const RopeFrequencies& f, std::int64_t position) {
+RopePairValues values_engines(const RopeConfig& c, const RopeFrequencies& f, std::int64_t position) {
   const std::size_t n = f.pairs();
   RopePairValues v{std::vector<double>(n), std::vector<double>(n), std::vector<double>(n)};
   // The cache's position column: arange(rows) as float, divided (vLLM/SGLang linear) or scaled (MLX).
@@ -212,7 +212,7 @@ RopePairValues values(const RopeConfig& c, const RopeFrequencies& f, std::int64_
 }  // namespace
 
 RopePairValues engine_pair_values(const RopeConfig& c, const RopeFrequencies& f, std::int64_t position) {
-  return c.precision == RopePrecision::kF32 ? values<float>(c, f, position) : values<double>(c, f, position);
+  return c.precision == RopePrecision::kF32 ? values_engines<float>(c, f, position) : values_engines<double>(c, f, position);
 }
 
 }  // namespace posenc::encodings::rope_detail

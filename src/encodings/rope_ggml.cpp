@@ -30,7 +30,7 @@ T get_mscale(T scale, T mscale) {
 
 /// Per-pair values at one position; `position = 1` gives the effective inverse frequencies.
 template <class T>
-RopePairValues values(const RopeConfig& c, const RopeFrequencies& f, std::int64_t position) {
+RopePairValues values_ggml(const RopeConfig& c, const RopeFrequencies& f, std::int64_t position) {
   const auto n = static_cast<std::size_t>(c.rotary_dim / 2);
   RopePairValues v{std::vector<double>(n), std::vector<double>(n), std::vector<double>(n)};
   const T theta_scale = static_cast<T>(f.ggml_theta_scale);
@@ -174,8 +174,8 @@ void setup(const RopeConfig& c, RopeFrequencies& f) {
   unscaled.ggml_freq_scale = 1.0;
   unscaled.ggml_ext_factor = 0.0;
   unscaled.ggml_freq_factors.clear();
-  f.inv_freq_original = values<T>(c, unscaled, 1).angle;
-  f.inv_freq = values<T>(c, f, 1).angle;
+  f.inv_freq_original = values_ggml<T>(c, unscaled, 1).angle;
+  f.inv_freq = values_ggml<T>(c, f, 1).angle;
   if (f.llama3) {  // classify by the factor: 1 unchanged, s divided, else 1/ff = (1−w)/s + w
     f.blend.resize(n);
     f.regime.resize(n);
@@ -247,7 +247,7 @@ void ggml_frequencies(const RopeConfig& c, RopeFrequencies& f) {
 }
 
 RopePairValues ggml_pair_values(const RopeConfig& c, const RopeFrequencies& f, std::int64_t position) {
-  return c.precision == RopePrecision::kF32 ? values<float>(c, f, position) : values<double>(c, f, position);
+  return c.precision == RopePrecision::kF32 ? values_ggml<float>(c, f, position) : values_ggml<double>(c, f, position);
 }
 
 }  // namespace posenc::encodings::rope_detail

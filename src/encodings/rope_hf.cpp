@@ -90,7 +90,7 @@ void proportional(const RopeConfig& c, RopeFrequencies& f) {
 }
 
 template <class T>
-void compute(const RopeConfig& c, RopeFrequencies& f) {
+void compute_hf(const RopeConfig& c, RopeFrequencies& f) {
   const std::size_t n = pair_count(c);
   if (c.scaling == RopeScaling::kProportional) return proportional<T>(c, f);
   f.inv_freq_original = hf_inv_freq<T>(c.base, c.rotary_dim, n);
@@ -124,9 +124,9 @@ void compute(const RopeConfig& c, RopeFrequencies& f) {
 
 void hf_frequencies(const RopeConfig& c, RopeFrequencies& f) {
   if (c.precision == RopePrecision::kF32) {
-    compute<float>(c, f);
+    compute_hf<float>(c, f);
   } else {
-    compute<double>(c, f);
+    compute_hf<double>(c, f);
   }
 }
 

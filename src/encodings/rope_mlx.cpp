@@ -134,7 +134,7 @@ void llama3(const RopeConfig& c, RopeFrequencies& f) {
 }
 
 template <class T>
-void compute(const RopeConfig& c, RopeFrequencies& f) {
+void compute_mlx(const RopeConfig& c, RopeFrequencies& f) {
   const std::size_t n = pair_count(c);
   f.inv_freq_original = kernel_inv_freq<T>(c.base, c.rotary_dim, n);
   f.inv_freq = f.inv_freq_original;
@@ -191,9 +191,9 @@ void compute(const RopeConfig& c, RopeFrequencies& f) {
 
 void mlx_frequencies(const RopeConfig& c, RopeFrequencies& f) {
   if (c.precision == RopePrecision::kF32) {
-    compute<float>(c, f);
+    compute_mlx<float>(c, f);
   } else {
-    compute<double>(c, f);
+    compute_mlx<double>(c, f);
   }
 }
 

@@ -32,7 +32,7 @@ std::int64_t original_or_max(const RopeConfig& c, RopeFrequencies& f, std::int64
 }
 
 template <class T>
-void compute(const RopeConfig& c, RopeFrequencies& f) {
+void compute_sglang(const RopeConfig& c, RopeFrequencies& f) {
   const std::size_t n = pair_count(c);
   const std::int64_t m = c.max_position_embeddings;  // the cache length (0: unknown here)
   f.inv_freq_original = hf_inv_freq<T>(c.base, c.rotary_dim, n);
@@ -117,9 +117,9 @@ void compute(const RopeConfig& c, RopeFrequencies& f) {
 
 void sglang_frequencies(const RopeConfig& c, RopeFrequencies& f) {
   if (c.precision == RopePrecision::kF32) {
-    compute<float>(c, f);
+    compute_sglang<float>(c, f);
   } else {
-    compute<double>(c, f);
+    compute_sglang<double>(c, f);
   }
 }
 

@@ -37,7 +37,7 @@ std::int64_t original_or_1024(const RopeConfig& c, RopeFrequencies& f) {
 }
 
 template <class T>
-void compute(const RopeConfig& c, RopeFrequencies& f) {
+void compute_trtllm(const RopeConfig& c, RopeFrequencies& f) {
   const std::size_t n = pair_count(c);
   const std::int64_t m = c.max_position_embeddings;  // RopeParams.max_positions (0: unknown here)
   for (const auto& s : c.sources)  // rope_params.dim = rotary_dim or rotary_emb_base or ...
@@ -139,9 +139,9 @@ void compute(const RopeConfig& c, RopeFrequencies& f) {
 
 void trtllm_frequencies(const RopeConfig& c, RopeFrequencies& f) {
   if (c.precision == RopePrecision::kF32) {
-    compute<float>(c, f);
+    compute_trtllm<float>(c, f);
   } else {
-    compute<double>(c, f);
+    compute_trtllm<double>(c, f);
   }
 }
 

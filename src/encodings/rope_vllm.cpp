@@ -30,7 +30,7 @@ std::int64_t default_max_model_len(const RopeConfig& c, std::int64_t m) {
 }
 
 template <class T>
-void compute(const RopeConfig& c, RopeFrequencies& f, bool v06) {
+void compute_vllm(const RopeConfig& c, RopeFrequencies& f, bool v06) {
   const std::size_t n = pair_count(c);
   // The model files pass config.max_position_embeddings as the cache length (0: unknown here).
   const std::int64_t m = c.max_position_embeddings;
@@ -141,9 +141,9 @@ void compute(const RopeConfig& c, RopeFrequencies& f, bool v06) {
 
 void vllm_frequencies(const RopeConfig& c, RopeFrequencies& f, bool v06) {
   if (c.precision == RopePrecision::kF32) {
-    compute<float>(c, f, v06);
+    compute_vllm<float>(c, f, v06);
   } else {
-    compute<double>(c, f, v06);
+    compute_vllm<double>(c, f, v06);
   }
 }
 

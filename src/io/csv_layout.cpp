@@ -16,7 +16,7 @@ namespace posenc::io {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& name, const std::string& what) {
+[[noreturn]] void fail_layout(const std::string& name, const std::string& what) {
   throw Error(fmt::format("--input '{}': {}", name, what));
 }
 
@@ -81,7 +81,7 @@ bool increasing_integers(const CsvGrid& g, std::size_t c) {
   const std::string what =
       r == 0 ? fmt::format("its first label {} is not a position (an integer >= 0)", v)
              : fmt::format("its labels are not consecutive positions ({} then {})", at(g, r - 1, c), v);
-  fail(name, fmt::format("{} is an index, but {}, and posenc reads rows as consecutive positions: give --index-col {} "
+  fail_layout(name, fmt::format("{} is an index, but {}, and posenc reads rows as consecutive positions: give --index-col {} "
                          "(0-based, as pandas' index_col) to take it as labels anyway, or --no-index to read it as data",
                          column_text(g, c), what, c));
 }
@@ -98,7 +98,7 @@ std::size_t find_column(const CsvGrid& g, const std::string& key, const std::str
   if (!number || c >= g.cols) {
     std::vector<std::string> names;
     for (const auto& h : g.header) names.push_back("'" + printable(h, 40) + "'");
-    fail(name, fmt::format("--index-col '{}' names no column: give a number 0..{}{}", printable(key), g.cols - 1,
+    fail_layout(name, fmt::format("--index-col '{}' names no column: give a number 0..{}{}", printable(key), g.cols - 1,
                            names.empty() ? std::string(" (the file has no header)")
                                          : fmt::format(" or one of {}", fmt::join(names, ", "))));
   }
@@ -147,7 +147,7 @@ TableFile parse_csv_table(std::string_view text, const std::string& name, const 
   std::vector<std::string> noted;  // pandas' index columns taken, for the note
   if (opts.index == ReadOptions::Index::kColumn) {
     const std::size_t c = find_column(g, opts.index_column, name);
-    if (g.cols == 1) fail(name, fmt::format("--index-col {}: no data columns besides it", c));
+    if (g.cols == 1) fail_layout(name, fmt::format("--index-col {}: no data columns besides it", c));
     index.push_back(c);
     if (first_break(g, c) != g.rows)
       out.notes.push_back(fmt::format("--input '{}': the labels of {} are not consecutive positions: the rows are read "
@@ -172,7 +172,7 @@ TableFile parse_csv_table(std::string_view text, const std::string& name, const 
       }
     }
     if (!index.empty() && index.size() == g.cols)
-      fail(name, fmt::format("no data columns besides '{}'", printable(g.header[index.back()])));
+      fail_layout(name, fmt::format("no data columns besides '{}'", printable(g.header[index.back()])));
     if (!noted.empty())
       out.notes.push_back(fmt::format("--input '{}': took {} as the index (position labels), not as data; --no-index "
                                       "reads {} as data",
@@ -197,7 +197,7 @@ TableFile parse_csv_table(std::string_view text, const std::string& name, const 
     const std::string what = fmt::format("posenc's long form of a {} array ({} -> {})", shape_text(shape),
                                          fmt::join(axes, ", "), value);
     if (shape.size() > opts.max_axes)
-      fail(name, fmt::format("{}: this command takes {} tables (rows = positions); check and generate read "
+      fail_layout(name, fmt::format("{}: this command takes {} tables (rows = positions); check and generate read "
                              "{}-D arrays",
                              what, opts.max_axes == 2 ? "2-D" : fmt::format("up to {}-D", opts.max_axes), shape.size()));
     std::size_t w = 0;

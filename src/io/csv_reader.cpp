@@ -20,7 +20,7 @@ namespace posenc::io {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& name, const std::string& what) {
+[[noreturn]] void fail_csv(const std::string& name, const std::string& what) {
   throw Error(fmt::format("--input '{}': {}", name, what));
 }
 
@@ -76,7 +76,7 @@ std::vector<std::string> split_cells(std::string_view line, const std::string& n
       cells.back() += c;
     }
   }
-  if (quoted) fail(name, fmt::format("line {}: unterminated quote", line_no));
+  if (quoted) fail_csv(name, fmt::format("line {}: unterminated quote", line_no));
   return cells;
 }
 
@@ -95,11 +95,11 @@ std::string_view next_line(std::string_view& text) {
 /// UTF-16 (with a byte order mark, or NUL bytes between ASCII ones) and other binary data.
 void check_text(std::string_view text, const std::string& name) {
   if (text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF")
-    fail(name, "the file is UTF-16 text: save it as UTF-8 (CSV files must be UTF-8 text)");
+    fail_csv(name, "the file is UTF-16 text: save it as UTF-8 (CSV files must be UTF-8 text)");
   const std::size_t nul = text.find('\0');
   if (nul == std::string_view::npos) return;
   std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n'));
-  fail(name, fmt::format("line {} holds a NUL byte (\\x00): not a text file; CSV files must be UTF-8 text{}", line,
+  fail_csv(name, fmt::format("line {} holds a NUL byte (\\x00): not a text file; CSV files must be UTF-8 text{}", line,
                          nul % 2 == 1 && nul < 4 ? " (this looks like UTF-16: save it as UTF-8)" : ""));
 }
 
@@ -155,7 +155,7 @@ CsvGrid parse_csv_grid(std::string_view text, const std::string& name, char deli
         // A header names columns: its first cell is a name or empty, never a number. A first
         // line starting with a number and holding text is a data row with a bad cell.
         if (!trim(cells[0]).empty() && parse_number(cells[0])) {
-          fail(name, fmt::format("line 1, column {}: {} (line 1 starts with a number, so it is data, not a header)",
+          fail_csv(name, fmt::format("line 1, column {}: {} (line 1 starts with a number, so it is data, not a header)",
                                  text_cell - cells.begin() + 1, quoted_cell(*text_cell)));
         }
         g.header = std::move(cells);
@@ -171,22 +171,22 @@ CsvGrid parse_csv_grid(std::string_view text, const std::string& name, char deli
       }
     }
     if (cells.size() != g.cols) {
-      fail(name, fmt::format("line {} has {} cell{}, expected {} as on line {}{}", line_no, cells.size(),
+      fail_csv(name, fmt::format("line {} has {} cell{}, expected {} as on line {}{}", line_no, cells.size(),
                              cells.size() == 1 ? "" : "s", g.cols, first_line,
                              cells.size() == 1 || g.cols == 1 ? separator_hint(line, delimiter) : ""));
     }
     for (std::size_t c = 0; c < cells.size(); ++c) {
       const auto v = parse_number(cells[c]);
       if (!v)
-        fail(name, fmt::format("line {}, column {}: {}{}", line_no, c + 1, quoted_cell(cells[c]),
+        fail_csv(name, fmt::format("line {}, column {}: {}{}", line_no, c + 1, quoted_cell(cells[c]),
                                separator_hint(cells[c], delimiter)));
       g.values.push_back(*v);
     }
     if (g.first_data_line == 0) g.first_data_line = line_no;
     ++g.rows;
   }
-  if (!seen_first) fail(name, "empty file");
-  if (g.rows == 0) fail(name, "no data rows after the header");
+  if (!seen_first) fail_csv(name, "empty file");
+  if (g.rows == 0) fail_csv(name, "no data rows after the header");
   return g;
 }
 

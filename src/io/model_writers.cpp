@@ -14,17 +14,17 @@ namespace {
 
 using nlohmann::json;
 
-json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+json number_model(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
-json to_json(const ParamValue& v) {
+json param_to_json(const ParamValue& v) {
   return std::visit(
       [](const auto& x) -> json {
         using T = std::decay_t<decltype(x)>;
         if constexpr (std::is_same_v<T, double>) {
-          return number(x);
+          return number_model(x);
         } else if constexpr (std::is_same_v<T, std::vector<double>>) {
           json a = json::array();
-          for (double d : x) a.push_back(number(d));
+          for (double d : x) a.push_back(number_model(d));
           return a;
         } else {
           return json(x);
@@ -85,7 +85,7 @@ void write_model_json(const models::ModelReport& r, std::ostream& out) {
   json mechanisms = json::array();
   for (const auto& m : r.mechanisms) {
     json values = json::object();
-    for (const auto& [k, v] : m.values) values[k] = to_json(v);
+    for (const auto& [k, v] : m.values) values[k] = param_to_json(v);
     json sources = json::object();
     for (const auto& [k, from] : m.sources) sources[k] = from;
     mechanisms.push_back({{"kind", std::string(to_string(m.kind))}, {"where", m.where},

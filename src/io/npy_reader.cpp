@@ -21,7 +21,7 @@ namespace posenc::io {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& name, const std::string& what) {
+[[noreturn]] void fail_npy(const std::string& name, const std::string& what) {
   throw Error(fmt::format("--input '{}': {}", name, what));
 }
 
@@ -46,7 +46,7 @@ class HeaderParser {
       const std::string key = quoted();
       expect(':');
       if (key == "descr") {
-        if (peek() != '\'' && peek() != '"') fail(name_, "structured dtypes are not supported: save a plain numeric array");
+        if (peek() != '\'' && peek() != '"') fail_npy(name_, "structured dtypes are not supported: save a plain numeric array");
         h.descr = quoted();
         descr = true;
       } else if (key == "fortran_order") {
@@ -68,7 +68,7 @@ class HeaderParser {
   }
 
  private:
-  [[noreturn]] void bad(const std::string& why) { fail(name_, fmt::format("bad .npy header ({})", why)); }
+  [[noreturn]] void bad(const std::string& why) { fail_npy(name_, fmt::format("bad .npy header ({})", why)); }
   void skip_space() {
     while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
   }
@@ -134,7 +134,7 @@ struct DtypeInfo {
 
 DtypeInfo parse_descr(const std::string& d, const std::string& name, const ReadOptions& opts) {
   const auto unsupported = [&] {
-    fail(name, fmt::format("unsupported dtype '{}': give float16, float32, float64, bfloat16, integer or bool data",
+    fail_npy(name, fmt::format("unsupported dtype '{}': give float16, float32, float64, bfloat16, integer or bool data",
                            printable(d)));
   };
   // ml_dtypes' bfloat16 under its own name: what str(arr.dtype) gives and the common
@@ -157,7 +157,7 @@ DtypeInfo parse_descr(const std::string& d, const std::string& name, const ReadO
     // alone cannot say whether they are bfloat16 or float16.
     if (opts.raw2 == "bfloat16") return {Kind::kBfloat16, 2, false};
     if (opts.raw2 == "float16") return {Kind::kHalf, 2, false};
-    fail(name, fmt::format("dtype '{}' is 2 raw bytes a value (np.save writes ml_dtypes' bfloat16 so): give "
+    fail_npy(name, fmt::format("dtype '{}' is 2 raw bytes a value (np.save writes ml_dtypes' bfloat16 so): give "
                            "--input-dtype bfloat16 (or float16) to say what they are, or save arr.astype(np.float32)",
                            d));
   }
@@ -226,31 +226,31 @@ NpyArray parse_npy_array(std::string_view bytes, const std::string& name, std::s
 
 NpyArray parse_npy_array(std::string_view bytes, const std::string& name, const ReadOptions& opts) {
   const std::size_t max_axes = opts.max_axes;
-  if (bytes.size() < 10 || bytes.substr(0, 6) != "\x93NUMPY") fail(name, "not a .npy file (bad magic)");
+  if (bytes.size() < 10 || bytes.substr(0, 6) != "\x93NUMPY") fail_npy(name, "not a .npy file (bad magic)");
   const auto u8 = [&](std::size_t i) { return static_cast<std::size_t>(static_cast<unsigned char>(bytes[i])); };
   const std::size_t major = u8(6), minor = u8(7);
-  if (minor != 0 || major < 1 || major > 3) fail(name, fmt::format("unsupported .npy version {}.{}", major, minor));
+  if (minor != 0 || major < 1 || major > 3) fail_npy(name, fmt::format("unsupported .npy version {}.{}", major, minor));
   std::size_t header_len = u8(8) | u8(9) << 8, start = 10;
   if (major >= 2) {  // versions 2.0 and 3.0 have a 4-byte length
-    if (bytes.size() < 12) fail(name, "truncated .npy header");
+    if (bytes.size() < 12) fail_npy(name, "truncated .npy header");
     header_len |= u8(10) << 16 | u8(11) << 24;
     start = 12;
   }
-  if (header_len > kMaxHeader) fail(name, fmt::format(".npy header too long ({} bytes)", header_len));
-  if (bytes.size() - start < header_len) fail(name, "truncated .npy header");
+  if (header_len > kMaxHeader) fail_npy(name, fmt::format(".npy header too long ({} bytes)", header_len));
+  if (bytes.size() - start < header_len) fail_npy(name, "truncated .npy header");
   const NpyHeader h = HeaderParser(bytes.substr(start, header_len), name).parse();
   const DtypeInfo type = parse_descr(h.descr, name, opts);
   if (h.shape.empty() || h.shape.size() > max_axes) {
-    fail(name, fmt::format("{}-D array of shape {}: need a 1-D{} array", h.shape.size(), shape_text(h.shape),
+    fail_npy(name, fmt::format("{}-D array of shape {}: need a 1-D{} array", h.shape.size(), shape_text(h.shape),
                            max_axes > 2 ? fmt::format(" to {}-D", max_axes) : std::string(" or 2-D")));
   }
   for (std::size_t a : h.shape)
-    if (a == 0) fail(name, fmt::format("empty array of shape {}", shape_text(h.shape)));
+    if (a == 0) fail_npy(name, fmt::format("empty array of shape {}", shape_text(h.shape)));
   // Every axis but the last becomes rows (a 1-D array is one column).
   std::size_t rows = h.shape.size() == 1 ? h.shape[0] : 1;
   for (std::size_t a = 0; a + 1 < h.shape.size(); ++a) {
     if (rows > std::numeric_limits<std::size_t>::max() / h.shape[a])
-      fail(name, fmt::format("array of shape {} is too large", shape_text(h.shape)));
+      fail_npy(name, fmt::format("array of shape {} is too large", shape_text(h.shape)));
     rows *= h.shape[a];
   }
   const std::size_t cols = h.shape.size() >= 2 ? h.shape.back() : 1;
@@ -258,7 +258,7 @@ NpyArray parse_npy_array(std::string_view bytes, const std::string& name, const 
   const std::size_t avail = bytes.size() - start - header_len;
   const std::size_t max = std::numeric_limits<std::size_t>::max();
   if (cols > max / rows || rows * cols > max / type.size || rows * cols * type.size > avail) {
-    fail(name, fmt::format("truncated data: shape {} of '{}' needs more than the {} bytes the file holds",
+    fail_npy(name, fmt::format("truncated data: shape {} of '{}' needs more than the {} bytes the file holds",
                            shape_text(h.shape), printable(h.descr), avail));
   }
   Matrix m(rows, cols);

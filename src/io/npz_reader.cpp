@@ -21,7 +21,7 @@ namespace posenc::io {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& name, const std::string& what) {
+[[noreturn]] void fail_npz(const std::string& name, const std::string& what) {
   throw Error(fmt::format("--input '{}': {}", name, what));
 }
 
@@ -59,18 +59,18 @@ std::string member_list(const std::vector<std::string>& names) {
 NpyArray parse_npz(std::string_view bytes, const std::string& name, const ReadOptions& opts,
                    std::vector<std::string>* notes) {
   if (bytes.substr(0, 4) != std::string_view("PK\x03\x04", 4) && bytes.substr(0, 4) != std::string_view("PK\x05\x06", 4))
-    fail(name, "not an .npz file (no zip signature 'PK\\x03\\x04' at byte 0)");
+    fail_npz(name, "not an .npz file (no zip signature 'PK\\x03\\x04' at byte 0)");
   zip_error_t error;
   zip_error_init(&error);
   zip_source_t* source = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &error);
-  if (source == nullptr) fail(name, fmt::format("cannot read the .npz: {}", zip_error_strerror(&error)));
+  if (source == nullptr) fail_npz(name, fmt::format("cannot read the .npz: {}", zip_error_strerror(&error)));
   Archive archive;
   archive.z = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error);
   if (archive.z == nullptr) {
     zip_source_free(source);
     const std::string why = zip_error_strerror(&error);
     zip_error_fini(&error);
-    fail(name, fmt::format("not a readable .npz (zip) archive: {}", why));
+    fail_npz(name, fmt::format("not a readable .npz (zip) archive: {}", why));
   }
   zip_error_fini(&error);
   const zip_int64_t count = zip_get_num_entries(archive.z, 0);
@@ -86,40 +86,40 @@ NpyArray parse_npz(std::string_view bytes, const std::string& name, const ReadOp
     if (key.empty() ? ends_with(names[i], ".npy") : (names[i] == key || names[i] == key + ".npy")) chosen = i;
   }
   if (chosen == names.size()) {
-    if (names.empty()) fail(name, "the .npz archive holds no arrays");
-    if (key.empty()) fail(name, fmt::format("the .npz archive holds no .npy member (it holds {})", member_list(names)));
-    fail(name, fmt::format("--npz-key '{}': no such array in the .npz; it holds {}", printable(key), member_list(names)));
+    if (names.empty()) fail_npz(name, "the .npz archive holds no arrays");
+    if (key.empty()) fail_npz(name, fmt::format("the .npz archive holds no .npy member (it holds {})", member_list(names)));
+    fail_npz(name, fmt::format("--npz-key '{}': no such array in the .npz; it holds {}", printable(key), member_list(names)));
   }
   const std::string& chosen_name = names[chosen];
   const std::string label = name + ":" + printable(chosen_name, 200);
   zip_stat_t st;
   zip_stat_init(&st);
   if (zip_stat_index(archive.z, chosen, 0, &st) != 0 || (st.valid & ZIP_STAT_SIZE) == 0)
-    fail(label, fmt::format("cannot read the member: {}", zip_strerror(archive.z)));
+    fail_npz(label, fmt::format("cannot read the member: {}", zip_strerror(archive.z)));
   // The member's bytes are refused past the memory limit before they are inflated; the
   // stated size is checked again against what inflating gives.
   const std::uint64_t limit = memory_limit();
   if (st.size > limit) {
-    fail(label, fmt::format("the member inflates to {}, more than the memory limit of {}: give --max-memory SIZE to "
+    fail_npz(label, fmt::format("the member inflates to {}, more than the memory limit of {}: give --max-memory SIZE to "
                             "allow it",
                             format_bytes(static_cast<double>(st.size)), format_bytes(static_cast<double>(limit))));
   }
   Member file;
   file.f = zip_fopen_index(archive.z, chosen, 0);
-  if (file.f == nullptr) fail(label, fmt::format("cannot read the member: {}", zip_strerror(archive.z)));
+  if (file.f == nullptr) fail_npz(label, fmt::format("cannot read the member: {}", zip_strerror(archive.z)));
   std::string data(static_cast<std::size_t>(st.size), '\0');
   std::size_t got = 0;
   while (got < data.size()) {
     const zip_int64_t n = zip_fread(file.f, data.data() + got, data.size() - got);
-    if (n < 0) fail(label, fmt::format("cannot read the member: {}", zip_file_strerror(file.f)));
+    if (n < 0) fail_npz(label, fmt::format("cannot read the member: {}", zip_file_strerror(file.f)));
     if (n == 0) break;
     got += static_cast<std::size_t>(n);
   }
   char extra = 0;
   const zip_int64_t more = got == data.size() ? zip_fread(file.f, &extra, 1) : 0;
-  if (more < 0) fail(label, fmt::format("cannot read the member: {}", zip_file_strerror(file.f)));
+  if (more < 0) fail_npz(label, fmt::format("cannot read the member: {}", zip_file_strerror(file.f)));
   if (got != data.size() || more != 0)
-    fail(label, fmt::format("the member's data does not match the {} bytes its zip entry states", st.size));
+    fail_npz(label, fmt::format("the member's data does not match the {} bytes its zip entry states", st.size));
   auto array = parse_npy_array(data, label, opts);
   const auto arrays = std::count_if(names.begin(), names.end(), [](const auto& n) { return ends_with(n, ".npy"); });
   if (notes != nullptr && key.empty() && arrays > 1)

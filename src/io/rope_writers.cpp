@@ -26,7 +26,7 @@ std::string text_number(double v, const char* spec) {
   return fmt::format(fmt::runtime(spec), v);
 }
 
-nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+nlohmann::json number_rope(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 nlohmann::json length(std::int64_t n) { return n > 0 ? nlohmann::json(n) : nlohmann::json(nullptr); }  // 0 = not set
 nlohmann::json source(const std::string& s) { return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s); }
 
@@ -129,11 +129,11 @@ void write_rope_report_json(const RopeReport& r, std::ostream& out) {
   const auto& f = r.freqs;
   json pairs = json::array();
   for (const auto& row : r.rows)
-    pairs.push_back({{"index", row.index}, {"dims", {row.dim_a, row.dim_b}}, {"inv_freq_original", number(row.inv_freq_original)},
-                     {"inv_freq", number(row.inv_freq)}, {"wavelength_original", number(row.wavelength_original)},
-                     {"wavelength", number(row.wavelength)}, {"turns_original", number(row.turns_original)},
-                     {"turns_target", number(row.turns_target)}, {"regime", std::string(to_string(row.regime))},
-                     {"blend", number(row.blend)}});
+    pairs.push_back({{"index", row.index}, {"dims", {row.dim_a, row.dim_b}}, {"inv_freq_original", number_rope(row.inv_freq_original)},
+                     {"inv_freq", number_rope(row.inv_freq)}, {"wavelength_original", number_rope(row.wavelength_original)},
+                     {"wavelength", number_rope(row.wavelength)}, {"turns_original", number_rope(row.turns_original)},
+                     {"turns_target", number_rope(row.turns_target)}, {"regime", std::string(to_string(row.regime))},
+                     {"blend", number_rope(row.blend)}});
   json settings = json::array();
   for (const auto& s : c.sources) settings.push_back({{"name", s.name}, {"value", s.value}, {"source", s.source}});
   json j = {{"rope_type", std::string(to_string(c.scaling))}, {"convention", std::string(to_string(c.convention))},
@@ -154,8 +154,8 @@ void write_rope_report_json(const RopeReport& r, std::ostream& out) {
                          {"rescaled", r.rescaled}, {"zero", r.zero}}},
             {"settings", settings}, {"warnings", f.warnings}, {"notes", c.notes}};
   for (std::size_t i = 0; i < f.pairs(); ++i) {
-    j["inv_freq"].push_back(number(f.inv_freq[i]));
-    j["inv_freq_original"].push_back(number(f.inv_freq_original[i]));
+    j["inv_freq"].push_back(number_rope(f.inv_freq[i]));
+    j["inv_freq_original"].push_back(number_rope(f.inv_freq_original[i]));
   }
   j["layer_type"] = r.layer_type.empty() ? json(nullptr) : json(r.layer_type);
   j["no_rope_layers"] = r.no_rope_layers;
@@ -163,7 +163,7 @@ void write_rope_report_json(const RopeReport& r, std::ostream& out) {
     j["per_layer_type"] = json::object();
     for (const auto& t : r.per_layer_type) {
       json inv = json::array();
-      for (double v : t.inv_freq) inv.push_back(number(v));
+      for (double v : t.inv_freq) inv.push_back(number_rope(v));
       j["per_layer_type"][t.layer_type] = {{"layers", t.layers}, {"base", t.base}, {"scaling", t.scaling},
                                            {"factor", t.factor}, {"attention_factor", t.attention_factor},
                                            {"inv_freq", inv}};

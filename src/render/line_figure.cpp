@@ -109,7 +109,7 @@ void draw_reference(Canvas& c, const Rect& plot, const Axis& ya, const Reference
 
 // One plot of a line figure: `f` gives the x values, x axis and colours, `p` its curves and
 // its y axis (p is f itself for the first plot; the others are f.panels, stacked below).
-struct Plan {
+struct LinePlan {
   const LineFigure* p = nullptr;
   Rect plot, box;
   Axis xa, ya;
@@ -121,9 +121,9 @@ struct Plan {
 };
 
 // The plot's rectangle within `area` and its y axis.
-Plan frame_panel(const LineFigure& f, const LineFigure& p, const Rect& area, bool bare, bool stacked) {
+LinePlan frame_panel(const LineFigure& f, const LineFigure& p, const Rect& area, bool bare, bool stacked) {
   const Theme& th = theme();
-  Plan l;
+  LinePlan l;
   l.p = &p;
   const bool own_x = !p.x.empty() && &p != &f;  // a stacked plot of another quantity
   l.xa.label = own_x ? p.x_label : f.x_label, l.ya.label = p.y_label;
@@ -152,7 +152,7 @@ Plan frame_panel(const LineFigure& f, const LineFigure& p, const Rect& area, boo
 
 // The curves in pixels, the legend (in a free corner, else beside the plot, which narrows)
 // and the x ticks, once the plot's rectangle is final.
-void fill_panel(const LineFigure& f, Plan& l, bool bare) {
+void fill_panel(const LineFigure& f, LinePlan& l, bool bare) {
   const LineFigure& p = *l.p;
   Rect& plot = l.plot;
   std::vector<Point> avoid;  // places a legend inside the plot must not cover
@@ -185,12 +185,12 @@ void fill_panel(const LineFigure& f, Plan& l, bool bare) {
 
 // Every plot of the figure on a width × height canvas: the title on top, the plots sharing
 // the rest of the height equally, their left edges aligned so that the pairs line up.
-std::vector<Plan> plan(const LineFigure& f, double width, double height, bool bare) {
+std::vector<LinePlan> plan(const LineFigure& f, double width, double height, bool bare) {
   std::vector<const LineFigure*> plots = {&f};
   for (const auto& p : f.panels) plots.push_back(&p);
   const double top = bare ? 0.0 : title_height(f.title, f.subtitle, width);
   const double each = (height - top) / static_cast<double>(plots.size());
-  std::vector<Plan> panels;
+  std::vector<LinePlan> panels;
   for (std::size_t k = 0; k < plots.size(); ++k) {
     const Rect area{0, std::round(top + static_cast<double>(k) * each), width, std::floor(each)};
     panels.push_back(frame_panel(f, *plots[k], area, bare, k > 0));
@@ -219,7 +219,7 @@ std::vector<std::size_t> drawing_order(const std::vector<std::vector<std::vector
   return order;
 }
 
-Label heading_label(const Plan& l) {
+Label heading_label(const LinePlan& l) {
   const Theme& th = theme();
   return {fit_text(l.heading, th.label, l.plot.w), {l.plot.x, l.plot.y - th.gap},
           {th.label, th.text, HAlign::kLeft, VAlign::kBottom}};

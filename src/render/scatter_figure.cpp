@@ -115,15 +115,15 @@ void draw_2d(Canvas& c, const ScatterFigure& f, const Plot2d& p, bool bare) {
 }
 
 // Where the parts of a scatter figure go on a width × height canvas.
-struct Plan {
+struct ScatterPlan {
   Rect area, bar;
   Axis colours;
   Plot2d two_d;  ///< 2-D only
 };
 
-Plan plan(const ScatterFigure& f, double width, double height) {
+ScatterPlan plan(const ScatterFigure& f, double width, double height) {
   const Theme& th = theme();
-  Plan p;
+  ScatterPlan p;
   const double top = title_height(f.title, f.subtitle, width);
   Axis& colours = p.colours;
   colours.label = f.colour_label;
@@ -152,7 +152,7 @@ Plan plan(const ScatterFigure& f, double width, double height) {
 }  // namespace
 
 FigureLayout scatter_layout(const ScatterFigure& f) {
-  const Plan p = plan(f, f.width, f.height);
+  const ScatterPlan p = plan(f, f.width, f.height);
   FigureLayout out;
   const bool titled = !f.title.empty() || !f.subtitle.empty();
   out.title = {0, 0, static_cast<double>(f.width), titled ? title_height(f.title, f.subtitle, f.width) : 0.0};
@@ -180,7 +180,7 @@ void draw_scatter(Canvas& c, const ScatterFigure& f, bool bare) {
       draw_2d(c, f, plan_2d(f, all, true), true);
     return;
   }
-  const Plan p = plan(f, c.width(), c.height());
+  const ScatterPlan p = plan(f, c.width(), c.height());
   if (f.points.cols() >= 3)
     draw_scatter_3d(c, f, p.area, false);
   else
