@@ -54,6 +54,10 @@ bool values_are_positions(const std::string& scheme) { return scheme == "integer
 
 bool values_are_bits(const std::string& scheme) { return scheme == "binary"; }
 
+bool heatmap_reduces_by_max(const std::string& scheme) {
+  return scheme == "alibi" || scheme == "t5" || scheme == "deberta";
+}
+
 const ParamValue* find_entry(const std::vector<std::pair<std::string, ParamValue>>& entries, const std::string& name) {
   for (const auto& [k, v] : entries)
     if (k == name) return &v;

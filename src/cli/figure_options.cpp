@@ -7,6 +7,7 @@
 #include <limits>
 #include <tuple>
 
+#include "posenc/analysis/scheme_traits.hpp"
 #include "posenc/cli/colour.hpp"
 #include "posenc/error.hpp"
 #include "posenc/io/writers.hpp"
@@ -88,7 +89,7 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
   fig.x_label = axis_label(info, info.shape.size() - 1, "column");
   fig.value_label = info.value_name;
   fig.rows = rows, fig.cols = t.cols();
-  if (info.scheme == "binary") {
+  if (analysis::values_are_bits(info.scheme)) {
     // Bits: the CSV's column names (bit3 … bit0) on the x axis, and a colorbar of 0 and 1 only.
     fig.column_labels = info.column_names;
     fig.x_label = "bit";
@@ -102,7 +103,7 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
   // The colour range first (one colorbar for all panels), chosen as render::heatmap does, so
   // that the layout (colorbar labels) and the panel size are known before drawing cells.
   render::HeatmapOptions ho;
-  const bool discrete = info.scheme == "alibi" || info.scheme == "t5" || info.scheme == "deberta";
+  const bool discrete = analysis::heatmap_reduces_by_max(info.scheme);
   ho.reduction = o.reduce == "max" || (o.reduce == "auto" && discrete) ? render::Reduction::kMax : render::Reduction::kMean;
   fig.reduce_by_max = ho.reduction == render::Reduction::kMax;
   std::size_t masked = 0;
@@ -137,7 +138,7 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
   }
   // Cells of 0 and 1 drawn as they are get a colorbar of those two values (averaged into a
   // reduced image they take shades between, which the continuous colorbar reads).
-  if (info.scheme == "binary" && !r.reduced && fig.lo == 0 && fig.hi == 1) fig.levels = {0.0, 1.0};
+  if (analysis::values_are_bits(info.scheme) && !r.reduced && fig.lo == 0 && fig.hi == 1) fig.levels = {0.0, 1.0};
   std::vector<std::string> notes;
   if (r.reduced)
     notes.push_back(fmt::format("reduced {}×{} → {}×{} {}", rows, t.cols(), fig.panels[0].cells.height(),

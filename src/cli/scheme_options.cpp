@@ -148,19 +148,11 @@ void SchemeOptions::bind(CLI::App& parent, std::ostream* notes) {
     CLI::App* sub = parent.add_subcommand(s.name, s.summary);
     sub->fallthrough();
     sub->footer("formula: " + s.formula);
-    if (s.name == "alibi" || s.name == "t5" || s.name == "sinusoidal" || s.name == "learned" || s.name == "deberta" ||
-        s.name == "mrope" || s.name == "nope")
+    if (const std::string example = models::hf_config_example(s.name); !example.empty())
       sub->footer(fmt::format("formula: {}\n--hf-config PATH (a config.json, model folder or cached ORG/NAME) sets these "
                               "options as the model's own code does; flags override it, e.g.\n  posenc {} {} "
                               "--hf-config {}",
-                              s.formula, parent.get_name(), s.name,
-                              s.name == "alibi"  ? "bloom-560m/ --len 64"
-                              : s.name == "t5"   ? "t5-base/ --causal"
-                              : s.name == "learned" ? "opt-125m/ --len 100"
-                              : s.name == "deberta" ? "deberta-v3-base/ --len 600"
-                              : s.name == "mrope"   ? "Qwen2.5-VL-7B-Instruct/ --grid 1,16,16"
-                              : s.name == "nope"    ? "Llama-4-Scout-17B-16E/ --table temperature --len 100000"
-                                                    : "whisper-tiny/"));
+                              s.formula, parent.get_name(), s.name, example));
     for (const auto& p : s.params) {
       ParamValue& slot = storage_.emplace_back(p.default_value);
       if (allow_lists_ && is_number(p.default_value)) {
@@ -233,19 +225,18 @@ std::string SchemeOptions::scheme() const {
 
 const models::ModelScheme* SchemeOptions::model_scheme(const std::string& chosen) const {
   if (model_) return &*model_;
-  if (chosen == "rope")
-    for (const auto& b : bound_)
-      if (b.scheme == "rope" && b.name == "hf-config" && b.option->count() > 0)
-        throw Error(fmt::format("--hf-config given twice ('{}' and '{}'): give it once", hf_config_,
-                                std::get<std::string>(*b.storage)));
-  std::string t5_mode;  // --mode causal / --causal picks T5's decoder stack
+  ParamMap given;  // the flags typed for the chosen scheme (T5's --mode/--causal picks its stack)
   for (const auto& b : bound_) {
-    if (chosen != "t5" || b.scheme != "t5" || b.name != "mode") continue;
-    if (b.option->count() > 0) t5_mode = std::get<std::string>(*b.storage);
+    if (b.scheme != chosen) continue;
+    if (b.name == "hf-config" && b.option->count() > 0)  // a scheme's own --hf-config (rope's)
+      throw Error(fmt::format("--hf-config given twice ('{}' and '{}'): give it once", hf_config_,
+                              std::get<std::string>(*b.storage)));
+    if (b.option->count() > 0)
+      given.set(b.name, b.text ? parse_number(*b.spec, split_commas(*b.text).front()) : *b.storage, true);
     for (std::size_t c = 0; c < b.choice_flags.size(); ++c)
-      if (b.choice_flags[c]->count() > 0) t5_mode = b.spec->choices[c];
+      if (b.choice_flags[c]->count() > 0) given.set(b.name, b.spec->choices[c], true);
   }
-  model_ = models::scheme_of_model(hf_config_, chosen, t5_mode);
+  model_ = models::scheme_of_model(hf_config_, chosen, given);
   return &*model_;
 }
 

@@ -105,6 +105,27 @@ ModelScheme scheme_of_model(const std::string& path, const std::string& requeste
   return scheme_of_config(io::read_small_file(file, "--hf-config", io::kMaxConfigBytes), file, path, requested, t5_mode);
 }
 
+ModelScheme scheme_of_model(const std::string& path, const std::string& requested, const ParamMap& given) {
+  std::string t5_mode;  // --mode causal / --causal: T5's decoder stack
+  if (requested == "t5" && given.given("mode")) t5_mode = std::get<std::string>(given.value("mode"));
+  return scheme_of_model(path, requested, t5_mode);
+}
+
+std::string hf_config_example(const std::string& scheme) {
+  static const std::pair<const char*, const char*> kExamples[] = {
+      {"alibi", "bloom-560m/ --len 64"},
+      {"t5", "t5-base/ --causal"},
+      {"sinusoidal", "whisper-tiny/"},
+      {"learned", "opt-125m/ --len 100"},
+      {"deberta", "deberta-v3-base/ --len 600"},
+      {"mrope", "Qwen2.5-VL-7B-Instruct/ --grid 1,16,16"},
+      {"nope", "Llama-4-Scout-17B-16E/ --table temperature --len 100000"},
+  };
+  for (const auto& [name, example] : kExamples)
+    if (scheme == name) return example;
+  return "";
+}
+
 ModelScheme scheme_of_config(const std::string& text, const std::string& file, const std::string& path,
                              const std::string& requested, const std::string& t5_mode) {
   const ModelReport r = parse_model(text, file);

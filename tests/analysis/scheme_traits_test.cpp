@@ -95,3 +95,14 @@ TEST_CASE("rope view: theta from inv_freq, layout from params; refused without i
   info.results.clear();
   CHECK_THROWS_WITH(posenc::analysis::rope_view(info), Catch::Contains("inv_freq"));
 }
+
+TEST_CASE("figure traits: binary values are bits, alibi t5 deberta heatmaps reduce by max", "[scheme_traits]") {
+  using posenc::analysis::heatmap_reduces_by_max;
+  using posenc::analysis::values_are_bits;
+  CHECK(values_are_bits("binary"));
+  for (const char* s : {"integer", "sinusoidal", "rope", "alibi"}) CHECK_FALSE(values_are_bits(s));
+  for (const char* s : {"alibi", "t5", "deberta"}) CHECK(heatmap_reduces_by_max(s));
+  // Averaged, not maxed: smooth tables and the biases whose cells are not stepped.
+  for (const char* s : {"sinusoidal", "rope", "binary", "kerple", "sandwich", "fire", "input"})
+    CHECK_FALSE(heatmap_reduces_by_max(s));
+}

@@ -51,6 +51,10 @@ bool values_are_positions(const std::string& scheme);
 /// True for binary, whose values are the bits 0 and 1 of the position (one column per bit).
 bool values_are_bits(const std::string& scheme);
 
+/// True for the bias tables whose heatmaps reduce by max when downsampled (alibi, t5, deberta):
+/// their cells are stepped (buckets, slope steps), and averaging would blur the zero diagonal.
+bool heatmap_reduces_by_max(const std::string& scheme);
+
 /// The entry `name` of params or results, or nullptr.
 const ParamValue* find_entry(const std::vector<std::pair<std::string, ParamValue>>& entries, const std::string& name);
 

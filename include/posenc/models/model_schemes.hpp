@@ -27,6 +27,14 @@ struct ModelScheme {
 /// what it uses and 'posenc model PATH'.
 ModelScheme scheme_of_model(const std::string& path, const std::string& requested, const std::string& t5_mode);
 
+/// scheme_of_model with the flags the user typed for the scheme (`given`: only those set by the
+/// user count): T5's `mode` picks the stack; the other schemes' flags override the model's later.
+ModelScheme scheme_of_model(const std::string& path, const std::string& requested, const ParamMap& given);
+
+/// An example of `--hf-config` for a scheme a model config sets ("bloom-560m/ --len 64" for
+/// alibi), "" for a scheme no model config sets (the --help footers of generate and the others).
+std::string hf_config_example(const std::string& scheme);
+
 /// scheme_of_model on config.json text already read from `file` (`path`: what the user typed,
 /// named in messages).
 ModelScheme scheme_of_config(const std::string& json_text, const std::string& file, const std::string& path,
