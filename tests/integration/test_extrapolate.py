@@ -11,56 +11,15 @@ import tempfile
 import numpy as np
 
 from harness import expect, finish, run
+from learned_reference import learned_row
 
-M64 = (1 << 64) - 1
 L, T, DIM, BASE = 4096, 16384, 64, 10000.0
 S = T / L
 
 
-def splitmix64(x):
-    z = (x + 0x9E3779B97F4A7C15) & M64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-    return z ^ (z >> 31)
-
-
-class MT19937_64:
-    """mt19937-64.c (Matsumoto and Nishimura), as C++'s std::mt19937_64."""
-
-    def __init__(self, seed):
-        self.mt = [seed & M64]
-        for i in range(1, 312):
-            prev = self.mt[-1]
-            self.mt.append((6364136223846793005 * (prev ^ (prev >> 62)) + i) & M64)
-        self.index = 312
-
-    def __call__(self):
-        if self.index >= 312:
-            for i in range(312):
-                x = (self.mt[i] & 0xFFFFFFFF80000000) | (self.mt[(i + 1) % 312] & 0x7FFFFFFF)
-                xa = (x >> 1) ^ (0xB5026F5AA96619E9 if x & 1 else 0)
-                self.mt[i] = self.mt[(i + 156) % 312] ^ xa
-            self.index = 0
-        y = self.mt[self.index]
-        self.index += 1
-        y ^= (y >> 29) & 0x5555555555555555
-        y ^= (y << 17) & 0x71D67FFFEDA60000
-        y ^= (y << 37) & 0xFFF7EEE000000000
-        y ^= y >> 43
-        return y & M64
-
-
 def normal_row(seed, t, d):
     # docs/encodings/learned.md "Exact algorithm" with std 1: the q and k of sample s are rows 2s, 2s+1.
-    engine = MT19937_64(splitmix64(splitmix64(seed) ^ t))
-    out = np.empty(d)
-    for j in range(0, d, 2):
-        a, b = engine(), engine()
-        u1 = ((a >> 11) + 1) * 2.0 ** -53
-        u2 = (b >> 11) * 2.0 ** -53
-        r, th = math.sqrt(-2.0 * math.log(u1)), 2.0 * math.pi * u2
-        out[j], out[j + 1] = r * math.cos(th), r * math.sin(th)
-    return out
+    return learned_row(seed, t, d, std=1.0)
 
 
 # transformers modeling_rope_utils.py (v4.57): _compute_default_rope_parameters and the methods.
