@@ -47,6 +47,7 @@ render::LineFigure extrapolate_bias_panel(const analysis::Extrapolation& e) {
                         "L' − 1 = {}",
                         e.request.train_len - 1, e.request.target_len - 1);
   p.x_label = "head";
+  p.integer_x = true;  // 0, 1, 2 ... not 0.5
   p.y_label = "|bias| (log)";
   p.log_y = true;  // ALiBi's thousands beside KERPLE's and Sandwich's tens
   std::size_t heads = e.alibi ? e.alibi->slopes.size() : 0;

@@ -178,7 +178,8 @@ void fill_panel(const LineFigure& f, LinePlan& l, bool bare) {
     }
   }
   if (!bare) {
-    l.xa.ticks = fit_ticks(l.xa.lo, l.xa.hi, plot.w, true, l.xa.log);
+    const bool own_x = !p.x.empty() && &p != &f;  // as frame_panel reads the x axis
+    l.xa.ticks = fit_ticks(l.xa.lo, l.xa.hi, plot.w, true, l.xa.log, (own_x ? p.integer_x : f.integer_x) ? 1.0 : 0.0);
     thin_ticks(l.xa, plot.w, true);
   }
 }

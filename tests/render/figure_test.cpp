@@ -128,3 +128,28 @@ TEST_CASE("the terminal preview is as wide as asked, in half blocks", "[figure][
   const std::string l = to_ansi(sample_lines(), 40);
   CHECK(std::count(l.begin(), l.end(), '\n') == 1 + 10 + 2);  // title, 20 px in 10 lines, two legend lines
 }
+
+TEST_CASE("integer_x puts the x ticks of an index axis on integers only", "[figure]") {
+  // x = 0 … 7 on a wide axis: the plain ticks step by 0.5 (0, 0.5, 1, …), integer_x by 1.
+  LineFigure f;
+  f.x_label = "head";
+  for (int h = 0; h < 8; ++h) f.x.push_back(h);
+  f.series.push_back({"slope", {1, 2, 3, 4, 5, 6, 7, 8}});
+  f.width = 1200;
+  const auto x_ticks = [](const LineFigure& fig) {
+    std::vector<std::string> out;
+    for (const auto& t : figure_layout(fig).texts)
+      if (t.part == 'x') out.push_back(t.text);
+    return out;
+  };
+  const auto plain = x_ticks(f);
+  CHECK(std::find(plain.begin(), plain.end(), "0.5") != plain.end());
+  f.integer_x = true;
+  CHECK(x_ticks(f) == std::vector<std::string>{"0", "1", "2", "3", "4", "5", "6", "7"});
+  // A stacked panel with x values of its own reads its own flag.
+  LineFigure top = f;
+  top.integer_x = false;
+  top.panels.push_back(f);
+  const auto both = x_ticks(top);
+  CHECK(std::count(both.begin(), both.end(), "0.5") == 1);
+}

@@ -63,6 +63,7 @@ struct LineFigure {
   std::vector<LineSeries> series;
   std::vector<ReferenceLine> references;  ///< drawn grey and dashed under the curves, inside the y range
   bool log_x = false, log_y = false;
+  bool integer_x = false;  ///< x values are indices (heads, layers): x ticks on integers only
   std::string cmap;  ///< "" = the Tableau 10 palette
   int width = 800, height = 500;
   double text_scale = 1.0;  ///< text sizes and spacings × this (--scale)
