@@ -28,3 +28,16 @@ def finish():
     """Prints the counts and exits 1 when any check failed."""
     print(f"{_passed} passed, {len(failures)} failed")
     sys.exit(1 if failures else 0)
+
+
+def run_npy(*args):
+    """Runs posenc with `args` and `--format npy -o -`: (the array, stderr) on success, else
+    (None, stderr)."""
+    import io
+
+    import numpy as np
+
+    r = run(*args, "--format", "npy", "-o", "-")
+    if r.returncode != 0:
+        return None, r.stderr.decode()
+    return np.load(io.BytesIO(r.stdout)), r.stderr.decode()

@@ -8,7 +8,6 @@ M2M100SinusoidalPositionalEmbedding.get_embedding, Whisper's sinusoids, the lear
 sizes and offsets), never from posenc's output. The configs are read from
 tests/data/configs/models by model_type, so the expectations follow whatever those files say."""
 import glob
-import io
 import json
 import math
 import os
@@ -16,7 +15,7 @@ import tempfile
 
 import numpy as np
 
-from harness import expect, finish, run
+from harness import run_npy, expect, finish, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODELS = sorted(glob.glob(os.path.join(HERE, "..", "data", "configs", "models", "*.json")))
@@ -32,11 +31,7 @@ def configs_of(*types, alibi=None):
     return out
 
 
-def npy(*args):
-    r = run(*args, "--format", "npy", "-o", "-")
-    if r.returncode != 0:
-        return None, r.stderr.decode()
-    return np.load(io.BytesIO(r.stdout)), r.stderr.decode()
+npy = run_npy
 
 
 def bf16(x):

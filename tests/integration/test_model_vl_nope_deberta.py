@@ -12,7 +12,7 @@ import tempfile
 
 import numpy as np
 
-from harness import expect, finish, run
+from harness import run_npy, expect, finish, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODELS = sorted(glob.glob(os.path.join(HERE, "..", "data", "configs", "models", "*.json")))
@@ -29,11 +29,7 @@ def configs_of(*types):
     return out
 
 
-def npy(*args):
-    r = run(*args, "--format", "npy", "-o", "-")
-    if r.returncode != 0:
-        return None, r.stderr.decode()
-    return np.load(io.BytesIO(r.stdout)), r.stderr.decode()
+npy = run_npy
 
 
 def log32(x):
