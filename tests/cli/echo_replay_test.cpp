@@ -50,7 +50,7 @@ TEST_CASE("echoed parameters replay to the same table", "[cli][echo]") {
   // rope echoes the settings in effect, including those a config.json gave: replayed without
   // the file, they make the same table (and the same results: inv_freq, attention factor).
   const std::string configs = posenc::test::data_path("configs/");
-  for (const char* model : {"llama-2-7b", "llama-3.1-8b", "qwen2.5-7b-yarn", "deepseek-v3", "phi-3.5-mini", "phi-2",
+  for (const char* model : {"llama-2-7b-chat", "llama-3.1-8b", "qwen2.5-7b-yarn", "deepseek-r1", "phi-3.5-mini", "phi-2",
                             "gpt-neox-20b"})
     runs.push_back({"rope", "--hf-config", configs + model + ".json"});
   for (std::vector<std::string> flags : std::vector<std::vector<std::string>>{

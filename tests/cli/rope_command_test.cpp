@@ -244,7 +244,7 @@ TEST_CASE("rope report: provenance of derived values, defaults and lengths, alig
   CHECK(j.at("target_length").is_null());
 
   // Llama-2: defaults the file leaves implicit, the original length taken from max_position_embeddings.
-  r = run_cli({"rope", "--hf-config", config("llama-2-7b.json")});
+  r = run_cli({"rope", "--hf-config", config("llama-2-7b-chat.json")});
   const auto settings = r.out.substr(r.out.find("\nsettings\n") + 10);
   CHECK_THAT(settings, Contains("scaling                           none"));
   CHECK_THAT(settings, Contains("default (no rope_scaling or rope_parameters in the file)"));
@@ -252,7 +252,7 @@ TEST_CASE("rope report: provenance of derived values, defaults and lengths, alig
   CHECK_THAT(settings, Contains("derived: max_position_embeddings; no original_max_position_embeddings"));
   CHECK_THAT(r.out, Contains("original 4096 (max_position_embeddings; no original_max_position_embeddings)"));
   // Every source starts in the same column, after the longest value (the config's path).
-  const std::string path_row = "hf-config                         " + config("llama-2-7b.json") + "  flag --hf-config\n";
+  const std::string path_row = "hf-config                         " + config("llama-2-7b-chat.json") + "  flag --hf-config\n";
   CHECK_THAT(settings, Contains(path_row));
   const auto column = settings.find("derived: hidden_size");  // in the first row
   CHECK(column == path_row.find("flag --hf-config") + 2);          // both rows start with two spaces
@@ -298,7 +298,7 @@ TEST_CASE("scaling 'default' is transformers' name for none", "[cli][rope]") {
 }
 
 TEST_CASE("rope diff of two configs says which file is wrong", "[cli][rope][diff]") {
-  const auto good = config("llama-2-7b.json");
+  const auto good = config("llama-2-7b-chat.json");
   const auto bad = temp_file("dynamic_no_max.json", R"({"head_dim": 128, "rope_scaling": {"rope_type": "dynamic", "factor": 2}})");
   for (const auto& [a, b] : {std::pair{good, bad}, std::pair{bad, good}}) {
     const auto r = run_cli({"rope", "diff", "--config-a", a, "--config-b", b});
@@ -352,10 +352,10 @@ TEST_CASE("rope diff labels and precision sides", "[cli][rope][diff]") {
   auto strict = args;
   strict.insert(strict.end(), {"--tol", "1e-9"});
   CHECK(run_cli(strict).code == 1);
-  const auto files = run_cli({"rope", "diff", "--config-a", config("llama-2-7b.json"), "--config-b",
+  const auto files = run_cli({"rope", "diff", "--config-a", config("llama-2-7b-chat.json"), "--config-b",
                               config("llama-3.1-8b.json"), "--tol", "0.5"});
   CHECK(files.code == 1);
-  CHECK_THAT(files.out, StartsWith("comparing llama-2-7b.json with llama-3.1-8b.json"));
+  CHECK_THAT(files.out, StartsWith("comparing llama-2-7b-chat.json with llama-3.1-8b.json"));
 }
 
 TEST_CASE("rope diff per pair: JSON values and the figure", "[cli][rope][diff]") {
@@ -385,7 +385,7 @@ TEST_CASE("rope diff per pair: JSON values and the figure", "[cli][rope][diff]")
 }
 
 TEST_CASE("rope diff of configs with different widths is a usage error", "[cli][rope][diff]") {
-  const auto r = run_cli({"rope", "diff", "--config-a", config("llama-2-7b.json"), "--config-b", config("phi-2.json")});
+  const auto r = run_cli({"rope", "diff", "--config-a", config("llama-2-7b-chat.json"), "--config-b", config("phi-2.json")});
   CHECK(r.code == 2);
   CHECK(one_line(r.err));
   CHECK_THAT(r.err, Contains("phi-2.json has 16"));

@@ -21,7 +21,7 @@ std::string sides_config(const std::string& name) { return posenc::test::data_pa
 TEST_CASE("rope diff blames the side's own flag for a file it cannot read", "[cli][rope][diff]") {
   for (const std::string side : {"a", "b"}) {
     const auto r = run_cli({"rope", "diff", "--config-" + side, "/nonexistent/posenc/x.json", "--config-" +
-                            std::string(side == "a" ? "b" : "a"), sides_config("llama-2-7b.json")});
+                            std::string(side == "a" ? "b" : "a"), sides_config("llama-2-7b-chat.json")});
     CHECK(r.code == 2);
     CHECK(one_line(r.err));
     CHECK_THAT(r.err, StartsWith("posenc: error: --config-" + side + " '/nonexistent/posenc/x.json'"));
@@ -49,7 +49,7 @@ TEST_CASE("rope diff with nothing named per side is refused", "[cli][rope][diff]
 TEST_CASE("rope diff warns when the sides resolve to the same settings", "[cli][rope][diff]") {
   // Side a: the defaults with --dim 128; side b: Llama-2-7B (d 128, base 10000, no scaling). Its
   // max_position_embeddings differs, but no method here reads it.
-  const auto same = run_cli({"rope", "diff", "--scaling", "none", "--dim", "128", "--config-b", sides_config("llama-2-7b.json")});
+  const auto same = run_cli({"rope", "diff", "--scaling", "none", "--dim", "128", "--config-b", sides_config("llama-2-7b-chat.json")});
   CHECK(same.code == 0);
   CHECK_THAT(same.err, Contains("posenc: warning: rope diff: both sides resolve to the same settings"));
   const auto conventions = run_cli({"rope", "diff", "--hf-config", sides_config("llama-3.1-8b.json"), "--convention-a", "hf",
@@ -63,7 +63,7 @@ TEST_CASE("rope diff warns when the sides resolve to the same settings", "[cli][
 
 TEST_CASE("rope diff overrides any setting on one side", "[cli][rope][diff]") {
   // Linear ×2 on side b only: θ against θ/2, a relative difference of exactly 1/2 on every pair.
-  const auto lin = run_cli({"rope", "diff", "--hf-config", sides_config("llama-2-7b.json"), "--scaling-b", "linear",
+  const auto lin = run_cli({"rope", "diff", "--hf-config", sides_config("llama-2-7b-chat.json"), "--scaling-b", "linear",
                             "--factor-b", "2", "--len", "16", "--format", "json"});
   REQUIRE(lin.code == 1);
   const auto j = nlohmann::json::parse(lin.out);

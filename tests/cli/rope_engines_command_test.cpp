@@ -28,7 +28,7 @@ TEST_CASE("rope engines: exit 0 where every engine agrees, 1 where one differs",
 }
 
 TEST_CASE("rope engines JSON: one entry per convention with the stable keys", "[cli][rope][engines]") {
-  const auto r = run_cli({"rope", "engines", "--hf-config", engines_config("deepseek-v3.json"), "--len", "64", "--format", "json"});
+  const auto r = run_cli({"rope", "engines", "--hf-config", engines_config("deepseek-r1.json"), "--len", "64", "--format", "json"});
   REQUIRE(r.code == 0);
   const auto j = json::parse(r.out);
   REQUIRE(j["engines"].size() == 7);  // every convention but hf
@@ -43,7 +43,7 @@ TEST_CASE("rope engines JSON: one entry per convention with the stable keys", "[
 }
 
 TEST_CASE("rope engines and --convention refuse bad input in one line", "[cli][rope][engines]") {
-  const auto len = run_cli({"rope", "engines", "--hf-config", engines_config("llama-2-7b.json"), "--len", "0"});
+  const auto len = run_cli({"rope", "engines", "--hf-config", engines_config("llama-2-7b-chat.json"), "--len", "0"});
   CHECK(len.code == 2);
   CHECK(one_line(len.err));
   const auto conv = run_cli({"rope", "--convention", "vlm"});

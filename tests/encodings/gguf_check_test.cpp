@@ -99,7 +99,7 @@ TEST_CASE("gguf check: faithful conversions pass", "[gguf][check]") {
     return;
   }
   for (const auto& [cfg, file] : {std::pair{"llama-3.1-8b.json", "generated/llama3-rope-freqs.gguf"},
-                                  std::pair{"deepseek-v3.json", "generated/deepseek2-yarn-mla.gguf"},
+                                  std::pair{"deepseek-r1.json", "generated/deepseek2-yarn-mla.gguf"},
                                   std::pair{"qwen2.5-7b-yarn.json", "generated/qwen2-yarn.gguf"},
                                   std::pair{"gpt-neox-20b.json", "llama.cpp/ggml-vocab-gpt-neox.gguf"}}) {
     INFO(cfg << " vs " << file);

@@ -41,7 +41,7 @@ bool warned(const RopeFrequencies& f, const std::string& part) {
 }  // namespace
 
 TEST_CASE("Llama-2-7B: default RoPE, theta from transformers' default", "[rope][config]") {
-  const auto c = load("llama-2-7b.json");
+  const auto c = load("llama-2-7b-chat.json");
   CHECK(c.head_dim == 128);
   CHECK(c.rotary_dim == 128);
   CHECK(c.base == 10000.0);
@@ -82,7 +82,7 @@ TEST_CASE("Qwen2.5-7B with the documented yarn block", "[rope][config]") {
 }
 
 TEST_CASE("DeepSeek-V3: rotary part qk_rope_head_dim, interleaved, mscale ratio 1", "[rope][config]") {
-  const auto c = load("deepseek-v3.json");
+  const auto c = load("deepseek-r1.json");
   CHECK(c.head_dim == 64);
   CHECK(c.rotary_dim == 64);
   CHECK(c.layout == RopeLayout::kInterleaved);
@@ -135,7 +135,7 @@ TEST_CASE("flags override the file; tool settings keep their defaults", "[rope][
   posenc::ParamMap p(rope_param_specs());
   p.set("base", 20000.0);
   p.set("convention", std::string("meta"));
-  const auto c = load("llama-2-7b.json", p);
+  const auto c = load("llama-2-7b-chat.json", p);
   CHECK(c.base == 20000.0);
   CHECK(source_of(c, "base") == "flag --base");
   CHECK(c.layout == RopeLayout::kInterleaved);  // meta's layout

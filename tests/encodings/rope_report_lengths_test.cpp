@@ -88,5 +88,5 @@ TEST_CASE("a LongRoPE report says which factor list its frequencies use", "[rope
   p.set("convention", std::string("ggml"));
   p.set("seq-len", std::int64_t{0});
   CHECK(report(p).longrope_list_source == "llama.cpp picks once by context size: n_ctx 131072 > original 4096");
-  CHECK(report(with_config("llama-2-7b.json")).longrope_list_source.empty());
+  CHECK(report(with_config("llama-2-7b-chat.json")).longrope_list_source.empty());
 }

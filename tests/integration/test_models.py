@@ -304,16 +304,16 @@ expect(len(MODELS) >= 40 and len(families) >= 25, f"collection: {len(MODELS)} co
 
 # generate rope under --convention hf: DeepSeek-V3's rotary module returns cat(freqs, freqs)
 # (half) and permutes q/k instead; the table is that tensor, and a note says so.
-ds = os.path.join(HERE, "..", "data", "configs", "deepseek-v3.json")
+ds = os.path.join(HERE, "..", "data", "configs", "deepseek-r1.json")
 r = run("generate", "rope", "--hf-config", ds, "--len", "3", "--format", "json", "--dtype", "float64", text=True)
-expect(r.returncode == 0 and "rotary module output: half layout" in r.stderr, f"deepseek-v3 table note: {r.stderr!r}")
+expect(r.returncode == 0 and "rotary module output: half layout" in r.stderr, f"deepseek-r1 table note: {r.stderr!r}")
 if r.returncode == 0:
     j = json.loads(r.stdout)
     row = np.array(j["data"][2])
     inv, att = yarn(64, 10000.0, {"factor": 40, "original_max_position_embeddings": 4096, "beta_fast": 32,
                                   "beta_slow": 1, "mscale": 1.0, "mscale_all_dim": 1.0}, 163840)
     want = np.concatenate([np.cos(2 * inv), np.cos(2 * inv)]) * att
-    expect(np.max(np.abs(row - want)) < 1e-6, f"deepseek-v3 hf cos row 2 is cat(cos, cos): {np.max(np.abs(row - want))}")
+    expect(np.max(np.abs(row - want)) < 1e-6, f"deepseek-r1 hf cos row 2 is cat(cos, cos): {np.max(np.abs(row - want))}")
 
 # a model folder works wherever --hf-config does
 folder = os.path.join(HERE, "..", "data", "configs")

@@ -146,7 +146,7 @@ def longrope_inv(base, d, factors):
 def llama2():
     d, b = 128, 10000.0
     for conv in ("vllm", "vllm-0.6", "sglang", "trtllm", "mlx"):
-        r = report("llama-2-7b", conv)
+        r = report("llama-2-7b-chat", conv)
         expected = mlx_kernel_inv(b, d) if conv == "mlx" else numpy_inv(b, d) if conv == "trtllm" else torch_inv(b, d)
         check_inv(r, expected, f"llama-2 {conv}")
         check(r, "cache_len", None if conv == "mlx" else 4096, f"llama-2 {conv}")
@@ -229,12 +229,12 @@ def qwen_deepseek():
     # DeepSeek-V3: attention factor 1 on cos/sin, softmax × get_mscale(40, 1)² in every engine
     logit = get_mscale(40.0, 1.0) ** 2
     for conv in ("hf", "vllm", "sglang", "trtllm", "mlx"):
-        r = report("deepseek-v3", conv)
-        check(r, "attention_factor", 1.0, f"deepseek-v3 {conv}")
-        check(r, "logit_scale", logit, f"deepseek-v3 {conv}")
+        r = report("deepseek-r1", conv)
+        check(r, "attention_factor", 1.0, f"deepseek-r1 {conv}")
+        check(r, "logit_scale", logit, f"deepseek-r1 {conv}")
         check_inv(r, mlx_yarn(10000.0, 64, 40.0, 4096) if conv == "mlx" else torch_yarn(10000.0, 64, 40.0, 4096),
-                  f"deepseek-v3 {conv}")
-    check(report("deepseek-v3", "vllm"), "cache_len", 163840, "deepseek-v3 vllm")
+                  f"deepseek-r1 {conv}")
+    check(report("deepseek-r1", "vllm"), "cache_len", 163840, "deepseek-r1 vllm")
 
 
 def yarn_mscale_one():
@@ -335,7 +335,7 @@ def engines_command():
     def verdict(rep, conv):
         return next(e["verdict"] for e in rep["engines"] if e["convention"] == conv)
 
-    for config in ("llama-3.1-8b", "qwen2.5-7b-yarn", "deepseek-v3", "llama-2-7b"):
+    for config in ("llama-3.1-8b", "qwen2.5-7b-yarn", "deepseek-r1", "llama-2-7b-chat"):
         code, rep = engines(config)
         if rep:
             for conv in ("vllm", "vllm-0.6", "sglang", "trtllm", "mlx"):

@@ -58,7 +58,7 @@ def main():
     # check rope on YaRN and LongRoPE configs: the attention factor is divided out of rope-norm,
     # so the default identity set holds (it exited 1 on every such config before).
     # (DeepSeek-V3's mscale = mscale_all_dim = 1 gives factor 1: nothing to divide out.)
-    for name, scaled in (("qwen2.5-7b-yarn.json", True), ("phi-3.5-mini.json", True), ("deepseek-v3.json", False)):
+    for name, scaled in (("qwen2.5-7b-yarn.json", True), ("phi-3.5-mini.json", True), ("deepseek-r1.json", False)):
         r = run("check", "rope", "--hf-config", os.path.join(CONFIGS, name), "--format", "json")
         expect(r.returncode == 0, f"check rope --hf-config {name}: exit {r.returncode}; {r.stdout[-400:]} {r.stderr!r}")
         norm = [i for i in json.loads(r.stdout)["identities"] if i["name"] == "rope-norm"][0]
