@@ -277,7 +277,12 @@ def check_model(path):
         first = [any("in layer 0" in n for n in m["notes"]) for m in rep["mechanisms"] if m["kind"] == "t5"]
         expect(own == [mt == "umt5"] * 2 and first == [mt != "umt5"] * 2, f"{name}: bias table per layer {own} {first}")
     learned = [m["values"] for m in rep["mechanisms"] if m["kind"] == "learned"]
-    offsets = {"opt": (2, s.get("max_position_embeddings")), "roberta": (2, 512), "xlm-roberta": (2, 512),
+    # RoBERTa/XLM-R: create_position_ids_from_input_ids counts from padding_idx + 1 (RobertaConfig pad_token_id 1),
+    # so max_position_embeddings rows hold max_position_embeddings - padding_idx - 1 positions.
+    rpad = s.get("pad_token_id", 1) + 1
+    offsets = {"opt": (2, s.get("max_position_embeddings")),
+               "roberta": (rpad, s.get("max_position_embeddings", 514) - rpad),
+               "xlm-roberta": (rpad, s.get("max_position_embeddings", 514) - rpad),
                "gpt2": (0, s.get("n_positions")), "gpt_bigcode": (0, s.get("n_positions")),
                "bert": (0, s.get("max_position_embeddings")), "whisper": (0, s.get("max_target_positions"))}
     if mt in offsets:
