@@ -96,7 +96,7 @@ TEST_CASE("model figure: Llama 4 rope, NoPE layers and temperature; Gemma 3 per 
 }
 
 TEST_CASE("model figure: Qwen2-VL M-RoPE axes and GPT-2's learned table", "[models][figure]") {
-  const auto q = model_fig("qwen2-vl-7b.json");
+  const auto q = model_fig("qwen2-vl-2b.json");
   REQUIRE(q.panels.size() == 1);
   const auto& axis = q.panels[0].series[0].y;
   REQUIRE(axis.size() == 64);
@@ -112,7 +112,7 @@ TEST_CASE("model figure CLI: PNG and SVG with one heading per plot", "[models][f
   std::filesystem::create_directories(dir);
   const std::vector<std::pair<std::string, int>> cases = {{"gemma-3-4b.json", 2}, {"llama-4-maverick.json", 3},
                                                           {"bloom-560m.json", 1}, {"t5-base.json", 2},
-                                                          {"qwen2-vl-7b.json", 2}, {"gpt2.json", 1}};
+                                                          {"qwen2-vl-2b.json", 2}, {"gpt2.json", 1}};
   for (const auto& [name, plots] : cases) {
     INFO(name);
     const std::string svg = (dir / "m.svg").string(), png = (dir / "m.png").string();
