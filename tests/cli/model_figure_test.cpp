@@ -35,12 +35,13 @@ std::vector<const posenc::render::LineFigure*> model_plots(const posenc::render:
 }  // namespace
 
 TEST_CASE("model figure: BLOOM ALiBi slopes per head", "[models][figure]") {
-  const auto f = model_fig("bloom-560m.json");
+  const auto f = model_fig("bloom-3b.json");
   CHECK(f.panels.empty());
-  CHECK_THAT(f.heading, Contains("ALiBi slopes per head (bloom, 16 heads)"));
+  CHECK_THAT(f.heading, Contains("ALiBi slopes per head (bloom, 32 heads)"));
   REQUIRE(f.series.size() == 1);
-  REQUIRE(f.series[0].y.size() == 16);
-  for (int h = 0; h < 16; ++h) CHECK(f.series[0].y[h] == Approx(std::pow(2.0, -0.5 * (h + 1))).epsilon(1e-6));
+  REQUIRE(f.series[0].y.size() == 32);
+  // 32 heads (a power of two): m_h = 2^(-8(h+1)/32)
+  for (int h = 0; h < 32; ++h) CHECK(f.series[0].y[h] == Approx(std::pow(2.0, -0.25 * (h + 1))).epsilon(1e-6));
   CHECK(f.log_y);
 }
 
@@ -111,7 +112,7 @@ TEST_CASE("model figure CLI: PNG and SVG with one heading per plot", "[models][f
   const auto dir = std::filesystem::temp_directory_path() / ("posenc_model_fig_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::vector<std::pair<std::string, int>> cases = {{"gemma-3-4b.json", 2}, {"llama-4-maverick.json", 3},
-                                                          {"bloom-560m.json", 1}, {"t5-base.json", 2},
+                                                          {"bloom-3b.json", 1}, {"t5-base.json", 2},
                                                           {"qwen2-vl-2b.json", 2}, {"gpt2.json", 1}};
   for (const auto& [name, plots] : cases) {
     INFO(name);
