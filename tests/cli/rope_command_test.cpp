@@ -507,6 +507,6 @@ TEST_CASE("rope of Phi-3.5 without --seq-len names the factor list in title, leg
                                                    "8192", "--format", "json"}).out);
   CHECK(json["longrope_list"] == "long");
   CHECK(json["longrope_list_source"] == "--seq-len 8192 > original 4096");
-  const auto llama = run_cli({"rope", "--hf-config", config("llama-2-7b-32k.json")});
+  const auto llama = run_cli({"rope", "--hf-config", config("llama-2-7b-32k-instruct.json")});
   CHECK_THAT(llama.out, Contains("lengths            original 4096 (max_position_embeddings / factor = 32768 / 8: "));
 }

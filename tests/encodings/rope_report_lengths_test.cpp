@@ -32,9 +32,9 @@ bool noted(const RopeReport& r, const std::string& part) {
 }  // namespace
 
 TEST_CASE("linear scaling reads max_position_embeddings as the extended context", "[rope][report]") {
-  // LLaMA-2-7B-32K: linear ×8, max_position_embeddings 32768 = 8 × Llama-2's 4096. The report
+  // Llama-2-7B-32K-Instruct (LLaMA-2-7B-32K fine-tuned): linear ×8, max_position_embeddings 32768 = 8 × Llama-2's 4096. The report
   // said "original 32768, target 262144" before.
-  auto p = with_config("llama-2-7b-32k.json");
+  auto p = with_config("llama-2-7b-32k-instruct.json");
   const auto r = report(p);
   CHECK(r.original_length == 4096);
   CHECK_THAT(r.original_source, Contains("max_position_embeddings / factor = 32768 / 8"));

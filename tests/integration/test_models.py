@@ -26,7 +26,8 @@ CLASS = {
     "phi3": dict(rope_theta=10000.0), "deepseek_v2": dict(rope_theta=10000.0), "gpt_neox": dict(),
     "gptj": dict(), "falcon": dict(rope_theta=10000.0), "stablelm": dict(rope_theta=10000.0),
     "cohere": dict(rope_theta=10000.0), "cohere2": dict(rope_theta=10000.0, sliding_window_pattern=4),
-    "glm": dict(rope_theta=10000.0), "glm4": dict(rope_theta=10000.0), "olmo2": dict(rope_theta=10000.0),
+    # GlmConfig.__post_init__: kwargs.setdefault("partial_rotary_factor", 0.5) (transformers 008e5743)
+    "glm": dict(rope_theta=10000.0, partial_rotary_factor=0.5), "glm4": dict(rope_theta=10000.0), "olmo2": dict(rope_theta=10000.0),
     "granite": dict(rope_theta=10000.0), "gpt_oss": dict(rope_theta=150000.0), "smollm3": dict(rope_theta=2e6),
     "starcoder2": dict(rope_theta=10000.0), "llama4_text": dict(rope_theta=500000.0),
 }
