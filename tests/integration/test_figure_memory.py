@@ -1,10 +1,11 @@
 """Figures stream the rows of a similarity matrix into the reducer whatever the memory limit
 (issue 15, item 10): `similarity learned --len 30000 -o s.png` held all N² values (7 GB).
-Here the address space is capped at 768 MiB (RLIMIT_AS) while --max-memory allows far more:
-holding the 12000² doubles (1.07 GiB) cannot fit, streaming them can. The picture is
+Here the address space is capped at 256 MiB (RLIMIT_AS) while --max-memory allows far more:
+holding the 6500² doubles (322 MiB) cannot fit, streaming them can. The picture is
 compared with the one drawn when the rows are streamed because of a low --max-memory.
 Under AddressSanitizer (which reserves terabytes of shadow address space, so RLIMIT_AS cannot
-apply) the cap is ASan's own: at most 768 MiB mapped by the program (mmap_limit_mb)."""
+apply) the cap is ASan's own: at most 256 MiB mapped by the program (mmap_limit_mb), with ASan's
+quarantine of freed blocks kept to 16 MiB (its default 256 MiB alone would fill the cap)."""
 import os
 import resource
 import subprocess
@@ -12,7 +13,7 @@ import tempfile
 
 from harness import POSENC, expect, finish
 
-ARGS = ["similarity", "learned", "--len", "12000", "--max-len", "12000", "--dim", "8", "--threads", "2"]
+ARGS = ["similarity", "learned", "--len", "6500", "--max-len", "6500", "--dim", "8", "--threads", "2"]
 
 
 def main():
@@ -20,13 +21,13 @@ def main():
     capped, low = os.path.join(tmp, "capped.png"), os.path.join(tmp, "low.png")
 
     def cap():
-        resource.setrlimit(resource.RLIMIT_AS, (768 << 20, 768 << 20))
+        resource.setrlimit(resource.RLIMIT_AS, (256 << 20, 256 << 20))
 
     with open(POSENC, "rb") as f:
         sanitized = b"__asan_init" in f.read()
     env, pre = dict(os.environ), cap
     if sanitized:
-        env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":mmap_limit_mb=768"
+        env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":mmap_limit_mb=256:quarantine_size_mb=16"
         pre = None
     r = subprocess.run([POSENC, *ARGS, "--max-memory", "64G", "-o", capped], capture_output=True, text=True,
                        preexec_fn=pre, env=env, timeout=600)
