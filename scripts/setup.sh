@@ -4,18 +4,19 @@
 #   scripts/setup.sh            build dependencies only
 #   scripts/setup.sh --tests    also the test dependencies (numpy, pandas; g++ brings the
 #                               AddressSanitizer and UBSan runtimes scripts/test.sh uses)
-#   scripts/setup.sh --fuzz     also clang and ninja for tests/fuzz/run.sh
+#   scripts/setup.sh --fuzz     also clang for tests/fuzz/run.sh
 #   scripts/setup.sh --deps     install the build dependencies only (no configure, no build)
+#   scripts/setup.sh --test-deps  install the build and test dependencies only (scripts/test.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(g++ cmake make pkg-config libcli11-dev libfmt-dev nlohmann-json3-dev libstb-dev
+packages=(g++ cmake ninja-build pkg-config libcli11-dev libfmt-dev nlohmann-json3-dev libstb-dev
           libdeflate-dev libzip-dev catch2 fonts-dejavu-core)
-if [[ "${1:-}" == "--tests" ]]; then
+if [[ "${1:-}" == "--tests" || "${1:-}" == "--test-deps" ]]; then
   packages+=(python3 python3-numpy python3-pandas)
 fi
 if [[ "${1:-}" == "--fuzz" ]]; then
-  packages+=(clang ninja-build)
+  packages+=(clang)
 fi
 
 missing=()
@@ -29,9 +30,13 @@ if (( ${#missing[@]} )); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
 
-[[ "${1:-}" == "--deps" ]] && exit 0
+[[ "${1:-}" == "--deps" || "${1:-}" == "--test-deps" ]] && exit 0
 
 build_tests=OFF
 [[ "${1:-}" == "--tests" ]] && build_tests=ON
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=$build_tests >/dev/null
+# Ninja compiles the units of every target side by side (make waits for each library to be
+# linked before it starts the next target); a folder configured earlier keeps its generator.
+generator=()
+[[ ! -f build/CMakeCache.txt ]] && generator=(-G Ninja)
+cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=$build_tests >/dev/null
 cmake --build build -j "$(nproc)"
