@@ -70,12 +70,6 @@ constexpr SwaRule kSwaRules[] = {
     {"gpt-oss", 2, false, false, false, true},
 };
 
-std::vector<std::int64_t> range_of(std::int64_t n) {
-  std::vector<std::int64_t> v;
-  for (std::int64_t i = 0; i < n; ++i) v.push_back(i);
-  return v;
-}
-
 /// ggml_soft_max_ext's ALiBi slopes (ggml-cpu ops.cpp, float32): n = 2^floor(log2 heads),
 /// m0 = 2^(-max_bias/n), m1 = 2^(-max_bias/2/n); head h < n: m0^(h+1), else m1^(2(h-n)+1).
 std::vector<double> ggml_alibi_slopes(std::int64_t heads, float max_bias) {

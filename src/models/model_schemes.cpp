@@ -100,7 +100,7 @@ ModelScheme scheme_of_model(const std::string& path, const std::string& requeste
       throw Error(fmt::format("--hf-config '{}' is a llama.cpp .gguf, which gives RoPE settings only (not {}): 'posenc "
                               "model {}' shows what it holds",
                               path, requested, path));
-    return {"rope", {}, {}};
+    return {"rope", {}, {}, {}};
   }
   return scheme_of_config(io::read_small_file(file, "--hf-config", io::kMaxConfigBytes), file, path, requested, t5_mode);
 }

@@ -85,7 +85,7 @@ TEST_CASE("model figure: Llama 4 rope, NoPE layers and temperature; Gemma 3 per 
     CHECK(temp.series[0].y[i] == Approx(std::log1p(std::floor((temp.x[i] + 1) / 8192)) * 0.1 + 1).epsilon(1e-12));
   // RoPE wavelength per pair: 2π / 500000^(-2i/128) (float32 inv_freq: 1e-6).
   for (std::size_t i = 0; i < 64; i += 9)
-    CHECK(f.series[0].y[i] == Approx(2 * M_PI * std::pow(500000.0, 2.0 * i / 128)).epsilon(1e-6));
+    CHECK(f.series[0].y[i] == Approx(2 * M_PI * std::pow(500000.0, 2.0 * static_cast<double>(i) / 128)).epsilon(1e-6));
 
   const auto g = model_fig("gemma-3-4b.json");
   REQUIRE(g.panels.size() == 1);

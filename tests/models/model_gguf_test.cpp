@@ -232,7 +232,7 @@ TEST_CASE("gguf model: the real files of ../shared/data/gguf", "[models][gguf]")
     REQUIRE(r.mechanisms.size() == 1);
     const auto s = gguf_value<std::vector<double>>(r.mechanisms[0], "slopes");
     REQUIRE(s.size() == 32);
-    for (std::size_t h = 0; h < 32; ++h) CHECK(s[h] == Approx(std::pow(2.0, -(h + 1.0) / 4)).epsilon(1e-6));
+    for (std::size_t h = 0; h < 32; ++h) CHECK(s[h] == Approx(std::pow(2.0, -(static_cast<double>(h) + 1.0) / 4)).epsilon(1e-6));
     CHECK(gguf_source(r.mechanisms[0], "alibi_bias_max") == "GGUF mpt.attention.max_alibi_bias");
   }
   {  // storywriter: max_alibi_bias 16 → 2^(-16(h+1)/32)
