@@ -49,7 +49,11 @@ encodings::RopeConfig extrapolation_rope_config(const ParamMap& rope, std::strin
     p.set("max-position-embeddings", target_len, true);
     p.set("seq-len", target_len, true);
   }
-  return encodings::resolve_rope_config(p);
+  // The model's own method settings (llama3's frequency factors, ...) go unread by the other
+  // methods compared here by design: only a flag the user typed is worth a warning.
+  encodings::RopeConfig c = encodings::resolve_rope_config(p);
+  c.warn_unread_config_settings = false;
+  return c;
 }
 
 std::vector<std::int64_t> extrapolation_lengths(std::int64_t train_len, std::int64_t target_len) {

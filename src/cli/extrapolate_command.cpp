@@ -47,13 +47,6 @@ struct ExtrapolateOptions {
   std::list<ExtrapolateBound> bound;  // stable addresses for CLI11
   ReportOutput output;
   FigureOptions figure;
-
-  /// --hf-config as typed ("" = none).
-  std::string hf_config() const {
-    for (const auto& b : bound)
-      if (b.name == "hf-config" && b.option->count() > 0) return std::get<std::string>(b.value);
-    return {};
-  }
 };
 
 std::vector<std::string> extrapolate_split(const std::string& text, const char* option) {
@@ -110,12 +103,9 @@ int run_extrapolate(Context& ctx, const ExtrapolateOptions& o) {
   r.samples = o.samples;
   r.seed = o.seed;
   const analysis::Extrapolation e = analysis::extrapolate(r);
-  // Each warning once. With --hf-config, the model's own method settings (llama3's frequency
-  // factors, ...) are unread by the other methods by design: not worth a warning here.
-  std::vector<std::string> said;
+  std::vector<std::string> said;  // each warning once
   for (const auto& m : e.rope)
     for (const auto& w : m.freqs.warnings) {
-      if (w.find(" is ignored: --scaling ") != std::string::npos && !o.hf_config().empty()) continue;
       if (std::find(said.begin(), said.end(), w) != said.end()) continue;
       said.push_back(w);
       ctx.err << "posenc: warning: " << w << "\n";

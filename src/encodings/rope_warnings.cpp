@@ -139,7 +139,8 @@ std::vector<std::pair<std::string, std::string>> ignored_settings(const RopeConf
   for (const auto& r : readers()) {
     if (std::find(r.methods.begin(), r.methods.end(), c.scaling) != r.methods.end()) continue;
     for (const auto& s : c.sources)
-      if (s.name == r.name && (s.source.starts_with("flag --") || !s.field.empty())) out.emplace_back(r.name, r.who);
+      if (s.name == r.name && (s.source.starts_with("flag --") || (!s.field.empty() && c.warn_unread_config_settings)))
+        out.emplace_back(r.name, r.who);
   }
   return out;
 }

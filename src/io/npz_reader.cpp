@@ -48,7 +48,8 @@ std::string member_list(const std::vector<std::string>& names) {
   std::vector<std::string> shown;
   for (std::size_t i = 0; i < names.size() && i < 20; ++i) {
     const std::string& n = names[i];
-    shown.push_back("'" + printable(ends_with(n, ".npy") ? n.substr(0, n.size() - 4) : n, 60) + "'");
+    // (fmt, not "'" + string: g++ 12 -O3 sees a false -Wstringop-overflow in that operator+)
+    shown.push_back(fmt::format("'{}'", printable(ends_with(n, ".npy") ? n.substr(0, n.size() - 4) : n, 60)));
   }
   if (names.size() > 20) shown.push_back(fmt::format("and {} more", names.size() - 20));
   return fmt::format("{}", fmt::join(shown, ", "));

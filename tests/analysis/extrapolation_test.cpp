@@ -8,6 +8,7 @@
 
 #include "posenc/encodings/registry.hpp"
 #include "posenc/error.hpp"
+#include "test_data.hpp"
 
 namespace {
 
@@ -162,4 +163,27 @@ TEST_CASE("kerple and sandwich bias ranges by hand", "[extrapolation]") {
   CHECK(k.min_train[0] == Approx(-std::log(4.0)).epsilon(1e-15));       // −p·ln(1 + a·3)
   CHECK(k.min_target[1] == Approx(-2.0 * std::log(8.0)).epsilon(1e-15));  // −2·ln(1 + 7)
   CHECK(k.max_train[1] == 0.0);
+}
+
+TEST_CASE("extrapolate: a model's own llama3 settings are not warned about under the other methods", "[extrapolation]") {
+  // Llama 3.1's config holds rope_type llama3 with low_freq_factor 1, high_freq_factor 4 and
+  // factor 8: linear, ntk and yarn read none of the first two. Only a typed flag is warned about.
+  posenc::ParamMap p = extrapolation_test_rope(128);
+  p.set("hf-config", posenc::test::data_path("configs/llama-3.1-8b.json"), true);
+  posenc::analysis::ExtrapolationRequest r;
+  r.train_len = 8192;
+  r.target_len = 65536;
+  r.methods = {"none", "linear", "llama3"};
+  r.schemes = {};
+  r.rope = p;
+  const auto quiet = posenc::analysis::extrapolate(r);
+  REQUIRE(quiet.rope.size() == 3);
+  for (const auto& m : quiet.rope)
+    for (const auto& w : m.freqs.warnings) CHECK(w.find("is ignored") == std::string::npos);
+  r.rope.set("low-freq-factor", 2.0, true);  // typed: linear does not read it, and says so
+  const auto typed = posenc::analysis::extrapolate(r);
+  bool warned = false;
+  for (const auto& w : typed.rope[1].freqs.warnings) warned = warned || w.find("is ignored") != std::string::npos;
+  CHECK(typed.rope[1].method == "linear");
+  CHECK(warned);
 }

@@ -85,6 +85,10 @@ struct RopeConfig {
   /// Top-level `original_max_position_embeddings` of a config.json (Phi-3 style), 0 = absent.
   /// llama.cpp's converter reads only this one for llama3 (default 8192).
   std::int64_t top_level_original_max_position_embeddings = 0;
+  /// false: a setting of the --hf-config file that this method does not read is neither warned
+  /// about nor listed as ignored (posenc extrapolate compares methods other than the model's own
+  /// on its config); typed flags still are.
+  bool warn_unread_config_settings = true;
   std::int64_t seq_len = 0;                     ///< current length (dynamic, longrope), 0 = absent
   /// Context the engine is started with (vLLM --max-model-len, TensorRT-LLM max_seq_len,
   /// llama.cpp -c); 0 = the engine's default.
