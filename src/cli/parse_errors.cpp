@@ -49,7 +49,7 @@ std::vector<std::string> command_names(const CLI::App* app) {
 
 std::string quoted_list(const std::vector<std::string>& words) {
   std::vector<std::string> q;
-  for (const auto& w : words) q.push_back("'" + w + "'");
+  for (const auto& w : words) q.push_back(fmt::format("'{}'", w));
   return fmt::format("{}", fmt::join(q, " "));
 }
 
@@ -119,7 +119,7 @@ std::string parse_error_message(const CLI::App& app, const CLI::Error& e) {
       std::string given;
       if (o != nullptr && !o->results().empty()) {
         std::vector<std::string> q;
-        for (const auto& r : o->results()) q.push_back("'" + r + "'");
+        for (const auto& r : o->results()) q.push_back(fmt::format("'{}'", r));
         const std::string last = q.back();
         q.pop_back();
         given = fmt::format(" (got {} and {})", fmt::join(q, ", "), last);

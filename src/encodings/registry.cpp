@@ -69,4 +69,11 @@ ParamSpec dim_param(std::int64_t default_dim) {
   return {"dim", "width D of each position vector (columns)", default_dim, {}, 1, static_cast<double>(kMaxDim)};
 }
 
+ParamSpec pair_dim_param(std::int64_t default_dim, std::string help) {
+  ParamSpec d = dim_param(default_dim);
+  d.help = std::move(help);
+  d.min = 2;
+  return d;
+}
+
 }  // namespace posenc::encodings

@@ -63,6 +63,18 @@ std::string batch_longrope(const RopeConfig& c, RopeFrequencies& f, std::int64_t
 /// f.factor, f.original_length and f.attention_factor; returns the cause text for the factor.
 std::string longrope_length_scale(const RopeConfig& c, RopeFrequencies& f, std::int64_t m, std::int64_t original);
 
+/// Linear scaling as vLLM and SGLang build it: t = arange(M·s) / s against the unscaled
+/// inv_freq (the positions divided by f.factor, θ held). Sets position_divisor, inv_freq_held,
+/// inv_freq (the effective θ/s) and the cache length ceil(M·s) for M = `m`.
+void divided_positions(RopeFrequencies& f, std::int64_t m);
+
+/// The "dynamic" NTK of vLLM 0.6 and SGLang: one base for the whole cache of M·s rows,
+/// b·((s·M·s/M) − (s − 1))^(d/(d−2)), whatever the length (transformers rescales it at the
+/// current length). Sets f.base, inv_freq and the cache length; when transformers' base at
+/// --seq-len differs, adds the deviation with `cause` (the engine's file or issue).
+template <class T>
+void fixed_dynamic_ntk(const RopeConfig& c, RopeFrequencies& f, std::int64_t m, std::string_view cause);
+
 /// transformers' attention factor and LongRoPE list and dynamic base at --seq-len, to name
 /// where an engine departs from it. Computed with the hf convention on the same settings;
 /// nullopt-like NaN when transformers refuses the settings.

@@ -120,6 +120,28 @@ std::string longrope_length_scale(const RopeConfig& c, RopeFrequencies& f, std::
   return fmt::format("{} derives it from max_position_embeddings / original and reads no attention_factor", name(c));
 }
 
+void divided_positions(RopeFrequencies& f, std::int64_t m) {
+  f.position_divisor = f.factor;
+  f.inv_freq_held = f.inv_freq_original;
+  for (auto& v : f.inv_freq) v /= f.factor;
+  f.cache_len = rows(static_cast<double>(m) * f.factor);
+}
+
+template <class T>
+void fixed_dynamic_ntk(const RopeConfig& c, RopeFrequencies& f, std::int64_t m, std::string_view cause) {
+  const double s = f.factor, d = static_cast<double>(c.rotary_dim);
+  const double max_len = static_cast<double>(m) * s;
+  f.base = c.base * std::pow(s * max_len / static_cast<double>(m) - (s - 1.0), d / (d - 2.0));
+  f.inv_freq = hf_inv_freq<T>(f.base, c.rotary_dim, f.inv_freq.size());
+  f.cache_len = rows(max_len);
+  if (const HfChoice hf = hf_choice(c); hf.ok && hf.base != f.base)
+    f.deviations.push_back(fmt::format("dynamic NTK at the fixed base {:.6g} for every length where transformers uses "
+                                       "{:.6g} {} ({})",
+                                       f.base, hf.base, seq_len_text(c), cause));
+}
+template void fixed_dynamic_ntk<float>(const RopeConfig&, RopeFrequencies&, std::int64_t, std::string_view);
+template void fixed_dynamic_ntk<double>(const RopeConfig&, RopeFrequencies&, std::int64_t, std::string_view);
+
 HfChoice hf_choice(const RopeConfig& c) {
   RopeConfig h = c;
   h.convention = RopeConvention::kHf;

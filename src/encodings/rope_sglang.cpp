@@ -45,25 +45,13 @@ void compute_sglang(const RopeConfig& c, RopeFrequencies& f) {
       break;
     case RopeScaling::kLinear: {
       f.factor = param(c, f, c.factor, "factor", 1.0);  // base.py: t = arange(M·s) / s, as vLLM
-      f.position_divisor = f.factor;
-      f.inv_freq_held = f.inv_freq_original;
-      for (auto& v : f.inv_freq) v /= f.factor;
-      f.cache_len = rows(static_cast<double>(m) * f.factor);
+      divided_positions(f, m);
       break;
     }
     case RopeScaling::kDynamic: {
       max_position(c);
       f.factor = param(c, f, c.factor, "factor", 1.0);
-      const double s = f.factor, d = static_cast<double>(c.rotary_dim);
-      const double max_len = static_cast<double>(m) * s;
-      f.base = c.base * std::pow(s * max_len / static_cast<double>(m) - (s - 1.0), d / (d - 2.0));
-      f.inv_freq = hf_inv_freq<T>(f.base, c.rotary_dim, n);
-      f.cache_len = rows(max_len);
-      const HfChoice hf = hf_choice(c);
-      if (hf.ok && hf.base != f.base)
-        f.deviations.push_back(fmt::format("dynamic NTK at the fixed base {:.6g} for every length where transformers "
-                                           "uses {:.6g} {} (rope_variant.py: the length is always M·s)",
-                                           f.base, hf.base, seq_len_text(c)));
+      fixed_dynamic_ntk<T>(c, f, m, "rope_variant.py: the length is always M·s");
       break;
     }
     case RopeScaling::kYarn: {

@@ -44,32 +44,20 @@ void compute_vllm(const RopeConfig& c, RopeFrequencies& f, bool v06) {
     case RopeScaling::kLinear: {
       // linear_scaling_rope.py: t = arange(M·s) / s against the unscaled inv_freq.
       f.factor = indexed_factor(c);
-      f.position_divisor = f.factor;
-      f.inv_freq_held = f.inv_freq_original;
-      for (auto& v : f.inv_freq) v /= f.factor;
-      f.cache_len = rows(static_cast<double>(m) * f.factor);
+      divided_positions(f, m);
       break;
     }
     case RopeScaling::kDynamic: {
       max_position(c);
       f.factor = indexed_factor(c);
-      const double s = f.factor, d = static_cast<double>(c.rotary_dim);
-      const HfChoice hf = hf_choice(c);
       if (v06) {
         // max_len = M·s; base·((s·max_len/M) − (s − 1))^(d/(d−2)): the length is always M·s.
-        const double max_len = static_cast<double>(m) * s;
-        f.base = c.base * std::pow(s * max_len / static_cast<double>(m) - (s - 1.0), d / (d - 2.0));
-        f.inv_freq = hf_inv_freq<T>(f.base, c.rotary_dim, n);
-        f.cache_len = rows(max_len);
-        if (hf.ok && hf.base != f.base)
-          f.deviations.push_back(fmt::format("dynamic NTK at the fixed base {:.6g} for every length where transformers "
-                                             "uses {:.6g} {} (vllm-project/vllm#3488, #5093: static, not dynamic)",
-                                             f.base, hf.base, seq_len_text(c)));
+        fixed_dynamic_ntk<T>(c, f, m, "vllm-project/vllm#3488, #5093: static, not dynamic");
       } else {
         // #41277: base·(s·max_position/max_trained_positions − (s − 1))^(d/(d−2)) with both
         // lengths max_position_embeddings for decoder models: the base is unchanged.
         f.cache_len = m;
-        if (hf.ok && hf.base != f.base)
+        if (const HfChoice hf = hf_choice(c); hf.ok && hf.base != f.base)
           f.deviations.push_back(fmt::format("no NTK scaling (base {:.6g}) where transformers uses base {:.6g} {} "
                                              "(vllm-project/vllm#41236, #41277)",
                                              f.base, hf.base, seq_len_text(c)));

@@ -39,12 +39,7 @@ SchemeInfo transformer_xl_scheme() {
           "R_t = [sin(t w_k) | cos(t w_k)], w_k = base^(-2k/d), t = min(distance, clamp_len); shift: entry (i, j) "
           "holds distance (i + mem_len) - j for j <= i + mem_len",
           {len_param(),
-           [] {
-             auto d = dim_param(16);
-             d.help = "d_model, the width of R (even)";
-             d.min = 2;
-             return d;
-           }(),
+           pair_dim_param(16, "d_model, the width of R (even)"),
            {"base", "sinusoid base (transformer-xl: 10000)", 10000.0, {}, 1.0, 1e300},
            {"clamp-len", "clamp_len: distances above it use R_clamp_len (0 = no clamp)", std::int64_t{0}, {}, 0,
             static_cast<double>(kMaxLen)},
@@ -76,7 +71,7 @@ SchemeInfo transformer_xl_scheme() {
             const bool descending = table == "pos-emb";
             TableInfo info = make_info("transformer-xl", p, {static_cast<std::size_t>(len), static_cast<std::size_t>(dim)},
                                        {descending ? "row" : "distance", "dim"});
-            info.value_name = "R";
+            info.value_name = std::string("R");  // (not = "R": g++ 12 -O3 false -Wstringop-overflow)
             info.title = fmt::format("Transformer-XL R{} (d={}{})", descending ? " as fed (distances len-1..0)" : "_t", dim,
                                      clamp > 0 ? fmt::format(", clamp_len {}", clamp) : std::string());
             for (std::int64_t k = 0; k < dim / 2 && dim <= 100000; ++k) info.column_names.push_back(fmt::format("sin{}", k));

@@ -92,12 +92,7 @@ SchemeInfo xpos_scheme() {
           "zeta_i = (2i + 0.4d)/(1.4d); scale = zeta_i^(+-(t - c)/gamma); cos/sin = cos/sin(t·base^(-2i/d))·scale; "
           "c = ceil(L/2) (torchscale), floor(L/2) (lucidrains) or 0 (--centre zero, the paper)",
           {len_param(),
-           [] {
-             auto d = dim_param(64);
-             d.help = "head dimension d (even; pairs (2i, 2i+1))";
-             d.min = 2;
-             return d;
-           }(),
+           pair_dim_param(64, "head dimension d (even; pairs (2i, 2i+1))"),
            {"base", "RoPE base of theta_i = base^(-2i/d) (torchscale: 10000)", 10000.0, {}, 1.0, 1e300},
            {"scale-base", "gamma, the length over which zeta_i's power grows by 1 (xpos_scale_base: 512)", 512.0, {},
             1.0, 1e300},

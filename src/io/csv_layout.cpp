@@ -51,7 +51,7 @@ std::string column_text(const CsvGrid& g, std::size_t c, bool values = false) {
     if (h.empty()) {
       parts.push_back("pandas' unnamed index");
     } else {
-      parts.push_back("'" + printable(h) + "'");
+      parts.push_back(fmt::format("'{}'", printable(h)));
       if (is_pandas_index(h)) parts.push_back("pandas' index");
     }
   }
@@ -97,7 +97,7 @@ std::size_t find_column(const CsvGrid& g, const std::string& key, const std::str
   if (number) c = std::stoul(key);
   if (!number || c >= g.cols) {
     std::vector<std::string> names;
-    for (const auto& h : g.header) names.push_back("'" + printable(h, 40) + "'");
+    for (const auto& h : g.header) names.push_back(fmt::format("'{}'", printable(h, 40)));
     fail_layout(name, fmt::format("--index-col '{}' names no column: give a number 0..{}{}", printable(key), g.cols - 1,
                            names.empty() ? std::string(" (the file has no header)")
                                          : fmt::format(" or one of {}", fmt::join(names, ", "))));

@@ -87,7 +87,7 @@ Format resolve_format(const std::optional<std::string>& flag, const std::string&
     // head` works without --format.
     for (const auto f : {Format::kText, Format::kCsv})
       if (is_allowed(f, allowed)) return f;
-    throw Error(fmt::format("-o {}: cannot tell the output format of {}: give --format {}", stream ? "'" + path + "'" : "-",
+    throw Error(fmt::format("-o {}: cannot tell the output format of {}: give --format {}", stream ? fmt::format("'{}'", path) : "-",
                             stream ? "a device or pipe" : "stdout", choices));
   }
   for (const auto& i : formats()) {

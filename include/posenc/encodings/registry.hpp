@@ -50,6 +50,9 @@ TableInfo make_info(const std::string& scheme, const ParamMap& p, std::vector<st
 /// Parameters shared by many schemes.
 ParamSpec len_param();                         ///< --len N: number of positions
 ParamSpec dim_param(std::int64_t default_dim);  ///< --dim D: width of each position vector
+/// --dim D of a scheme whose D is split in pairs (at least 2; evenness is the scheme's check),
+/// with the scheme's own `help`.
+ParamSpec pair_dim_param(std::int64_t default_dim, std::string help);
 
 /// Limits that keep a request sane before memory is touched.
 inline constexpr std::int64_t kMaxLen = std::int64_t{1} << 31;
