@@ -35,4 +35,36 @@ if os.path.exists(bash_file):
                        capture_output=True, text=True)
     expect(r.stdout.strip() == "rope", f"installed bash completion completes 'posenc ro' ({r.stdout!r})")
 shutil.rmtree(prefix)
+
+
+def deb_depends_cover_needed():
+    """Every shared library posenc needs (its ELF NEEDED entries; the sanitizer runtimes of a
+    test build aside) belongs to a Debian package the .deb depends on (CPackConfig.cmake)."""
+    config = os.path.join(build, "CPackConfig.cmake")
+    if not shutil.which("dpkg") or not shutil.which("readelf") or not os.path.exists(config):
+        print("no dpkg, readelf or CPackConfig.cmake: .deb dependencies not checked")
+        return
+    line = next(l for l in open(config) if l.startswith("set(CPACK_DEBIAN_PACKAGE_DEPENDS "))
+    depends = {d.split()[0] for d in line.split('"')[1].split(",")}
+    needed = [l.split("[")[1].rstrip("]\n") for l in subprocess.run(["readelf", "-d", POSENC], capture_output=True,
+                                                                      text=True).stdout.splitlines() if "(NEEDED)" in l]
+    where = {}
+    for l in subprocess.run(["ldd", POSENC], capture_output=True, text=True).stdout.splitlines():
+        parts = l.split()
+        if len(parts) >= 3 and parts[1] == "=>":
+            where[parts[0]] = parts[2]
+    for soname in needed:
+        if soname.startswith(("libasan", "libubsan", "ld-linux")):
+            continue
+        path = os.path.realpath(where.get(soname, soname))
+        owner = ""
+        for candidate in (path, path.replace("/usr/lib/", "/lib/", 1)):  # usrmerge: dpkg may list /lib
+            r = subprocess.run(["dpkg", "-S", candidate], capture_output=True, text=True)
+            if r.returncode == 0:
+                owner = r.stdout.split(":")[0]
+                break
+        expect(owner in depends, f"{soname} ({path}, package {owner or '?'}) is in the .deb's Depends: {sorted(depends)}")
+
+
+deb_depends_cover_needed()
 finish()
