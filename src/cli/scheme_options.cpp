@@ -260,8 +260,9 @@ ParamMap SchemeOptions::values() const {
     out.set("hf-config", hf_config_, true);
     if (!notes_printed_) {
       // What was read goes to stderr once, and only for values that build a table: a flag the
-      // model's scheme refuses (--bias-max under bloom) is the run's one line.
-      if (model_->scheme != "rope") (void)encodings::make_table(s, out);
+      // model's scheme refuses (--bias-max under bloom) is the run's one line. (A model that sets
+      // no flags, RoPE, whose table reads the config itself, has nothing to check here.)
+      if (!model_->values.empty()) (void)encodings::make_table(s, out);
       notes_printed_ = true;
       if (notes_ != nullptr) {
         std::string flags;  // the settings in effect, as flags; the model's value beside one the user changed
