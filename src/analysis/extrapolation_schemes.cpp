@@ -7,6 +7,7 @@
 
 #include "posenc/analysis/extrapolation.hpp"
 #include "posenc/encodings/alibi.hpp"
+#include "posenc/encodings/bias_kernels.hpp"
 #include "posenc/encodings/registry.hpp"
 #include "posenc/error.hpp"
 #include "posenc/text.hpp"
@@ -107,6 +108,15 @@ std::int64_t t5_saturation(const encodings::T5Options& o, bool future) {
     }
   }
   return lo;
+}
+
+void set_bias_settings(ExtrapolationRequest& r, const ParamMap& alibi, const ParamMap& t5, const ParamMap& kerple) {
+  r.heads = alibi.integer("heads");
+  r.t5 = {t5.integer("buckets"), t5.integer("max-distance"), t5.text("mode") == "bidirectional"};
+  r.kerple_kind = encodings::parse_kerple_kind(kerple.text("kind"));
+  r.kerple_p = kerple.list("p");
+  r.kerple_a = kerple.list("a");
+  r.sandwich_dim = r.rope.integer("dim");
 }
 
 Extrapolation extrapolate(const ExtrapolationRequest& r) {

@@ -11,7 +11,6 @@
 #include "extrapolate_figure.hpp"
 #include "figure_options.hpp"
 #include "posenc/analysis/extrapolation.hpp"
-#include "posenc/encodings/bias_kernels.hpp"
 #include "posenc/encodings/registry.hpp"
 #include "posenc/encodings/rope.hpp"
 #include "posenc/error.hpp"
@@ -91,15 +90,8 @@ int run_extrapolate(Context& ctx, const ExtrapolateOptions& o) {
   r.methods = extrapolate_split(o.methods, "--methods");
   r.schemes = extrapolate_split(o.schemes, "--schemes");
   r.rope = extrapolate_values(o, "rope");
-  const ParamMap alibi = extrapolate_values(o, "alibi");
-  r.heads = alibi.integer("heads");
-  const ParamMap t5 = extrapolate_values(o, "t5");
-  r.t5 = {t5.integer("buckets"), t5.integer("max-distance"), t5.text("mode") == "bidirectional"};
-  const ParamMap kerple = extrapolate_values(o, "kerple");
-  r.kerple_kind = encodings::parse_kerple_kind(kerple.text("kind"));
-  r.kerple_p = kerple.list("p");
-  r.kerple_a = kerple.list("a");
-  r.sandwich_dim = r.rope.integer("dim");  // one head width for rope and sandwich
+  analysis::set_bias_settings(r, extrapolate_values(o, "alibi"), extrapolate_values(o, "t5"),
+                              extrapolate_values(o, "kerple"));
   r.samples = o.samples;
   r.seed = o.seed;
   const analysis::Extrapolation e = analysis::extrapolate(r);

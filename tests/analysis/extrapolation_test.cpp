@@ -187,3 +187,29 @@ TEST_CASE("extrapolate: a model's own llama3 settings are not warned about under
   CHECK(typed.rope[1].method == "linear");
   CHECK(warned);
 }
+
+TEST_CASE("extrapolate: the bias schemes' settings from their options", "[extrapolation]") {
+  posenc::analysis::ExtrapolationRequest r;
+  r.rope = extrapolation_test_rope(96);
+  posenc::ParamMap alibi(posenc::encodings::find_scheme("alibi").params);
+  posenc::ParamMap t5(posenc::encodings::find_scheme("t5").params);
+  posenc::ParamMap kerple(posenc::encodings::find_scheme("kerple").params);
+  alibi.set("heads", std::int64_t{12}, true);
+  t5.set("buckets", std::int64_t{16}, true);
+  t5.set("max-distance", std::int64_t{64}, true);
+  t5.set("mode", std::string("causal"), true);
+  kerple.set("kind", std::string("power"), true);
+  kerple.set("p", std::vector<double>{0.5, 1.5}, true);
+  posenc::analysis::set_bias_settings(r, alibi, t5, kerple);
+  CHECK(r.heads == 12);
+  CHECK(r.t5.num_buckets == 16);
+  CHECK(r.t5.max_distance == 64);
+  CHECK_FALSE(r.t5.bidirectional);
+  CHECK(r.kerple_kind == posenc::encodings::KerpleKind::kPower);
+  CHECK(r.kerple_p == std::vector<double>{0.5, 1.5});
+  CHECK(r.kerple_a == std::vector<double>{1.0});  // the default
+  CHECK(r.sandwich_dim == 96);                    // rope's --dim: one head width for both
+  t5.set("mode", std::string("bidirectional"), true);
+  kerple.set("kind", std::string("cubic"), true);
+  CHECK_THROWS_AS(posenc::analysis::set_bias_settings(r, alibi, t5, kerple), posenc::Error);
+}

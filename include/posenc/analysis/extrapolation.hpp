@@ -124,6 +124,12 @@ struct Extrapolation {
 /// Runs every analysis the request names. Throws Error for bad settings, naming the option.
 Extrapolation extrapolate(const ExtrapolationRequest& r);
 
+/// Sets the bias schemes' settings of `r` from their schemes' options as `posenc extrapolate`
+/// takes them: alibi's --heads (also Sandwich's), t5's --buckets, --max-distance and --mode
+/// (bidirectional or causal), kerple's --kind, --p and --a; Sandwich's head width is r.rope's
+/// --dim (one head width for both). Throws Error for a bad --kind.
+void set_bias_settings(ExtrapolationRequest& r, const ParamMap& alibi, const ParamMap& t5, const ParamMap& kerple);
+
 /// The method's RopeConfig: `rope` (flags, or a --hf-config with the flags over it) with
 /// --scaling METHOD; --factor L'/L (when the method reads one and `rope` gives none);
 /// --original-max-position-embeddings L and --max-position-embeddings L'; dynamic evaluated at
