@@ -22,7 +22,7 @@ fi
 # Ninja runs the units of every target side by side (make waits for each library to be linked
 # before compiling the next target); a folder configured earlier keeps its generator.
 generator=()
-[[ ! -f "$dir/CMakeCache.txt" ]] && generator=(-G Ninja)
+[[ ! -f "$dir/CMakeCache.txt" ]] && command -v ninja >/dev/null && generator=(-G Ninja)
 cmake -S . -B "$dir" "${generator[@]}" "${flags[@]}" -DBUILD_TESTING=ON >/dev/null
 cmake --build "$dir" -j "$jobs"
 ctest --test-dir "$dir" --output-on-failure -j "$jobs"
