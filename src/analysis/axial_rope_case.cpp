@@ -9,7 +9,7 @@
 
 namespace posenc::analysis {
 
-AxialCase make_axial_rope_case(const encodings::AxialRopeOptions& o, std::int64_t len, QkChoice qk,
+AxialCase make_axial_rope_case(const rope::AxialRopeOptions& o, std::int64_t len, QkChoice qk,
                                std::uint64_t seed) {
   std::int64_t cells = 1;
   for (const auto g : o.grid) cells *= g;
@@ -17,7 +17,7 @@ AxialCase make_axial_rope_case(const encodings::AxialRopeOptions& o, std::int64_
   if (n > kMaxAxialCheckTokens)
     throw Error(fmt::format("check axial-rope compares every pair of cells: at most {} (got {}; lower --grid or --len)",
                             kMaxAxialCheckTokens, n));
-  const auto pairs = encodings::axial_pairs(o);
+  const auto pairs = rope::axial_pairs(o);
   AxialCase c;
   c.pair_axis = pairs.axis;
   c.theta = pairs.freq;
@@ -25,10 +25,10 @@ AxialCase make_axial_rope_case(const encodings::AxialRopeOptions& o, std::int64_
   c.cos = Matrix(un, pairs.freq.size());
   c.sin = Matrix(un, pairs.freq.size());
   std::vector<double> angle(pairs.freq.size());
-  const bool f32 = o.precision == encodings::RopePrecision::kF32;
+  const bool f32 = o.precision == rope::RopePrecision::kF32;
   for (std::size_t t = 0; t < un; ++t) {
-    c.ids.push_back(encodings::axial_index(o, static_cast<std::int64_t>(t)));
-    encodings::axial_angles(o, pairs, static_cast<std::int64_t>(t), angle);
+    c.ids.push_back(rope::axial_index(o, static_cast<std::int64_t>(t)));
+    rope::axial_angles(o, pairs, static_cast<std::int64_t>(t), angle);
     for (std::size_t j = 0; j < angle.size(); ++j) {
       const double co = std::cos(angle[j]), si = std::sin(angle[j]);
       c.cos(t, j) = f32 ? static_cast<float>(co) : co;

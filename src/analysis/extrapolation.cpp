@@ -1,6 +1,7 @@
 // RoPE beyond its training length: per-pair angles, attention entropy, resolution
 // (posenc extrapolate; the bias schemes and the driver are in extrapolation_schemes.cpp).
 #include "posenc/analysis/extrapolation.hpp"
+#include "posenc/models/rope_settings.hpp"
 
 #include <fmt/format.h>
 
@@ -9,7 +10,7 @@
 #include <numbers>
 
 #include "posenc/encodings/learned.hpp"
-#include "posenc/encodings/rope_config.hpp"
+#include "posenc/rope/rope_config.hpp"
 #include "posenc/error.hpp"
 
 namespace posenc::analysis {
@@ -23,12 +24,12 @@ std::string_view to_string(AngleReach r) {
   return "?";
 }
 
-encodings::RopeConfig extrapolation_rope_config(const ParamMap& rope, std::string_view method, std::int64_t train_len,
+rope::RopeConfig extrapolation_rope_config(const ParamMap& rope, std::string_view method, std::int64_t train_len,
                                                 std::int64_t target_len) {
   ParamMap p = rope;
-  const encodings::RopeScaling s = encodings::parse_rope_scaling(method, "--methods");
-  p.set("scaling", std::string(encodings::to_string(s)), true);
-  using encodings::RopeScaling;
+  const rope::RopeScaling s = rope::parse_rope_scaling(method, "--methods");
+  p.set("scaling", std::string(rope::to_string(s)), true);
+  using rope::RopeScaling;
   const bool reads_factor = s != RopeScaling::kNone && s != RopeScaling::kLongrope && s != RopeScaling::kProportional;
   if (reads_factor && !(p.has("factor") && p.given("factor")))
     p.set("factor", static_cast<double>(target_len) / static_cast<double>(train_len), true);
@@ -51,7 +52,7 @@ encodings::RopeConfig extrapolation_rope_config(const ParamMap& rope, std::strin
   }
   // The model's own method settings (llama3's frequency factors, ...) go unread by the other
   // methods compared here by design: only a flag the user typed is worth a warning.
-  encodings::RopeConfig c = encodings::resolve_rope_config(p);
+  rope::RopeConfig c = models::resolve_rope_config(p);
   c.warn_unread_config_settings = false;
   return c;
 }
@@ -156,12 +157,12 @@ double rope_resolution(std::span<const double> theta, double threshold, std::int
   return hi;
 }
 
-RopeExtrapolation extrapolate_rope(const encodings::RopeConfig& c, std::int64_t train_len, std::int64_t target_len,
+RopeExtrapolation extrapolate_rope(const rope::RopeConfig& c, std::int64_t train_len, std::int64_t target_len,
                                    std::span<const std::int64_t> lengths, std::int64_t samples, std::uint64_t seed) {
   RopeExtrapolation r;
   r.config = c;
-  r.method = std::string(encodings::to_string(c.scaling));
-  r.freqs = encodings::compute_frequencies(c);
+  r.method = std::string(rope::to_string(c.scaling));
+  r.freqs = rope::compute_frequencies(c);
   const auto& orig = r.freqs.inv_freq_original;
   const auto& theta = r.freqs.inv_freq;
   const double two_pi = 2.0 * std::numbers::pi;

@@ -8,7 +8,7 @@
 #include "posenc/analysis/extrapolation.hpp"
 #include "posenc/encodings/alibi.hpp"
 #include "posenc/encodings/bias_kernels.hpp"
-#include "posenc/encodings/registry.hpp"
+#include "posenc/schemes/registry.hpp"
 #include "posenc/error.hpp"
 #include "posenc/text.hpp"
 

@@ -96,7 +96,7 @@ bool toeplitz_all_finite(const ToeplitzTable& t) {
   return true;
 }
 
-std::string non_finite_note(const Table& table, const FiniteCountingTable& counted, io::DType dtype) {
+std::string non_finite_note(const Table& table, const FiniteCountingTable& counted, formats::DType dtype) {
   if (counted.nan_count() + counted.inf_count() == 0) return "";
   const TableInfo& info = table.info();
   std::vector<std::string> causes;
@@ -106,7 +106,7 @@ std::string non_finite_note(const Table& table, const FiniteCountingTable& count
   // the file's values as they are (a long-form CSV keeps its value name: "bias")
   const bool input = info.scheme == "input" && (info.value_name == "value" || info.title.rfind("table from ", 0) == 0);
   const auto kind = [&](std::size_t at, const char* what) {
-    if (dtype == io::DType::kFloat32 && std::isfinite(value_at(table, at))) {
+    if (dtype == formats::DType::kFloat32 && std::isfinite(value_at(table, at))) {
       add("values beyond the float32 range became infinite: use --dtype float64");
     } else if (input) {
       add(fmt::format("the --input file holds {} values", what));
@@ -124,11 +124,11 @@ std::string non_finite_note(const Table& table, const FiniteCountingTable& count
   return fmt::format("the output holds {} values ({})", what, fmt::join(causes, "; "));
 }
 
-std::string rounded_positions_note(const Table& table, io::DType dtype) {
+std::string rounded_positions_note(const Table& table, formats::DType dtype) {
   // float32 holds every integer up to 2^24 only: past it, integer positions are rounded.
   const std::size_t last = table.info().first_position + table.rows() - 1;
   if (!values_are_positions(table.info().scheme) || table.rows() == 0 || last <= (std::size_t{1} << 24) ||
-      dtype != io::DType::kFloat32)
+      dtype != formats::DType::kFloat32)
     return "";
   return fmt::format("positions above 16777216 (2^24) are rounded in float32 (the last, {}, is written as {}): use "
                      "--dtype float64",

@@ -6,14 +6,14 @@
 
 #include "posenc/analysis/xpos_identity.hpp"
 #include "posenc/encodings/shaw.hpp"
-#include "posenc/encodings/xpos.hpp"
+#include "posenc/rope/xpos.hpp"
 #include "posenc/error.hpp"
 
 namespace posenc::analysis {
 
 DecayCurves xpos_curves(const ParamMap& p, const DecayRequest& r) {
-  const auto o = encodings::xpos_options(p);
-  const auto key_role = p.text("key-scale") == "same" ? encodings::XposRole::kQuery : encodings::XposRole::kKey;
+  const auto o = rope::xpos_options(p);
+  const auto key_role = p.text("key-scale") == "same" ? rope::XposRole::kQuery : rope::XposRole::kKey;
   const auto c = make_xpos_case(o, key_role, parse_qk(r.qk), r.seed);
   const std::string vectors = r.qk == "ones"   ? "q=k=ones"
                               : r.qk == "same" ? fmt::format("q=k random (seed {})", r.seed)
@@ -23,7 +23,7 @@ DecayCurves xpos_curves(const ParamMap& p, const DecayRequest& r) {
   if (r.extras) out.series.push_back({"rope " + vectors, xpos_rope_decay(c, r.offsets)});
   out.series.push_back({"xpos " + vectors, xpos_decay(c, r.from, r.offsets)});
   out.method = fmt::format("xPos: <q~_T, k~_T+delta> (queries times zeta^((m-c)/gamma), keys divided{}), gamma {}{}",
-                           key_role == encodings::XposRole::kQuery ? ": here scaled like queries" : "", o.scale_base,
+                           key_role == rope::XposRole::kQuery ? ": here scaled like queries" : "", o.scale_base,
                            r.extras ? "; rope: the same q, k without the scale" : "");
   return out;
 }

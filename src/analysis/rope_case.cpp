@@ -8,14 +8,14 @@
 
 namespace posenc::analysis {
 
-RopeCheckCase make_rope_case(const encodings::RopeConfig& config, const encodings::RopeFrequencies& freqs,
+RopeCheckCase make_rope_case(const rope::RopeConfig& config, const rope::RopeFrequencies& freqs,
                              std::int64_t len, QkChoice qk, std::uint64_t seed) {
   RopeCheckCase c = make_rope_case(freqs.inv_freq, config.layout, len, qk, seed);
   // Position m's cos and sin as the scheme computes them; every form rotates with these.
   auto values = [config, freqs](double m, RopeLayout layout) {
-    encodings::RopeConfig at = config;
+    rope::RopeConfig at = config;
     at.layout = layout;
-    return encodings::rope_pair_values(at, freqs, static_cast<std::int64_t>(std::llround(m)));
+    return rope::rope_pair_values(at, freqs, static_cast<std::int64_t>(std::llround(m)));
   };
   c.apply = [values](std::span<const double> x, double m, RopeLayout l) {
     const auto v = values(m, l);
@@ -55,7 +55,7 @@ RopeCheckCase make_rope_case(const encodings::RopeConfig& config, const encoding
   const auto v0 = values(0.0, config.layout);
   c.scale = v0.cos.empty() ? 1.0 : v0.cos[0];  // cos 0 times the attention factor
   c.implementation = fmt::format("cos, sin of the rope scheme ({} convention, {} angles)",
-                                 encodings::to_string(config.convention), encodings::to_string(config.precision));
+                                 rope::to_string(config.convention), rope::to_string(config.precision));
   return c;
 }
 

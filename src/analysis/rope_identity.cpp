@@ -7,7 +7,7 @@
 #include <random>
 
 #include "identity_util.hpp"
-#include "posenc/encodings/rope_apply.hpp"
+#include "posenc/rope/rope_apply.hpp"
 #include "posenc/error.hpp"
 
 namespace posenc::analysis {
@@ -86,13 +86,13 @@ RopeCheckCase make_rope_case(std::vector<double> theta, RopeLayout layout, std::
     return a;
   };
   c.apply = [angles](std::span<const double> x, double m, RopeLayout l) {
-    return encodings::rope_rotate(x, angles(m), l);
+    return rope::rope_rotate(x, angles(m), l);
   };
   c.apply_complex = [angles](std::span<const double> x, double m, RopeLayout l) {
-    return encodings::rope_rotate_complex(x, angles(m), l);
+    return rope::rope_rotate_complex(x, angles(m), l);
   };
   c.apply_matrix = [angles](std::span<const double> x, double m, RopeLayout l) {
-    const Matrix r = encodings::rope_rotation_matrix(angles(m), x.size(), l);
+    const Matrix r = rope::rope_rotation_matrix(angles(m), x.size(), l);
     std::vector<double> y(x.size());
     for (std::size_t i = 0; i < y.size(); ++i) y[i] = dot(r.row(i), x);
     return y;

@@ -12,7 +12,7 @@
 #include "posenc/encodings/alibi.hpp"
 #include "posenc/encodings/bias_kernels.hpp"
 #include "posenc/encodings/deberta.hpp"
-#include "posenc/encodings/registry.hpp"
+#include "posenc/schemes/registry.hpp"
 #include "posenc/error.hpp"
 
 namespace posenc::analysis {
@@ -170,7 +170,7 @@ DecayCurves scheme_decay_curves(const std::string& scheme, const ParamMap& param
   if (scheme == "kerple") return kerple_curves(params, r);
   if (scheme == "sandwich") return sandwich_curves(params, r);
   if (scheme == "fire") return fire_curves(params, r);
-  return table_decay_curves(*encodings::make_table(scheme, params), r);
+  return table_decay_curves(*schemes::make_table(scheme, params), r);
 }
 
 DecayCurves table_decay_curves(const Table& table, const DecayRequest& r) {

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "posenc/analysis/identity_bias.hpp"
+#include "posenc/models/rope_settings.hpp"
 #include "posenc/analysis/identity_sinusoids.hpp"
 #include "posenc/analysis/axial_rope_case.hpp"
 #include "posenc/analysis/mrope_case.hpp"
@@ -14,7 +15,7 @@
 #include "posenc/analysis/rope_identity.hpp"
 #include "posenc/analysis/scheme_traits.hpp"
 #include "posenc/analysis/sinusoids.hpp"
-#include "posenc/encodings/rope_config.hpp"
+#include "posenc/rope/rope_config.hpp"
 #include "posenc/memory.hpp"
 #include "posenc/error.hpp"
 #include "posenc/text.hpp"
@@ -63,9 +64,9 @@ IdentityResult run_rope(const std::string& name, const RopeCheckCase& c, double 
 // Schemes with several position axes (is_axial): the case their identities are checked on.
 AxialCase axial_case(const std::string& scheme, const ParamMap& params, const CheckSettings& s) {
   if (scheme == "axial-rope")
-    return make_axial_rope_case(encodings::axial_rope_options(params), params.integer("len"),
+    return make_axial_rope_case(rope::axial_rope_options(params), params.integer("len"),
                                           parse_qk(s.qk), s.seed);
-  return make_mrope_case(encodings::mrope_options(params), parse_qk(s.qk), s.seed);
+  return make_mrope_case(rope::mrope_options(params), parse_qk(s.qk), s.seed);
 }
 
 IdentityResult run_axial(const std::string& name, const AxialCase& c, double tol) {
@@ -123,16 +124,16 @@ CheckRun run_identities(const std::string& scheme, const ParamMap& params, const
   CheckRun run;
   std::vector<IdentityResult> results;
   if (scheme == "xpos") {  // the scheme's own scaling and rotation of q and k (keys as --key-scale says)
-    const auto key_role = params.text("key-scale") == "same" ? encodings::XposRole::kQuery : encodings::XposRole::kKey;
-    const auto c = make_xpos_case(encodings::xpos_options(params), key_role, parse_qk(s.qk), s.seed);
+    const auto key_role = params.text("key-scale") == "same" ? rope::XposRole::kQuery : rope::XposRole::kKey;
+    const auto c = make_xpos_case(rope::xpos_options(params), key_role, parse_qk(s.qk), s.seed);
     for ([[maybe_unused]] const auto& n : names) results.push_back(check_xpos_relative(c, s.tolerance));
   } else if (is_axial(scheme)) {
     const auto c = axial_case(scheme, params, s);
     for (const auto& n : names) results.push_back(run_axial(n, c, s.tolerance));
   } else if (scheme_kind(scheme) == SchemeKind::kRope) {
     // The scheme's own cos and sin (precision, convention, attention factor) are what is checked.
-    const auto config = encodings::resolve_rope_config(params);
-    const auto c = make_rope_case(config, encodings::compute_frequencies(config), static_cast<std::int64_t>(table.rows()),
+    const auto config = models::resolve_rope_config(params);
+    const auto c = make_rope_case(config, rope::compute_frequencies(config), static_cast<std::int64_t>(table.rows()),
                                   parse_qk(s.qk), s.seed);
     for (const auto& n : names) results.push_back(run_rope(n, c, s.tolerance));
   } else {

@@ -5,8 +5,8 @@
 #include <algorithm>
 
 #include "posenc/encodings/alibi.hpp"
-#include "posenc/encodings/registry.hpp"
-#include "posenc/encodings/rope.hpp"
+#include "posenc/schemes/registry.hpp"
+#include "posenc/rope/rope.hpp"
 #include "posenc/error.hpp"
 
 namespace posenc::analysis {
@@ -72,7 +72,7 @@ RopeView rope_view(const TableInfo& info) {
   v.theta = std::get<std::vector<double>>(*inv);
   const auto* layout = find_entry(info.params, "layout");
   if (layout && std::holds_alternative<std::string>(*layout))
-    v.layout = encodings::parse_rope_layout(std::get<std::string>(*layout));
+    v.layout = rope::parse_rope_layout(std::get<std::string>(*layout));
   return v;
 }
 
@@ -80,14 +80,14 @@ ParamMap analysis_params(const std::string& scheme, ParamMap params) {
   if (scheme == "rope" && params.has("precision") && !params.given("precision"))
     params.set("precision", std::string("f64"), false);
   if (!scheme.empty())
-    for (const auto& [name, value] : encodings::find_scheme(scheme).analysis_defaults)
+    for (const auto& [name, value] : schemes::find_scheme(scheme).analysis_defaults)
       if (params.has(name) && !params.given(name)) params.set(name, value, false);
   return params;
 }
 
 std::unique_ptr<Table> scheme_table(const std::string& scheme, ParamMap params, std::size_t rows) {
   if (!params.given("len")) params.set("len", static_cast<std::int64_t>(std::max<std::size_t>(rows, 1)), false);
-  return encodings::make_table(scheme, params);
+  return schemes::make_table(scheme, params);
 }
 
 std::vector<std::pair<std::string, ParamValue>> derived_values(const std::string& scheme, const ParamMap& params,

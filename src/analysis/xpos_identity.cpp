@@ -10,9 +10,9 @@
 namespace posenc::analysis {
 
 using namespace detail;
-using encodings::XposRole;
+using rope::XposRole;
 
-XposCase make_xpos_case(const encodings::XposOptions& o, XposRole key_role, QkChoice qk, std::uint64_t seed) {
+XposCase make_xpos_case(const rope::XposOptions& o, XposRole key_role, QkChoice qk, std::uint64_t seed) {
   XposCase c;
   c.options = o;
   c.key_role = key_role;
@@ -39,8 +39,8 @@ namespace {
 
 /// Σ_i w_i·[(q0 k0 + q1 k1) cos(δθ_i) − (q1 k0 − q0 k1) sin(δθ_i)], w_i = ζ_i^(δ/γ) or 1 (RoPE).
 double closed_score(const XposCase& c, std::int64_t delta, bool scaled) {
-  const auto zeta = encodings::xpos_zeta(c.options.dim);
-  const auto theta = encodings::xpos_theta(c.options);
+  const auto zeta = rope::xpos_zeta(c.options.dim);
+  const auto theta = rope::xpos_theta(c.options);
   const double dd = static_cast<double>(delta);
   double sum = 0;
   for (std::size_t i = 0; i < zeta.size(); ++i) {
@@ -59,10 +59,10 @@ namespace {
 
 /// |x| of q or k after scaling and rotating at position t (rotation keeps each pair's norm).
 double scaled_norm(const XposCase& c, const std::vector<double>& x, std::int64_t t, XposRole role) {
-  const auto zeta = encodings::xpos_zeta(c.options.dim);
+  const auto zeta = rope::xpos_zeta(c.options.dim);
   double s2 = 0;
   for (std::size_t i = 0; i < zeta.size(); ++i) {
-    const double s = encodings::xpos_scale(c.options, zeta[i], t, role);
+    const double s = rope::xpos_scale(c.options, zeta[i], t, role);
     s2 += s * s * (x[2 * i] * x[2 * i] + x[2 * i + 1] * x[2 * i + 1]);
   }
   return std::sqrt(s2);
@@ -75,13 +75,13 @@ IdentityResult check_xpos_relative(const XposCase& c, double tol) {
                            "max |<q~_m, k~_n> - sum_i zeta_i^((m-n)/gamma) (pair i of RoPE's score)| / (|q~_m||k~_n|)");
   for (std::int64_t m : c.positions)
     for (std::int64_t n : c.positions) {
-      const double lhs = encodings::xpos_score(c.options, c.q, c.k, m, n, c.key_role);
+      const double lhs = rope::xpos_score(c.options, c.q, c.k, m, n, c.key_role);
       const double rhs = xpos_closed_score(c, m - n);
       const double scale = std::max(scaled_norm(c, c.q, m, XposRole::kQuery) * scaled_norm(c, c.k, n, c.key_role), 1e-300);
       record(r, std::abs(lhs - rhs) / scale, {{"m", m}, {"n", n}});
     }
   r.note = fmt::format("{} positions 0..{}, centre {}, scale base {}{}", c.positions.size(), c.positions.back(),
-                       encodings::xpos_centre(c.options), c.options.scale_base,
+                       rope::xpos_centre(c.options), c.options.scale_base,
                        c.key_role == XposRole::kQuery ? "; keys scaled like queries (--key-scale same)" : "");
   finish(r);
   return r;
@@ -90,7 +90,7 @@ IdentityResult check_xpos_relative(const XposCase& c, double tol) {
 std::vector<double> xpos_decay(const XposCase& c, std::int64_t from, const std::vector<std::int64_t>& offsets) {
   std::vector<double> out;
   out.reserve(offsets.size());
-  for (std::int64_t d : offsets) out.push_back(encodings::xpos_score(c.options, c.q, c.k, from, from + d, c.key_role));
+  for (std::int64_t d : offsets) out.push_back(rope::xpos_score(c.options, c.q, c.k, from, from + d, c.key_role));
   return out;
 }
 

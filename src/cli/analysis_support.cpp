@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "posenc/encodings/registry.hpp"
+#include "posenc/schemes/registry.hpp"
 #include "posenc/analysis/scheme_traits.hpp"
 #include "posenc/error.hpp"
 #include "posenc/text.hpp"
@@ -61,7 +61,7 @@ std::vector<Variant> make_variants(const std::string& scheme, const ParamMap& ba
     throw Error(fmt::format("--vary must be NAME=V1,V2,... (got '{}')", vary));
   if (scheme.empty()) throw Error("--vary needs a SCHEME, not --input");
   const std::string name = vary.substr(0, eq);
-  const auto& info = encodings::find_scheme(scheme);
+  const auto& info = schemes::find_scheme(scheme);
   const ParamSpec* spec = nullptr;
   std::vector<std::string> names;
   for (const auto& p : info.params) {
@@ -87,7 +87,7 @@ std::vector<Variant> make_variants(const std::string& scheme, const ParamMap& ba
 std::unique_ptr<Table> analysis_table(const SchemeOptions& source) {
   const std::string scheme = source.scheme();
   if (scheme.empty()) return source.make_table();
-  return encodings::make_table(scheme, analysis::analysis_params(scheme, source.values()));
+  return schemes::make_table(scheme, analysis::analysis_params(scheme, source.values()));
 }
 
 nlohmann::ordered_json entries_json(const std::vector<std::pair<std::string, ParamValue>>& entries) {

@@ -14,10 +14,10 @@
 #include "check_echo.hpp"
 #include "posenc/analysis/scheme_identities.hpp"
 #include "posenc/analysis/scheme_traits.hpp"
-#include "posenc/encodings/registry.hpp"
+#include "posenc/schemes/registry.hpp"
 #include "posenc/error.hpp"
-#include "posenc/io/format.hpp"
-#include "posenc/io/output.hpp"
+#include "posenc/formats/format.hpp"
+#include "posenc/formats/output.hpp"
 #include "posenc/text.hpp"
 #include "scheme_options.hpp"
 
@@ -78,12 +78,12 @@ nlohmann::ordered_json to_json(const analysis::IdentityResult& r, bool with_resu
 }
 
 int run_check(Context& ctx, const CheckOptions& o) {
-  const io::Format format = io::resolve_format(o.format, o.output, {io::Format::kText, io::Format::kJson});
-  if (o.output != "-") io::check_writable(o.output);  // before the work
+  const formats::Format format = formats::resolve_format(o.format, o.output, {formats::Format::kText, formats::Format::kJson});
+  if (o.output != "-") formats::check_writable(o.output);  // before the work
   const std::string scheme = o.scheme.scheme();
   const ParamMap params = scheme.empty() ? ParamMap() : analysis::analysis_params(scheme, o.scheme.values());
   const auto table = scheme.empty() ? o.scheme.make_table(/*max_axes=*/3)  // an --input .npy may be H x N x M biases
-                                    : encodings::make_table(scheme, params);
+                                    : schemes::make_table(scheme, params);
   // Identities compare positions: one position checks nothing (only 'bounded' applies to it).
   const auto& shape = table->info().shape;
   const std::size_t positions = shape.size() >= 2 ? shape[shape.size() - 2] : table->rows();
@@ -100,7 +100,7 @@ int run_check(Context& ctx, const CheckOptions& o) {
                                     scheme.empty() ? ParamMap() : o.scheme.values(), table->info(), o.identities,
                                     o.settings, run);
   std::ostringstream report;  // small; written whole to -o, or to stdout
-  if (format == io::Format::kJson) {
+  if (format == formats::Format::kJson) {
     nlohmann::ordered_json j;
     j["scheme"] = scheme.empty() ? "input" : scheme;
     j["command"] = "posenc " + echo.command;
@@ -117,9 +117,9 @@ int run_check(Context& ctx, const CheckOptions& o) {
   }
   const auto write = [&](std::ostream& out) { out << report.str(); };
   if (o.output == "-") {
-    io::write_to_stdout(ctx.out, write);
+    formats::write_to_stdout(ctx.out, write);
   } else {
-    io::write_atomically(o.output, false, write);
+    formats::write_atomically(o.output, false, write);
   }
   return all_hold ? kOk : kCheckFailed;
 }

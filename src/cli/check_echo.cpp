@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "posenc/analysis/scheme_traits.hpp"
-#include "posenc/encodings/registry.hpp"
+#include "posenc/schemes/registry.hpp"
 
 namespace posenc::cli {
 namespace {
@@ -59,7 +59,7 @@ CheckEcho check_echo(const std::string& scheme, const std::string& input, const 
     option("seed", s.seed, fmt::format("{}", s.seed));
   }
   if (!scheme.empty()) {
-    const auto& specs = encodings::find_scheme(scheme).params;
+    const auto& specs = schemes::find_scheme(scheme).params;
     for (const auto& [name, value] : info.params) {
       const bool declared = std::any_of(specs.begin(), specs.end(), [&, n = name](const auto& p) { return p.name == n; });
       if (declared && name != "hf-config") e.settings += flag(name, posenc::to_string(value));

@@ -118,7 +118,7 @@ nlohmann::ordered_json params_json(const std::string& scheme, const ParamMap& ba
 }
 
 int run_decay(Context& ctx, const DecayOptions& o) {
-  const io::Format format = o.output.resolve();
+  const formats::Format format = o.output.resolve();
   o.output.check_path();
   const std::string scheme = o.scheme.scheme();
   const std::string vary = effective_vary(o);
@@ -161,9 +161,9 @@ int run_decay(Context& ctx, const DecayOptions& o) {
 
   const std::string method = fmt::format("{}", fmt::join(c.methods, "; "));
   const bool f32 = o.output.dtype == "float32";
-  if (format == io::Format::kCsv) {
+  if (format == formats::Format::kCsv) {
     emit(ctx, o.output, false, [&](std::ostream& s) { write_csv(s, req.offsets, c.all, f32); });
-  } else if (format == io::Format::kJson) {
+  } else if (format == formats::Format::kJson) {
     nlohmann::ordered_json j;
     j["command"] = "decay";
     j["scheme"] = scheme.empty() ? "input" : scheme;
@@ -232,7 +232,7 @@ void add_decay_command(CLI::App& app, Context& ctx, int& exit_code) {
       "  posenc decay alibi --hf-config bloom-560m/ -o bloom_decay.png");
   opts->scheme.allow_value_lists();
   opts->scheme.bind(*cmd, &ctx.err);
-  opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kPng});
+  opts->output.bind(*cmd, {formats::Format::kCsv, formats::Format::kJson, formats::Format::kPng});
   opts->output.figure.bind_log_axes(*cmd);
   integer_option(cmd->add_option("--max-offset", opts->max_offset, "largest offset K")->capture_default_str(), 0, 1 << 24);
   integer_option(cmd->add_option("--from", opts->from, "query position T"), 0, 1 << 30)

@@ -11,11 +11,11 @@
 #include "extrapolate_figure.hpp"
 #include "figure_options.hpp"
 #include "posenc/analysis/extrapolation.hpp"
-#include "posenc/encodings/registry.hpp"
-#include "posenc/encodings/rope.hpp"
+#include "posenc/schemes/registry.hpp"
+#include "posenc/rope/rope.hpp"
 #include "posenc/error.hpp"
-#include "posenc/io/extrapolation_writers.hpp"
-#include "posenc/io/output.hpp"
+#include "posenc/reports/extrapolation_writers.hpp"
+#include "posenc/formats/output.hpp"
 #include "rope_command.hpp"
 #include "scheme_options.hpp"
 #include "validators.hpp"
@@ -64,7 +64,7 @@ std::vector<std::string> extrapolate_split(const std::string& text, const char* 
 
 void bind_extrapolate_param(CLI::App& cmd, ExtrapolateOptions& o, const std::string& scheme, const std::string& name,
                             const std::string& group) {
-  for (const auto& spec : encodings::find_scheme(scheme).params) {
+  for (const auto& spec : schemes::find_scheme(scheme).params) {
     if (spec.name != name) continue;
     ExtrapolateBound& b = o.bound.emplace_back(ExtrapolateBound{scheme, name, nullptr, spec.default_value});
     ParamSpec s = spec;
@@ -76,14 +76,14 @@ void bind_extrapolate_param(CLI::App& cmd, ExtrapolateOptions& o, const std::str
 
 /// The values of one scheme's bound options, `given` for the flags typed.
 ParamMap extrapolate_values(const ExtrapolateOptions& o, const std::string& scheme) {
-  ParamMap p(encodings::find_scheme(scheme).params);
+  ParamMap p(schemes::find_scheme(scheme).params);
   for (const auto& b : o.bound)
     if (b.scheme == scheme) p.set(b.name, b.value, b.option->count() > 0);
   return p;
 }
 
 int run_extrapolate(Context& ctx, const ExtrapolateOptions& o) {
-  const io::Format f = o.output.prepare();
+  const formats::Format f = o.output.prepare();
   analysis::ExtrapolationRequest r;
   r.train_len = o.train_len;
   r.target_len = o.target_len;
@@ -103,15 +103,15 @@ int run_extrapolate(Context& ctx, const ExtrapolateOptions& o) {
       ctx.err << "posenc: warning: " << w << "\n";
     }
   switch (f) {
-    case io::Format::kText:
-      o.output.emit(ctx, f, [&](std::ostream& s) { io::write_extrapolation_text(e, s); });
+    case formats::Format::kText:
+      o.output.emit(ctx, f, [&](std::ostream& s) { reports::write_extrapolation_text(e, s); });
       break;
-    case io::Format::kJson:
-      o.output.emit(ctx, f, [&](std::ostream& s) { io::write_extrapolation_json(e, s); });
+    case formats::Format::kJson:
+      o.output.emit(ctx, f, [&](std::ostream& s) { reports::write_extrapolation_json(e, s); });
       break;
-    case io::Format::kPng:
-    case io::Format::kSvg:
-    case io::Format::kAnsi: {
+    case formats::Format::kPng:
+    case formats::Format::kSvg:
+    case formats::Format::kAnsi: {
       render::Figure fig = extrapolation_figure(e);
       o.figure.apply(fig);
       // Everything that decides the figure, so that it can be drawn again.
@@ -130,7 +130,7 @@ int run_extrapolate(Context& ctx, const ExtrapolateOptions& o) {
       break;
     }
     default:
-      throw Error(fmt::format("--format {} is not available for posenc extrapolate", io::info(f).name));
+      throw Error(fmt::format("--format {} is not available for posenc extrapolate", formats::info(f).name));
   }
   return kOk;
 }
@@ -160,7 +160,7 @@ void add_extrapolate_command(CLI::App& app, Context& ctx, int& exit_code) {
   cmd->add_option("--methods", opts->methods,
                   fmt::format("RoPE methods to compare, comma-separated ('' = none): {}; longrope needs --short-factor "
                               "and --long-factor",
-                              fmt::join(encodings::rope_scaling_names(), ", ")))
+                              fmt::join(rope::rope_scaling_names(), ", ")))
       ->capture_default_str()
       ->type_name("LIST");
   cmd->add_option("--schemes", opts->schemes, "other schemes, comma-separated ('' = none): alibi, t5, learned, kerple, sandwich "
@@ -179,7 +179,7 @@ void add_extrapolate_command(CLI::App& app, Context& ctx, int& exit_code) {
     bind_extrapolate_param(*cmd, *opts, "t5", name, "ALiBi, Sandwich and T5 settings");
   for (const char* name : {"kind", "p", "a"}) bind_extrapolate_param(*cmd, *opts, "kerple", name, "KERPLE settings");
   opts->figure.bind(*cmd);
-  opts->output.bind(*cmd, {io::Format::kText, io::Format::kJson, io::Format::kPng, io::Format::kSvg, io::Format::kAnsi});
+  opts->output.bind(*cmd, {formats::Format::kText, formats::Format::kJson, formats::Format::kPng, formats::Format::kSvg, formats::Format::kAnsi});
   cmd->callback([opts, &ctx, &exit_code] { exit_code = run_extrapolate(ctx, *opts); });
 }
 

@@ -10,7 +10,7 @@
 #include "posenc/analysis/scheme_traits.hpp"
 #include "posenc/cli/colour.hpp"
 #include "posenc/error.hpp"
-#include "posenc/io/writers.hpp"
+#include "posenc/formats/writers.hpp"
 #include "posenc/parallel.hpp"
 #include "posenc/render/ansi.hpp"
 #include "posenc/render/colormap.hpp"
@@ -76,7 +76,7 @@ void FigureOptions::apply(render::Figure& f) const {
       f);
 }
 
-bool draws(io::Format f) { return f == io::Format::kPng || f == io::Format::kSvg || f == io::Format::kAnsi; }
+bool draws(formats::Format f) { return f == formats::Format::kPng || f == formats::Format::kSvg || f == formats::Format::kAnsi; }
 
 render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
   const TableInfo& info = t.info();
@@ -158,9 +158,9 @@ render::Metadata figure_metadata(const std::string& title, const std::vector<std
   return m;
 }
 
-std::string figure_bytes(const render::Figure& fig, io::Format f, const render::Metadata& metadata) {
-  if (f == io::Format::kSvg) return render::to_svg(fig, metadata);
-  if (f == io::Format::kAnsi) return render::to_ansi(fig, render::terminal_columns(), render::terminal_lines(), preview_colour());
+std::string figure_bytes(const render::Figure& fig, formats::Format f, const render::Metadata& metadata) {
+  if (f == formats::Format::kSvg) return render::to_svg(fig, metadata);
+  if (f == formats::Format::kAnsi) return render::to_ansi(fig, render::terminal_columns(), render::terminal_lines(), preview_colour());
   const auto png = render::to_png(fig, metadata);
   return std::string(png.begin(), png.end());
 }

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "posenc/io/format.hpp"
+#include "posenc/formats/format.hpp"
 #include "posenc/render/figure.hpp"
 #include "posenc/table.hpp"
 
@@ -33,7 +33,7 @@ struct FigureOptions {
 };
 
 /// True for png, svg and ansi.
-bool draws(io::Format f);
+bool draws(formats::Format f);
 
 /// The heatmap figure of a 2-D table, or of a 3-D table as one panel per slice (the first
 /// 16 slices, e.g. heads); axis labels from TableInfo.axis_names, colorbar from value_name,
@@ -49,6 +49,6 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o);
 render::Metadata figure_metadata(const std::string& title, const std::vector<std::pair<std::string, ParamValue>>& params);
 
 /// The figure in format `f`: PNG bytes, an SVG document, or a preview as wide as the terminal.
-std::string figure_bytes(const render::Figure& fig, io::Format f, const render::Metadata& metadata);
+std::string figure_bytes(const render::Figure& fig, formats::Format f, const render::Metadata& metadata);
 
 }  // namespace posenc::cli

@@ -37,7 +37,7 @@ void add_generate_command(CLI::App& app, Context& ctx, int& exit_code) {
       "  posenc generate t5 --hf-config t5-base/ --causal -o dec.png   (rope, alibi, t5, sinusoidal, learned)\n"
       "run 'posenc generate SCHEME --help' for the options of one scheme");
   opts->scheme.bind(*cmd, &ctx.err);
-  opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kNpy, io::Format::kPng});
+  opts->output.bind(*cmd, {formats::Format::kCsv, formats::Format::kJson, formats::Format::kNpy, formats::Format::kPng});
   opts->output.figure.bind_reduce(*cmd);
   cmd->callback([opts, &ctx, &exit_code] { exit_code = run_generate(ctx, *opts); });
 }

@@ -62,11 +62,11 @@ void check_input_options(const InputFlags& flags, bool have_input) {
                               o->get_name()));
 }
 
-io::ReadOptions read_options(const InputFlags& flags, std::size_t max_axes) {
-  io::ReadOptions o = flags.read;
+formats::ReadOptions read_options(const InputFlags& flags, std::size_t max_axes) {
+  formats::ReadOptions o = flags.read;
   if (!flags.delimiter.empty()) o.delimiter = flags.delimiter[0];
-  if (flags.no_index) o.index = io::ReadOptions::Index::kNone;
-  if (!o.index_column.empty()) o.index = io::ReadOptions::Index::kColumn;
+  if (flags.no_index) o.index = formats::ReadOptions::Index::kNone;
+  if (!o.index_column.empty()) o.index = formats::ReadOptions::Index::kColumn;
   o.max_axes = max_axes;
   return o;
 }

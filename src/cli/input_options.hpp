@@ -6,14 +6,14 @@
 #include <string>
 #include <vector>
 
-#include "posenc/io/readers.hpp"
+#include "posenc/formats/readers.hpp"
 
 namespace posenc::cli {
 
 struct InputFlags {
   std::string delimiter;  ///< as typed: a character, "tab" or "\t"
   bool no_index = false;
-  io::ReadOptions read;   ///< format, index_column, npz_key, raw2 bound directly
+  formats::ReadOptions read;   ///< format, index_column, npz_key, raw2 bound directly
   std::vector<CLI::Option*> options;  ///< every option bound, to tell whether one was given
 };
 
@@ -23,6 +23,6 @@ void bind_input_options(CLI::App& cmd, InputFlags& flags);
 void check_input_options(const InputFlags& flags, bool have_input);
 
 /// The ReadOptions the flags say, for arrays of up to `max_axes` axes.
-io::ReadOptions read_options(const InputFlags& flags, std::size_t max_axes);
+formats::ReadOptions read_options(const InputFlags& flags, std::size_t max_axes);
 
 }  // namespace posenc::cli

@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app.hpp"
-#include "posenc/encodings/registry.hpp"
-#include "posenc/encodings/rope.hpp"
+#include "posenc/schemes/registry.hpp"
+#include "posenc/rope/rope.hpp"
 #include "posenc/error.hpp"
 
 namespace posenc::cli {
@@ -22,7 +22,7 @@ std::string value_text(const ParamValue& v) {
 }
 
 void print_text(std::ostream& out) {
-  for (const auto& s : encodings::schemes()) {
+  for (const auto& s : schemes::schemes()) {
     out << fmt::format("{:<12} {}\n", s.name, s.summary);
     out << fmt::format("{:<12} formula: {}\n", "", s.formula);
     for (const auto& p : s.params) {
@@ -34,13 +34,13 @@ void print_text(std::ostream& out) {
     out << "\n";
   }
   out << "rope conventions (--convention): whose RoPE arithmetic is reproduced, and which release\n";
-  for (const auto& c : encodings::rope_conventions())
+  for (const auto& c : rope::rope_conventions())
     out << fmt::format("  {:<9} {} ({}): {}\n", c.name, c.engine, c.version, c.description);
 }
 
 void print_json(std::ostream& out) {
   nlohmann::json all = nlohmann::json::array();
-  for (const auto& s : encodings::schemes()) {
+  for (const auto& s : schemes::schemes()) {
     nlohmann::json params = nlohmann::json::array();
     for (const auto& p : s.params) {
       // null: no default ("not set" in the text form)
@@ -58,7 +58,7 @@ void print_json(std::ostream& out) {
     all.push_back(std::move(entry));
   }
   nlohmann::json conventions = nlohmann::json::array();
-  for (const auto& c : encodings::rope_conventions())
+  for (const auto& c : rope::rope_conventions())
     conventions.push_back({{"name", std::string(c.name)}, {"engine", std::string(c.engine)},
                            {"version", std::string(c.version)}, {"description", std::string(c.description)}});
   out << nlohmann::json{{"schemes", all}, {"rope_conventions", conventions}}.dump(2) << "\n";

@@ -2,7 +2,7 @@
 #include <fmt/format.h>
 
 #include "app.hpp"
-#include "posenc/io/model_writers.hpp"
+#include "posenc/reports/model_writers.hpp"
 #include "posenc/error.hpp"
 #include "posenc/models/model_gguf.hpp"
 #include "posenc/models/model_report.hpp"
@@ -32,9 +32,9 @@ int run_model(Context& ctx, const ModelOptions& o) {
   if (o.path.empty() == o.gguf.empty())
     throw Error(o.path.empty() ? std::string("posenc model needs a PATH (config.json, model folder or .gguf) or --gguf FILE")
                                : fmt::format("PATH '{}' and --gguf '{}' are alternatives: give one", o.path, o.gguf));
-  const io::Format f = o.output.prepare();
+  const formats::Format f = o.output.prepare();
   const models::ModelReport r = o.gguf.empty() ? models::read_model(o.path) : gguf_report(o.gguf);
-  if (f == io::Format::kPng || f == io::Format::kSvg) {
+  if (f == formats::Format::kPng || f == formats::Format::kSvg) {
     if (r.mechanisms.empty())
       throw Error(fmt::format("{}: the model uses no position mechanism, so there is nothing to draw (see the text "
                               "report)", r.source));
@@ -48,10 +48,10 @@ int run_model(Context& ctx, const ModelOptions& o) {
     return 0;
   }
   o.output.emit(ctx, f, [&](std::ostream& s) {
-    if (f == io::Format::kJson) {
-      io::write_model_json(r, s);
+    if (f == formats::Format::kJson) {
+      reports::write_model_json(r, s);
     } else {
-      io::write_model_text(r, s);
+      reports::write_model_text(r, s);
     }
   });
   return 0;
@@ -77,7 +77,7 @@ void add_model_command(CLI::App& app, Context& ctx, int& exit_code) {
       ->type_name("PATH");
   cmd->add_option("--gguf", opts->gguf, "a llama.cpp .gguf model file: the mechanisms llama.cpp uses (header only)")
       ->type_name("FILE");
-  opts->output.bind(*cmd, {io::Format::kText, io::Format::kJson, io::Format::kPng, io::Format::kSvg});
+  opts->output.bind(*cmd, {formats::Format::kText, formats::Format::kJson, formats::Format::kPng, formats::Format::kSvg});
   opts->figure.bind(*cmd);
   cmd->callback([opts, &ctx, &exit_code] { exit_code = run_model(ctx, *opts); });
 }

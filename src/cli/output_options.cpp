@@ -9,8 +9,8 @@
 
 #include "posenc/analysis/non_finite.hpp"
 #include "posenc/error.hpp"
-#include "posenc/io/output.hpp"
-#include "posenc/io/writers.hpp"
+#include "posenc/formats/output.hpp"
+#include "posenc/formats/writers.hpp"
 #include "posenc/parallel.hpp"
 #include "posenc/render/heatmap.hpp"
 #include "posenc/render/text.hpp"
@@ -56,14 +56,14 @@ void warn_missing_glyphs(Context& ctx, const render::Figure& fig) {
 
 }  // namespace
 
-void OutputOptions::bind(CLI::App& app, const std::vector<io::Format>& formats) {
+void OutputOptions::bind(CLI::App& app, const std::vector<formats::Format>& formats) {
   allowed = formats;
-  const bool draws_figures = std::find(formats.begin(), formats.end(), io::Format::kPng) != formats.end();
-  if (draws_figures) allowed.insert(allowed.end(), {io::Format::kSvg, io::Format::kAnsi});
+  const bool draws_figures = std::find(formats.begin(), formats.end(), formats::Format::kPng) != formats.end();
+  if (draws_figures) allowed.insert(allowed.end(), {formats::Format::kSvg, formats::Format::kAnsi});
   app.add_option("-o,--output", path, "output file, or - for stdout")->capture_default_str()->type_name("PATH")->check(non_empty_path());
   app.add_option("--format", format, "output format (default: from the extension of -o; csv on stdout)")
-      ->check(CLI::IsMember(io::format_names(allowed)));
-  const bool writes_npy = std::find(formats.begin(), formats.end(), io::Format::kNpy) != formats.end();
+      ->check(CLI::IsMember(formats::format_names(allowed)));
+  const bool writes_npy = std::find(formats.begin(), formats.end(), formats::Format::kNpy) != formats.end();
   app.add_option("--dtype", dtype,
                  writes_npy ? "float32 or float64: element type of .npy, and precision of the csv/json values"
                             : "float32 or float64: precision of the csv/json values (float32: each value as the nearest "
@@ -76,10 +76,10 @@ void OutputOptions::bind(CLI::App& app, const std::vector<io::Format>& formats) 
   if (draws_figures) figure.bind(app);
 }
 
-io::Format OutputOptions::resolve() const { return io::resolve_format(format, path, allowed); }
+formats::Format OutputOptions::resolve() const { return formats::resolve_format(format, path, allowed); }
 
 void OutputOptions::check_path() const {
-  if (path != "-") io::check_writable(path);
+  if (path != "-") formats::check_writable(path);
 }
 
 void emit(Context& ctx, const OutputOptions& o, bool binary, const std::function<void(std::ostream&)>& write,
@@ -87,10 +87,10 @@ void emit(Context& ctx, const OutputOptions& o, bool binary, const std::function
   if (o.path == "-") {
     if (binary && ctx.out_is_terminal)
       throw Error("refusing to write binary output to a terminal: give -o FILE or redirect stdout");
-    io::write_to_stdout(ctx.out, write);
+    formats::write_to_stdout(ctx.out, write);
     return;
   }
-  io::write_atomically(o.path, binary, write, min_bytes);
+  formats::write_atomically(o.path, binary, write, min_bytes);
 }
 
 void emit_table(Context& ctx, const OutputOptions& o, const Table& table) {
@@ -100,7 +100,7 @@ void emit_table(Context& ctx, const OutputOptions& o, const Table& table) {
     return emit_table_unchecked(ctx, o, table);
   const analysis::FiniteCountingTable t(table);
   emit_table_unchecked(ctx, o, t);
-  const io::DType dtype = io::parse_dtype(o.dtype);
+  const formats::DType dtype = formats::parse_dtype(o.dtype);
   if (!draws(o.resolve()))
     if (const std::string note = analysis::rounded_positions_note(table, dtype); !note.empty())
       ctx.err << "posenc: warning: " << note << "\n";
@@ -109,31 +109,31 @@ void emit_table(Context& ctx, const OutputOptions& o, const Table& table) {
 }
 
 void emit_table_unchecked(Context& ctx, const OutputOptions& o, const Table& t) {
-  const io::Format f = o.resolve();
-  const io::DType dtype = io::parse_dtype(o.dtype);
+  const formats::Format f = o.resolve();
+  const formats::DType dtype = formats::parse_dtype(o.dtype);
   switch (f) {
-    case io::Format::kCsv:
-      return emit(ctx, o, false, [&](std::ostream& s) { io::write_csv(t, s, dtype); }, io::min_output_bytes(t, f, dtype));
-    case io::Format::kJson:
-      return emit(ctx, o, false, [&](std::ostream& s) { io::write_json(t, s, dtype); }, io::min_output_bytes(t, f, dtype));
-    case io::Format::kNpy:
-      return emit(ctx, o, true, [&](std::ostream& s) { io::write_npy(t, s, dtype); }, io::min_output_bytes(t, f, dtype));
-    case io::Format::kPng:
-    case io::Format::kSvg:
-    case io::Format::kAnsi:
+    case formats::Format::kCsv:
+      return emit(ctx, o, false, [&](std::ostream& s) { formats::write_csv(t, s, dtype); }, formats::min_output_bytes(t, f, dtype));
+    case formats::Format::kJson:
+      return emit(ctx, o, false, [&](std::ostream& s) { formats::write_json(t, s, dtype); }, formats::min_output_bytes(t, f, dtype));
+    case formats::Format::kNpy:
+      return emit(ctx, o, true, [&](std::ostream& s) { formats::write_npy(t, s, dtype); }, formats::min_output_bytes(t, f, dtype));
+    case formats::Format::kPng:
+    case formats::Format::kSvg:
+    case formats::Format::kAnsi:
       return emit_figure(ctx, o, table_heatmap(t, o.figure), figure_metadata(t.info().title, t.info().params));
-    case io::Format::kText:
+    case formats::Format::kText:
       break;
   }
-  throw Error(fmt::format("--format {} is not available here", io::info(f).name));
+  throw Error(fmt::format("--format {} is not available here", formats::info(f).name));
 }
 
 void emit_figure(Context& ctx, const OutputOptions& o, render::Figure fig, const render::Metadata& metadata) {
-  const io::Format f = o.resolve();
+  const formats::Format f = o.resolve();
   o.figure.apply(fig);
-  if (f == io::Format::kPng) warn_missing_glyphs(ctx, fig);
+  if (f == formats::Format::kPng) warn_missing_glyphs(ctx, fig);
   const std::string bytes = figure_bytes(fig, f, metadata);
-  emit(ctx, o, io::info(f).binary, [&](std::ostream& s) { s << bytes; });
+  emit(ctx, o, formats::info(f).binary, [&](std::ostream& s) { s << bytes; });
 }
 
 }  // namespace posenc::cli

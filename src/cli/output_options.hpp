@@ -10,7 +10,7 @@
 
 #include "app.hpp"
 #include "figure_options.hpp"
-#include "posenc/io/format.hpp"
+#include "posenc/formats/format.hpp"
 #include "posenc/table.hpp"
 
 namespace posenc::cli {
@@ -24,16 +24,16 @@ struct OutputOptions {
 
   /// Binds -o, --format (restricted to `allowed`) and --dtype to `app`. A command that can
   /// write png can also write svg and ansi, and gets the figure options (--width, ...).
-  void bind(CLI::App& app, const std::vector<io::Format>& allowed);
+  void bind(CLI::App& app, const std::vector<formats::Format>& allowed);
   /// The format from --format, else from the extension of -o, else an Error.
-  io::Format resolve() const;
+  formats::Format resolve() const;
   /// Fails early (before any work) when the output folder is missing or not writable.
   void check_path() const;
 
-  std::vector<io::Format> allowed;
+  std::vector<formats::Format> allowed;
 };
 
-/// Writes `write`'s bytes to -o: stdout for "-", else io::write_atomically (a file appears
+/// Writes `write`'s bytes to -o: stdout for "-", else formats::write_atomically (a file appears
 /// whole or not at all; `min_bytes`, a lower bound of the size, is checked against the free
 /// disk space first). Every write is checked: a full disk or closed pipe stops at once.
 void emit(Context& ctx, const OutputOptions& o, bool binary, const std::function<void(std::ostream&)>& write,

@@ -10,7 +10,7 @@
 #include "posenc/analysis/scheme_traits.hpp"
 #include "posenc/error.hpp"
 #include "posenc/memory.hpp"
-#include "posenc/encodings/registry.hpp"
+#include "posenc/schemes/registry.hpp"
 #include "scheme_options.hpp"
 #include "validators.hpp"
 
@@ -42,7 +42,7 @@ void refuse_non_finite(const Table& table, const Matrix& pe, const std::string& 
 }
 
 int run_project(Context& ctx, const ProjectOptions& o) {
-  const io::Format format = o.output.resolve();
+  const formats::Format format = o.output.resolve();
   o.output.check_path();
   if (!o.dims.empty() && o.pca != 0) throw Error("give either --dims or --pca, not both");
   if (!o.dims.empty() && (o.dims.size() < 2 || o.dims.size() > 3))
@@ -138,7 +138,7 @@ void add_project_command(CLI::App& app, Context& ctx, int& exit_code) {
       "  posenc project sine --dim 3 --len 2000 -o loop.png      # seed 003: the closed loop\n"
       "  posenc project sinusoidal --len 200 --dim 64 --pca 3 --format csv");
   opts->scheme.bind(*cmd, &ctx.err);
-  opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kPng});
+  opts->output.bind(*cmd, {formats::Format::kCsv, formats::Format::kJson, formats::Format::kPng});
   cmd->add_option("--dims", opts->dims, "2 or 3 column indices (0-based), e.g. 0,1,2")->delimiter(',')
       ->transform(integer_in(0, encodings::kMaxDim - 1))->type_name("INT,...");
   cmd->add_option("--pca", opts->pca, "principal components: 2 or 3")

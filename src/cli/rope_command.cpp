@@ -8,11 +8,12 @@
 
 #include "figure_options.hpp"
 #include "output_options.hpp"
-#include "posenc/encodings/registry.hpp"
-#include "posenc/encodings/rope_config.hpp"
+#include "posenc/schemes/registry.hpp"
+#include "posenc/models/rope_settings.hpp"
+#include "posenc/rope/rope_config.hpp"
 #include "posenc/error.hpp"
-#include "posenc/io/output.hpp"
-#include "posenc/io/rope_writers.hpp"
+#include "posenc/formats/output.hpp"
+#include "posenc/reports/rope_writers.hpp"
 #include "posenc/models/model_ropes.hpp"
 #include "rope_figure.hpp"
 #include "scheme_options.hpp"
@@ -20,7 +21,7 @@
 namespace posenc::cli {
 
 void RopeSettings::bind(CLI::App& app) {
-  for (const auto& spec : encodings::find_scheme("rope").params) {
+  for (const auto& spec : schemes::find_scheme("rope").params) {
     if (spec.name == "len" || spec.name == "table") continue;  // only tables have positions
     Bound& b = bound_.emplace_back(Bound{spec.name, nullptr, spec.default_value});
     b.option = add_param(app, spec, b.value);
@@ -28,7 +29,7 @@ void RopeSettings::bind(CLI::App& app) {
 }
 
 void RopeSettings::bind_side(CLI::App& app, const std::string& suffix, const std::string& group) {
-  for (ParamSpec spec : encodings::find_scheme("rope").params) {
+  for (ParamSpec spec : schemes::find_scheme("rope").params) {
     if (spec.name == "len" || spec.name == "table" || spec.name == "hf-config") continue;
     Bound& b = bound_.emplace_back(Bound{spec.name, nullptr, spec.default_value});
     spec.name += "-" + suffix;
@@ -54,28 +55,28 @@ ParamMap RopeSettings::values() const {
   return p;
 }
 
-void ReportOutput::bind(CLI::App& app, std::vector<io::Format> formats) {
+void ReportOutput::bind(CLI::App& app, std::vector<formats::Format> formats) {
   allowed = std::move(formats);
   app.add_option("-o,--output", path, "output file, or - for stdout")->capture_default_str()->type_name("PATH");
   app.add_option("--format", format, "output format (default: from the extension of -o, else text)")
-      ->check(CLI::IsMember(io::format_names(allowed)));
+      ->check(CLI::IsMember(formats::format_names(allowed)));
 }
 
-io::Format ReportOutput::resolve() const {
-  if (!format && (path.empty() || path == "-")) return io::Format::kText;
-  return io::resolve_format(format, path, allowed);
+formats::Format ReportOutput::resolve() const {
+  if (!format && (path.empty() || path == "-")) return formats::Format::kText;
+  return formats::resolve_format(format, path, allowed);
 }
 
-io::Format ReportOutput::prepare() const {
-  const io::Format f = resolve();
-  if (path != "-") io::check_writable(path);
+formats::Format ReportOutput::prepare() const {
+  const formats::Format f = resolve();
+  if (path != "-") formats::check_writable(path);
   return f;
 }
 
-void ReportOutput::emit(Context& ctx, io::Format f, const std::function<void(std::ostream&)>& write) const {
+void ReportOutput::emit(Context& ctx, formats::Format f, const std::function<void(std::ostream&)>& write) const {
   OutputOptions o;
   o.path = path;
-  cli::emit(ctx, o, io::info(f).binary, write);
+  cli::emit(ctx, o, formats::info(f).binary, write);
 }
 
 namespace {
@@ -87,24 +88,24 @@ struct RopeOptions {
 };
 
 int run_rope(Context& ctx, const RopeOptions& o) {
-  const io::Format f = o.output.prepare();
+  const formats::Format f = o.output.prepare();
   const ParamMap settings = o.settings.values();
-  encodings::RopeReport r = encodings::make_rope_report(encodings::resolve_rope_config(settings));
+  rope::RopeReport r = rope::make_rope_report(models::resolve_rope_config(settings));
   models::add_layer_ropes(r, settings);
   for (const auto& w : r.freqs.warnings) ctx.err << "posenc: warning: " << w << "\n";
   switch (f) {
-    case io::Format::kText:
-      o.output.emit(ctx, f, [&](std::ostream& s) { io::write_rope_report_text(r, s); });
+    case formats::Format::kText:
+      o.output.emit(ctx, f, [&](std::ostream& s) { reports::write_rope_report_text(r, s); });
       break;
-    case io::Format::kCsv:
-      o.output.emit(ctx, f, [&](std::ostream& s) { io::write_rope_report_csv(r, s); });
+    case formats::Format::kCsv:
+      o.output.emit(ctx, f, [&](std::ostream& s) { reports::write_rope_report_csv(r, s); });
       break;
-    case io::Format::kJson:
-      o.output.emit(ctx, f, [&](std::ostream& s) { io::write_rope_report_json(r, s); });
+    case formats::Format::kJson:
+      o.output.emit(ctx, f, [&](std::ostream& s) { reports::write_rope_report_json(r, s); });
       break;
-    case io::Format::kPng:
-    case io::Format::kSvg:
-    case io::Format::kAnsi: {
+    case formats::Format::kPng:
+    case formats::Format::kSvg:
+    case formats::Format::kAnsi: {
       render::Figure fig = rope_report_figure(r);
       o.figure.apply(fig);
       // The resolved settings with where each came from (not the raw flags, which miss a config.json's values).
@@ -118,8 +119,8 @@ int run_rope(Context& ctx, const RopeOptions& o) {
       o.output.emit(ctx, f, [&](std::ostream& s) { s << bytes; });
       break;
     }
-    case io::Format::kNpy:
-      throw Error(fmt::format("--format {} is not available for posenc rope", io::info(f).name));
+    case formats::Format::kNpy:
+      throw Error(fmt::format("--format {} is not available for posenc rope", formats::info(f).name));
   }
   return kOk;
 }
@@ -141,8 +142,8 @@ void add_rope_command(CLI::App& app, Context& ctx, int& exit_code) {
       "  posenc rope engines --hf-config config.json              # vLLM, SGLang, TensorRT-LLM, MLX vs transformers\n"
       "settings: the same as 'posenc generate rope'; flags override --hf-config. docs: docs/rope.md");
   opts->settings.bind(*cmd);
-  opts->output.bind(*cmd, {io::Format::kText, io::Format::kCsv, io::Format::kJson, io::Format::kPng, io::Format::kSvg,
-                           io::Format::kAnsi});
+  opts->output.bind(*cmd, {formats::Format::kText, formats::Format::kCsv, formats::Format::kJson, formats::Format::kPng, formats::Format::kSvg,
+                           formats::Format::kAnsi});
   opts->figure.bind(*cmd);
   add_rope_diff_command(*cmd, ctx, opts->settings, exit_code);
   add_rope_permutation_command(*cmd, ctx, exit_code);

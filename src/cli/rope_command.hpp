@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "app.hpp"
-#include "posenc/encodings/rope_report.hpp"
-#include "posenc/io/format.hpp"
+#include "posenc/rope/rope_report.hpp"
+#include "posenc/formats/format.hpp"
 #include "posenc/params.hpp"
 
 namespace posenc::cli {
@@ -44,15 +44,15 @@ class RopeSettings {
 struct ReportOutput {
   std::string path = "-";
   std::optional<std::string> format;
-  std::vector<io::Format> allowed;
+  std::vector<formats::Format> allowed;
 
-  void bind(CLI::App& app, std::vector<io::Format> formats);
+  void bind(CLI::App& app, std::vector<formats::Format> formats);
   /// --format, else the extension of -o, else text (when text is allowed and -o is stdout).
-  io::Format resolve() const;
+  formats::Format resolve() const;
   /// Resolves the format and checks -o's folder, before any work starts.
-  io::Format prepare() const;
+  formats::Format prepare() const;
   /// Writes through `write` to stdout or atomically to -o.
-  void emit(Context& ctx, io::Format f, const std::function<void(std::ostream&)>& write) const;
+  void emit(Context& ctx, formats::Format f, const std::function<void(std::ostream&)>& write) const;
 };
 
 /// `posenc rope diff` and `posenc rope permutation`, sub-commands of `rope`. diff reads the

@@ -8,13 +8,14 @@
 #include <memory>
 #include <tuple>
 
-#include "posenc/encodings/registry.hpp"
-#include "posenc/encodings/rope_apply.hpp"
-#include "posenc/encodings/rope_config.hpp"
-#include "posenc/encodings/rope_report.hpp"
+#include "posenc/schemes/registry.hpp"
+#include "posenc/models/rope_settings.hpp"
+#include "posenc/rope/rope_apply.hpp"
+#include "posenc/rope/rope_config.hpp"
+#include "posenc/rope/rope_report.hpp"
 #include "posenc/error.hpp"
 #include "figure_options.hpp"
-#include "posenc/io/rope_writers.hpp"
+#include "posenc/reports/rope_writers.hpp"
 #include "rope_figure.hpp"
 #include "rope_gguf_diff.hpp"
 #include "validators.hpp"
@@ -65,13 +66,13 @@ std::string side_label(const Side& s, const ParamMap& shared, const std::vector<
 /// widths, and the same frequencies, attention factor and (ggml) per-position recipe, so the
 /// comparison cannot find a difference. Settings the method does not read (max_position_embeddings
 /// under `none`) do not count.
-bool same_settings(const encodings::RopeConfig& a, const encodings::RopeConfig& b) {
-  const auto head = [](const encodings::RopeConfig& c) {
+bool same_settings(const rope::RopeConfig& a, const rope::RopeConfig& b) {
+  const auto head = [](const rope::RopeConfig& c) {
     return std::tie(c.head_dim, c.rotary_dim, c.layout, c.convention, c.precision, c.apply_attention_factor);
   };
   if (head(a) != head(b)) return false;
-  const auto fa = encodings::compute_frequencies(a), fb = encodings::compute_frequencies(b);
-  const auto recipe = [](const encodings::RopeFrequencies& f) {
+  const auto fa = rope::compute_frequencies(a), fb = rope::compute_frequencies(b);
+  const auto recipe = [](const rope::RopeFrequencies& f) {
     return std::tie(f.inv_freq, f.attention_factor, f.ggml_theta_scale, f.ggml_freq_scale, f.ggml_ext_factor,
                     f.ggml_corr_dims[0], f.ggml_corr_dims[1], f.ggml_attn_factor, f.ggml_freq_factors);
   };
@@ -79,7 +80,7 @@ bool same_settings(const encodings::RopeConfig& a, const encodings::RopeConfig& 
 }
 
 int run_rope_diff(Context& ctx, const RopeDiffOptions& o, const ParamMap& shared) {
-  const io::Format f = o.output.prepare();
+  const formats::Format f = o.output.prepare();
   std::vector<std::pair<std::string, std::string>> chosen_a, chosen_b;
   const ParamMap pa = side_params(shared, o.a, chosen_a), pb = side_params(shared, o.b, chosen_b);
   // Nothing named per side: both sides are the shared settings, so there is nothing to compare.
@@ -87,16 +88,16 @@ int run_rope_diff(Context& ctx, const RopeDiffOptions& o, const ParamMap& shared
     throw Error("rope diff compares two sides, and nothing differs between them: give --config-a/-b, "
                 "--convention-a/-b, --precision-a/-b or any setting per side (--scaling-b yarn, --factor-b 8, ...)");
   // A side's own config file is named by its own flag in messages (--config-a, not --hf-config).
-  const auto a = encodings::resolve_rope_config(pa, o.a.config ? "--config-a" : "--hf-config");
-  const auto b = encodings::resolve_rope_config(pb, o.b.config ? "--config-b" : "--hf-config");
+  const auto a = models::resolve_rope_config(pa, o.a.config ? "--config-a" : "--hf-config");
+  const auto b = models::resolve_rope_config(pb, o.b.config ? "--config-b" : "--hf-config");
   if (b.gguf && !a.gguf)  // config.json against the GGUF converted from it
     return run_gguf_diff(ctx, o.output, f, a, b, side_label(o.a, shared, chosen_a), side_label(o.b, shared, chosen_b),
                          o.max_model_len > 0 ? o.max_model_len : b.max_model_len, o.tol_option->count() > 0 ? o.tol : kGgufDiffTol);
   if (same_settings(a, b))  // e.g. two configs with the same RoPE, or --convention-a hf --convention-b hf
     ctx.err << "posenc: warning: rope diff: both sides resolve to the same settings, so they agree by construction "
                "(nothing was compared that could differ)\n";
-  const auto d = encodings::compare_rope(a, b, o.len);
-  io::RopeDiffLabels labels{side_label(o.a, shared, chosen_a), side_label(o.b, shared, chosen_b)};
+  const auto d = rope::compare_rope(a, b, o.len);
+  reports::RopeDiffLabels labels{side_label(o.a, shared, chosen_a), side_label(o.b, shared, chosen_b)};
   if (labels.a == labels.b) labels.a += " (a)", labels.b += " (b)";
   if (draws(f)) {
     render::Figure fig = rope_diff_figure(d, labels, o.tol, o.len);
@@ -111,10 +112,10 @@ int run_rope_diff(Context& ctx, const RopeDiffOptions& o, const ParamMap& shared
     return d.within(o.tol) ? kOk : kCheckFailed;
   }
   o.output.emit(ctx, f, [&](std::ostream& s) {
-    if (f == io::Format::kJson) {
-      io::write_rope_diff_json(d, labels, o.tol, o.len, s);
+    if (f == formats::Format::kJson) {
+      reports::write_rope_diff_json(d, labels, o.tol, o.len, s);
     } else {
-      io::write_rope_diff_text(d, labels, o.tol, o.len, s);
+      reports::write_rope_diff_text(d, labels, o.tol, o.len, s);
     }
   });
   return d.within(o.tol) ? kOk : kCheckFailed;
@@ -159,7 +160,7 @@ void add_rope_diff_command(CLI::App& rope, Context& ctx, const RopeSettings& sha
                   "largest accepted difference: relative for inv_freq, absolute for attention factor and cos/sin (with a .gguf side: default 1e-4, ggml's float32 iteration)")
       ->capture_default_str()
       ->check(finite_at_least(0.0));
-  opts->output.bind(*cmd, {io::Format::kText, io::Format::kJson, io::Format::kPng, io::Format::kSvg, io::Format::kAnsi});
+  opts->output.bind(*cmd, {formats::Format::kText, formats::Format::kJson, formats::Format::kPng, formats::Format::kSvg, formats::Format::kAnsi});
   opts->figure.bind(*cmd);
   cmd->callback([opts, &shared, &ctx, &exit_code] { exit_code = run_rope_diff(ctx, *opts, shared.values()); });
 }
@@ -186,15 +187,15 @@ void add_rope_permutation_command(CLI::App& rope, Context& ctx, int& exit_code) 
       ->transform(integer_in(2, encodings::kMaxDim))
       ->type_name(integer_type(2, encodings::kMaxDim))
       ->default_str("--dim (the whole head)");
-  opts->output.bind(*cmd, {io::Format::kText, io::Format::kJson});
+  opts->output.bind(*cmd, {formats::Format::kText, formats::Format::kJson});
   cmd->callback([opts, &ctx, &exit_code] {
-    const io::Format f = opts->output.prepare();
-    const auto p = encodings::rope_permutation(opts->dim, opts->rotary_dim);
+    const formats::Format f = opts->output.prepare();
+    const auto p = rope::rope_permutation(opts->dim, opts->rotary_dim);
     opts->output.emit(ctx, f, [&](std::ostream& s) {
-      if (f == io::Format::kJson) {
-        io::write_rope_permutation_json(p, s);
+      if (f == formats::Format::kJson) {
+        reports::write_rope_permutation_json(p, s);
       } else {
-        io::write_rope_permutation_text(p, s);
+        reports::write_rope_permutation_text(p, s);
       }
     });
     exit_code = kOk;

@@ -5,10 +5,11 @@
 #include <memory>
 
 #include "figure_options.hpp"
-#include "posenc/encodings/rope_config.hpp"
-#include "posenc/encodings/rope_engines.hpp"
+#include "posenc/rope/rope_config.hpp"
+#include "posenc/models/rope_settings.hpp"
+#include "posenc/rope/engines/rope_engines.hpp"
 #include "posenc/error.hpp"
-#include "posenc/io/rope_engines_writers.hpp"
+#include "posenc/reports/rope_engines_writers.hpp"
 #include "rope_command.hpp"
 #include "validators.hpp"
 
@@ -24,7 +25,7 @@ struct RopeEnginesOptions {
 
 /// Two panels over the pair index, log y: each convention's relative inv_freq difference from
 /// transformers, and its largest |Δcos|, |Δsin| over the positions; --tol marked.
-render::LineFigure engines_figure(const encodings::RopeEnginesReport& r) {
+render::LineFigure engines_figure(const rope::RopeEnginesReport& r) {
   render::LineFigure f;
   const std::string model = r.config.config_file.empty() ? std::string("flags") : r.config.config_file;
   f.title = fmt::format("RoPE of {} in each engine against transformers", model);
@@ -52,9 +53,9 @@ render::LineFigure engines_figure(const encodings::RopeEnginesReport& r) {
 }
 
 int run_rope_engines(Context& ctx, const RopeEnginesOptions& o, const ParamMap& shared) {
-  const io::Format f = o.output.prepare();
-  const auto config = encodings::resolve_rope_config(shared);
-  const auto r = encodings::compare_engines(config, o.len, o.tol);
+  const formats::Format f = o.output.prepare();
+  const auto config = models::resolve_rope_config(shared);
+  const auto r = rope::compare_engines(config, o.len, o.tol);
   const int status = r.within() ? kOk : kCheckFailed;
   if (draws(f)) {
     render::Figure fig = engines_figure(r);
@@ -68,10 +69,10 @@ int run_rope_engines(Context& ctx, const RopeEnginesOptions& o, const ParamMap& 
     return status;
   }
   o.output.emit(ctx, f, [&](std::ostream& s) {
-    if (f == io::Format::kJson) {
-      io::write_rope_engines_json(r, s);
+    if (f == formats::Format::kJson) {
+      reports::write_rope_engines_json(r, s);
     } else {
-      io::write_rope_engines_text(r, s);
+      reports::write_rope_engines_text(r, s);
     }
   });
   return status;
@@ -105,7 +106,7 @@ void add_rope_engines_command(CLI::App& rope, Context& ctx, const RopeSettings& 
                   "scale and cos/sin (the default sits above float32 rounding and below any difference of method)")
       ->capture_default_str()
       ->check(finite_at_least(0.0));
-  opts->output.bind(*cmd, {io::Format::kText, io::Format::kJson, io::Format::kPng, io::Format::kSvg, io::Format::kAnsi});
+  opts->output.bind(*cmd, {formats::Format::kText, formats::Format::kJson, formats::Format::kPng, formats::Format::kSvg, formats::Format::kAnsi});
   opts->figure.bind(*cmd);
   cmd->callback([opts, &shared, &ctx, &exit_code] { exit_code = run_rope_engines(ctx, *opts, shared.values()); });
 }

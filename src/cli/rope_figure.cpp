@@ -11,14 +11,14 @@ namespace {
 
 /// One plot of the figure: `value(row, scaled)` per pair, before and (when scaled) after scaling.
 /// "yarn", or "longrope (short_factor)": LongRoPE's frequencies depend on the list in use.
-std::string method_name(const encodings::RopeReport& r) {
-  std::string s(encodings::to_string(r.config.scaling));
+std::string method_name(const rope::RopeReport& r) {
+  std::string s(rope::to_string(r.config.scaling));
   if (!r.freqs.longrope_list.empty()) s += fmt::format(" ({}_factor)", r.freqs.longrope_list);
   return s;
 }
 
 template <class F>
-void add_curves(render::LineFigure& plot, const encodings::RopeReport& r, bool scaled, F value) {
+void add_curves(render::LineFigure& plot, const rope::RopeReport& r, bool scaled, F value) {
   render::LineSeries before{scaled ? "original" : "unscaled", {}};
   render::LineSeries after{method_name(r), {}};
   for (const auto& row : r.rows) {
@@ -31,13 +31,13 @@ void add_curves(render::LineFigure& plot, const encodings::RopeReport& r, bool s
 
 }  // namespace
 
-render::LineFigure rope_report_figure(const encodings::RopeReport& r) {
-  const encodings::RopeConfig& c = r.config;
+render::LineFigure rope_report_figure(const rope::RopeReport& r) {
+  const rope::RopeConfig& c = r.config;
   render::LineFigure f;
-  const bool scaled = c.scaling != encodings::RopeScaling::kNone;
+  const bool scaled = c.scaling != rope::RopeScaling::kNone;
   const std::string who = c.model_type.empty() ? std::string() : c.model_type + ", ";
   f.title = scaled ? fmt::format("RoPE wavelengths and frequencies: {}{} ×{:g}{}, d={}, base {}", who,
-                                 encodings::to_string(c.scaling), r.freqs.factor,
+                                 rope::to_string(c.scaling), r.freqs.factor,
                                  r.freqs.longrope_list.empty() ? "" : fmt::format(" ({}_factor)", r.freqs.longrope_list),
                                  c.rotary_dim, c.base)
                    : fmt::format("RoPE wavelengths and frequencies: {}d={}, base {}", who, c.rotary_dim, c.base);
@@ -54,7 +54,7 @@ render::LineFigure rope_report_figure(const encodings::RopeReport& r) {
     f.subtitle = fmt::format("pairs: {}", fmt::join(counts, ", "));
     if (r.freqs.attention_factor != 1.0)
       f.subtitle += fmt::format("; attention factor {:.4g}", r.freqs.attention_factor);
-    if (!r.freqs.longrope_list.empty() && c.seq_len <= 0 && c.convention != encodings::RopeConvention::kGgml)
+    if (!r.freqs.longrope_list.empty() && c.seq_len <= 0 && c.convention != rope::RopeConvention::kGgml)
       f.subtitle += fmt::format("; {}_factor: no --seq-len", r.freqs.longrope_list);
   } else if (r.never_full_turn > 0) {
     f.subtitle = fmt::format("{} pairs never make a full turn within the original context", r.never_full_turn);
@@ -65,7 +65,7 @@ render::LineFigure rope_report_figure(const encodings::RopeReport& r) {
   f.height = 720;  // two plots
   for (const auto& row : r.rows) f.x.push_back(static_cast<double>(row.index));
   add_curves(f, r, scaled,
-             [](const encodings::RopePairRow& row, bool s) { return s ? row.wavelength : row.wavelength_original; });
+             [](const rope::RopePairRow& row, bool s) { return s ? row.wavelength : row.wavelength_original; });
   if (r.original_length > 0)
     f.references.push_back(
         {static_cast<double>(r.original_length), fmt::format("original context {}", r.original_length)});
@@ -79,7 +79,7 @@ render::LineFigure rope_report_figure(const encodings::RopeReport& r) {
   freq.y_label = "θ (radians per position)";
   freq.log_y = true;
   add_curves(freq, r, scaled,
-             [](const encodings::RopePairRow& row, bool s) { return s ? row.inv_freq : row.inv_freq_original; });
+             [](const rope::RopePairRow& row, bool s) { return s ? row.inv_freq : row.inv_freq_original; });
   const double two_pi = 2.0 * std::numbers::pi;
   if (r.original_length > 0)
     freq.references.push_back({two_pi / static_cast<double>(r.original_length),
@@ -95,7 +95,7 @@ render::LineFigure rope_report_figure(const encodings::RopeReport& r) {
 
 namespace posenc::cli {
 
-render::LineFigure rope_diff_figure(const encodings::RopeDiff& d, const io::RopeDiffLabels& labels, double tol,
+render::LineFigure rope_diff_figure(const rope::RopeDiff& d, const reports::RopeDiffLabels& labels, double tol,
                                     std::int64_t len) {
   render::LineFigure f;
   f.title = fmt::format("RoPE {} vs {}: differences per pair", labels.a, labels.b);

@@ -1,7 +1,7 @@
 #pragma once
 // The figure of `posenc rope`: each pair's wavelength and inverse frequency before and after scaling.
-#include "posenc/encodings/rope_report.hpp"
-#include "posenc/io/rope_writers.hpp"
+#include "posenc/rope/rope_report.hpp"
+#include "posenc/reports/rope_writers.hpp"
 #include "posenc/render/figure.hpp"
 
 namespace posenc::cli {
@@ -10,12 +10,12 @@ namespace posenc::cli {
 /// scaling: the wavelength 2π/θ (with the original and target context lengths as reference
 /// lines) and the inverse frequency θ (with 2π/L, one turn within that length); the regime
 /// counts are in the subtitle. 720 pixels high unless --height says otherwise.
-render::LineFigure rope_report_figure(const encodings::RopeReport& r);
+render::LineFigure rope_report_figure(const rope::RopeReport& r);
 
 /// The figure of `posenc rope diff`, two plots over the pair index on log axes: the relative
 /// difference of inv_freq, and the largest |Δcos|, |Δsin| over positions 0 … len−1, each with
 /// the tolerance marked. Pairs without a difference leave a gap (log axis).
-render::LineFigure rope_diff_figure(const encodings::RopeDiff& d, const io::RopeDiffLabels& labels, double tol,
+render::LineFigure rope_diff_figure(const rope::RopeDiff& d, const reports::RopeDiffLabels& labels, double tol,
                                     std::int64_t len);
 
 }  // namespace posenc::cli

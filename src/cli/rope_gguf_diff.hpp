@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "posenc/encodings/rope.hpp"
+#include "posenc/rope/rope.hpp"
 #include "rope_command.hpp"
 
 namespace posenc::cli {
@@ -13,8 +13,8 @@ namespace posenc::cli {
 inline constexpr double kGgufDiffTol = 1e-4;
 
 /// Checks `b` (a .gguf) against `a` (a config.json) and writes the findings; 0 or 1.
-int run_gguf_diff(Context& ctx, const ReportOutput& output, io::Format f, const encodings::RopeConfig& a,
-                  const encodings::RopeConfig& b, const std::string& label_a, const std::string& label_b,
+int run_gguf_diff(Context& ctx, const ReportOutput& output, formats::Format f, const rope::RopeConfig& a,
+                  const rope::RopeConfig& b, const std::string& label_a, const std::string& label_b,
                   std::int64_t max_model_len, double tol);
 
 }  // namespace posenc::cli

@@ -14,11 +14,11 @@
 #include "app.hpp"
 #include "help_formatter.hpp"
 #include "parse_errors.hpp"
-#include "posenc/build_info.hpp"
+#include "posenc/reports/build_info.hpp"
 #include "posenc/cli/colour.hpp"
 #include "posenc/error.hpp"
-#include "posenc/io/fd_stream.hpp"
-#include "posenc/io/output.hpp"
+#include "posenc/formats/fd_stream.hpp"
+#include "posenc/formats/output.hpp"
 #include "posenc/memory.hpp"
 #include "posenc/parallel.hpp"
 #include "posenc/text.hpp"
@@ -44,7 +44,7 @@ void check_empty_values(const std::vector<std::string>& args) {
 // SIGINT/SIGTERM/SIGHUP during a write: remove the temporary file, then die of the same
 // signal (so the shell sees "killed by SIGINT", not a normal exit).
 extern "C" void on_fatal_signal(int sig) {
-  io::remove_pending_temp_files();
+  formats::remove_pending_temp_files();
   std::signal(sig, SIG_DFL);
   std::raise(sig);
 }
@@ -103,7 +103,7 @@ void check_command_name(const std::vector<std::string>& args) {
 /// `posenc --version`: the version, then the build (build_info()).
 std::string version_text() {
   std::string out = std::string("posenc ") + POSENC_VERSION;
-  for (const auto& [name, value] : build_info()) out += fmt::format("\n{}: {}", name, value);
+  for (const auto& [name, value] : reports::build_info()) out += fmt::format("\n{}: {}", name, value);
   return out;
 }
 
@@ -143,7 +143,7 @@ int run(int argc, const char* const* argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   // stdout through a descriptor stream that keeps the errno of a failed write, so that
   // "> /dev/full" or a closed pipe is reported with its cause.
-  io::FdOStream out(STDOUT_FILENO);
+  formats::FdOStream out(STDOUT_FILENO);
   std::unique_ptr<ProgressBar> bar;  // only for a person watching: nothing when stderr is a file or pipe
   const bool err_is_terminal = isatty(STDERR_FILENO) == 1;
   if (err_is_terminal) bar = std::make_unique<ProgressBar>(std::cerr);
@@ -213,7 +213,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   // a closed pipe is an error, not a silent exit 0. An error already reported is enough.
   out.flush();
   if (!out && code != kUsageError && code != kOutputError) {
-    err << "posenc: error: cannot write to stdout: " << io::stream_error(out) << "\n";
+    err << "posenc: error: cannot write to stdout: " << formats::stream_error(out) << "\n";
     return kOutputError;
   }
   return code;

@@ -8,9 +8,9 @@
 #include <cstdlib>
 #include <limits>
 
-#include "posenc/encodings/registry.hpp"
+#include "posenc/schemes/registry.hpp"
 #include "posenc/error.hpp"
-#include "posenc/io/readers.hpp"
+#include "posenc/formats/readers.hpp"
 #include "posenc/text.hpp"
 #include "parse_errors.hpp"
 #include "validators.hpp"
@@ -20,7 +20,7 @@ namespace {
 
 std::vector<std::string> scheme_names() {
   std::vector<std::string> names;
-  for (const auto& s : encodings::schemes()) names.push_back(s.name);
+  for (const auto& s : schemes::schemes()) names.push_back(s.name);
   return names;
 }
 
@@ -144,7 +144,7 @@ void SchemeOptions::bind(CLI::App& parent, std::ostream* notes) {
                   "uses (rope, alibi, t5, sinusoidal, learned, deberta, mrope, nope); without a SCHEME the model decides; flags "
                   "override it")
       ->type_name("PATH");
-  for (const auto& s : encodings::schemes()) {
+  for (const auto& s : schemes::schemes()) {
     CLI::App* sub = parent.add_subcommand(s.name, s.summary);
     sub->fallthrough();
     sub->footer("formula: " + s.formula);
@@ -262,7 +262,7 @@ ParamMap SchemeOptions::values() const {
       // What was read goes to stderr once, and only for values that build a table: a flag the
       // model's scheme refuses (--bias-max under bloom) is the run's one line. (A model that sets
       // no flags, RoPE, whose table reads the config itself, has nothing to check here.)
-      if (!model_->values.empty()) (void)encodings::make_table(s, out);
+      if (!model_->values.empty()) (void)schemes::make_table(s, out);
       notes_printed_ = true;
       if (notes_ != nullptr) {
         std::string flags;  // the settings in effect, as flags; the model's value beside one the user changed
@@ -289,9 +289,9 @@ std::vector<std::pair<std::string, std::string>> SchemeOptions::value_lists() co
 
 std::unique_ptr<Table> SchemeOptions::make_table(std::size_t max_axes) const {
   const std::string s = scheme();
-  if (!s.empty()) return encodings::make_table(s, values());
+  if (!s.empty()) return schemes::make_table(s, values());
   TableInfo info;
-  io::TableFile file = io::read_input(input_, read_options(input_flags_, max_axes));
+  formats::TableFile file = formats::read_input(input_, read_options(input_flags_, max_axes));
   if (notes_ != nullptr)
     for (const auto& n : file.notes) *notes_ << "posenc: note: " << n << "\n";
   Matrix m = std::move(file.values);

@@ -46,7 +46,7 @@ void add_similarity_command(CLI::App& app, Context& ctx, int& exit_code) {
       "  posenc similarity --input wpe.npy --metric cosine -o wpe_sim.npy\n"
       "  posenc similarity --hf-config whisper-tiny/ -o whisper_sim.png   (the model's sinusoidal table)");
   opts->scheme.bind(*cmd, &ctx.err);
-  opts->output.bind(*cmd, {io::Format::kCsv, io::Format::kJson, io::Format::kNpy, io::Format::kPng});
+  opts->output.bind(*cmd, {formats::Format::kCsv, formats::Format::kJson, formats::Format::kNpy, formats::Format::kPng});
   opts->output.figure.bind_reduce(*cmd);
   cmd->add_option("--metric", opts->metric, "dot, cosine or distance")
       ->capture_default_str()

@@ -7,7 +7,7 @@
 
 #include "posenc/encodings/schemes.hpp"
 #include "posenc/error.hpp"
-#include "posenc/models/model_report.hpp"
+#include "posenc/encodings/alibi_codebases.hpp"
 #include "posenc/toeplitz.hpp"
 
 namespace posenc::encodings {
@@ -80,9 +80,9 @@ std::vector<double> python_interleave(std::int64_t n) {
 std::vector<double> alibi_slopes_for(AlibiVariant variant, std::int64_t heads, double alibi_bias_max) {
   switch (variant) {
     case AlibiVariant::kPaper: return alibi_slopes(heads);
-    case AlibiVariant::kBloom: return models::alibi_slopes_of("bloom", heads);
-    case AlibiVariant::kFalcon: return models::alibi_slopes_of("falcon", heads);
-    case AlibiVariant::kMpt: return models::alibi_slopes_of("mpt", heads, alibi_bias_max);
+    case AlibiVariant::kBloom: return alibi_slopes_of("bloom", heads);
+    case AlibiVariant::kFalcon: return alibi_slopes_of("falcon", heads);
+    case AlibiVariant::kMpt: return alibi_slopes_of("mpt", heads, alibi_bias_max);
     case AlibiVariant::kBaichuan: break;
   }
   if (heads < 1 || heads > 65536) throw Error(fmt::format("alibi needs 1 to 65536 heads (got {})", heads));
@@ -106,8 +106,8 @@ double alibi_bias_in(AlibiVariant variant, double m, std::int64_t i, std::int64_
       v = static_cast<double>(static_cast<float>(m * static_cast<double>(static_cast<float>(p))));
       break;
     case AlibiVariant::kFalcon: {  // bfloat16 slope times the position cast to bfloat16, rounded to bfloat16
-      const double pb = models::to_bfloat16(static_cast<float>(p));
-      v = models::to_bfloat16(static_cast<float>(m * pb));  // m·pb is exact in float32 (8-bit significands)
+      const double pb = to_bfloat16(static_cast<float>(p));
+      v = to_bfloat16(static_cast<float>(m * pb));  // m·pb is exact in float32 (8-bit significands)
       break;
     }
   }

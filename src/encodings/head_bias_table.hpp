@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "posenc/encodings/registry.hpp"
+#include "posenc/encodings/scheme.hpp"
 
 namespace posenc::encodings {
 

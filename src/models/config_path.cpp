@@ -7,7 +7,7 @@
 #include <system_error>
 
 #include "posenc/error.hpp"
-#include "posenc/io/hf_cache.hpp"
+#include "posenc/models/hf_cache.hpp"
 
 namespace posenc::models {
 
@@ -15,7 +15,7 @@ std::string resolve_config_path(const std::string& path, std::string_view option
   namespace fs = std::filesystem;
   std::error_code ec;
   // A model id (ORG/NAME) that is no path on disk: its snapshot in the local Hugging Face cache.
-  if (!fs::exists(fs::path(path), ec)) return io::resolve_model_config(path, option);
+  if (!fs::exists(fs::path(path), ec)) return models::resolve_model_config(path, option);
   if (!fs::is_directory(fs::path(path), ec)) return path;  // a file (or not there: the reader says why)
   const fs::path inside = fs::path(path) / "config.json";
   if (!fs::exists(inside, ec))

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "posenc/encodings/rope.hpp"
+#include "posenc/rope/rope.hpp"
 #include "posenc/models/family.hpp"
 
 namespace posenc::models::detail {
@@ -56,6 +56,6 @@ void require_rope(const HfScope& s, const std::string& file);
 
 /// What the family adds to a RoPE config read from the scope: "class default (...)" as the
 /// source of every defaulted field, the model class's layout and cos/sin table layout, notes.
-void apply_family(const HfScope& s, encodings::RopeConfig& c);
+void apply_family(const HfScope& s, rope::RopeConfig& c);
 
 }  // namespace posenc::models::detail

@@ -1,5 +1,6 @@
 // Layer types, per-layer-type ropes and NoPE layers (see layers.hpp).
 #include "posenc/models/layers.hpp"
+#include "posenc/models/rope_settings.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -7,9 +8,9 @@
 #include <algorithm>
 
 #include "hf_scope.hpp"
-#include "posenc/encodings/rope_config.hpp"
+#include "posenc/rope/rope_config.hpp"
 #include "posenc/error.hpp"
-#include "posenc/io/file.hpp"
+#include "posenc/formats/file.hpp"
 #include "posenc/models/config_path.hpp"
 
 namespace posenc::models {
@@ -89,7 +90,7 @@ LayerPlan plan_of(const HfScope& s, const std::string& file) {
 
 std::string read_text(const std::string& path, std::string& file, std::string_view option = "--hf-config") {
   file = resolve_config_path(path, option);
-  return io::read_small_file(file, option, io::kMaxConfigBytes);
+  return formats::read_small_file(file, option, formats::kMaxConfigBytes);
 }
 
 }  // namespace
@@ -106,9 +107,9 @@ LayerPlan read_layer_plan(const std::string& path) {
   return parse_layer_plan(text, file);
 }
 
-encodings::RopeConfig parse_layer_type_config(const std::string& json_text, const std::string& file,
+rope::RopeConfig parse_layer_type_config(const std::string& json_text, const std::string& file,
                                               const std::string& layer_type) {
-  if (layer_type.empty()) return encodings::parse_hf_config(json_text, file);
+  if (layer_type.empty()) return models::parse_hf_config(json_text, file);
   json raw = detail::parse_root(json_text, file);
   json filled = raw;
   const HfScope s = detail::prepare_scope(filled);
@@ -140,7 +141,7 @@ encodings::RopeConfig parse_layer_type_config(const std::string& json_text, cons
     base_source = defaulted ? detail::class_default_source(*s.family) + " rope_local_base_freq"
                             : fmt::format("config.json {}rope_local_base_freq", s.prefix);
   }
-  encodings::RopeConfig c = encodings::parse_hf_config(raw.dump(), file);
+  rope::RopeConfig c = models::parse_hf_config(raw.dump(), file);
   if (!base_source.empty()) {
     c.set_source("base", fmt::format("{}", c.base), base_source, fmt::format("\"{}rope_local_base_freq\"", s.prefix));
     c.set_source("scaling", "none", "transformers builds the sliding-window rope with rope_type default");
@@ -149,7 +150,7 @@ encodings::RopeConfig parse_layer_type_config(const std::string& json_text, cons
   return c;
 }
 
-encodings::RopeConfig read_layer_type_config(const std::string& path, const std::string& layer_type,
+rope::RopeConfig read_layer_type_config(const std::string& path, const std::string& layer_type,
                                              std::string_view option) {
   std::string file;
   const std::string text = read_text(path, file, option);

@@ -1,5 +1,5 @@
 // `posenc model FILE.gguf` (see model_gguf.hpp): what llama.cpp uses for a GGUF file. The rope of
-// the full-attention layers is encodings::gguf_rope_config's; this file adds what varies per
+// the full-attention layers is models::gguf_rope_config's; this file adds what varies per
 // layer (sliding-window bases, layers without RoPE) and the mechanisms without RoPE (ALiBi, T5
 // buckets, learned tables), as llama.cpp's load_hparams and model graphs decide them.
 #include "posenc/models/model_gguf.hpp"
@@ -11,26 +11,26 @@
 #include <optional>
 
 #include "model_internal.hpp"
-#include "posenc/encodings/llama_arch.hpp"
-#include "posenc/encodings/rope_config.hpp"
+#include "posenc/models/llama_arch.hpp"
+#include "posenc/rope/rope_config.hpp"
 #include "posenc/error.hpp"
-#include "posenc/io/gguf.hpp"
+#include "posenc/formats/gguf.hpp"
 #include "posenc/models/layers.hpp"
 
 namespace posenc::models {
 namespace {
 
-using encodings::RopeConfig;
-using io::GgufType;
+using rope::RopeConfig;
+using formats::GgufType;
 
 class GgufKeys {
  public:
-  GgufKeys(const io::GgufFile& f, std::string arch) : f_(f), arch_(std::move(arch)) {}
+  GgufKeys(const formats::GgufFile& f, std::string arch) : f_(f), arch_(std::move(arch)) {}
   std::string key(const std::string& suffix) const { return arch_ + "." + suffix; }
-  const io::GgufKv* get(const std::string& suffix) const { return f_.find(key(suffix)); }
+  const formats::GgufKv* get(const std::string& suffix) const { return f_.find(key(suffix)); }
   /// A numeric key's value (nullopt when absent); Error naming the key and its byte offset otherwise.
   std::optional<double> number(const std::string& suffix) const {
-    const io::GgufKv* kv = get(suffix);
+    const formats::GgufKv* kv = get(suffix);
     if (kv == nullptr) return std::nullopt;
     if (!kv->value.is_numeric() || kv->value.type == GgufType::kBool)
       throw Error(fmt::format("{}: byte {}: key {} must be a number (got {})", f_.name, kv->offset, kv->key,
@@ -49,7 +49,7 @@ class GgufKeys {
   std::string from(const std::string& suffix) const { return "GGUF " + key(suffix); }
 
  private:
-  const io::GgufFile& f_;
+  const formats::GgufFile& f_;
   std::string arch_;
 };
 
@@ -131,7 +131,7 @@ void add_t5(const GgufKeys& k, const std::string& arch, ModelReport& r) {
   }
 }
 
-void add_learned(const io::GgufFile& f, const GgufKeys& k, const std::string& arch, ModelReport& r) {
+void add_learned(const formats::GgufFile& f, const GgufKeys& k, const std::string& arch, ModelReport& r) {
   const auto ctx = k.count("context_length", 1, std::int64_t{1} << 31);
   const auto width = k.count("embedding_length", 1, std::int64_t{1} << 31);
   if (!ctx || !width)
@@ -140,9 +140,9 @@ void add_learned(const io::GgufFile& f, const GgufKeys& k, const std::string& ar
   MechanismUse m{Mechanism::kLearned, "embeddings", "", {}, {}, {}, ""};
   std::int64_t rows = *ctx;
   std::string rows_source = k.from("context_length") + " (llama.cpp creates position_embd {n_embd, n_ctx_train})";
-  if (const io::GgufTensorInfo* t = f.tensor("position_embd.weight"); t != nullptr && t->dims.size() == 2) {
+  if (const formats::GgufTensorInfo* t = f.tensor("position_embd.weight"); t != nullptr && t->dims.size() == 2) {
     rows = static_cast<std::int64_t>(t->dims[1]);
-    rows_source = fmt::format("GGUF tensor position_embd.weight {}[{}, {}]", io::ggml_type_name(t->type), t->dims[0],
+    rows_source = fmt::format("GGUF tensor position_embd.weight {}[{}, {}]", formats::ggml_type_name(t->type), t->dims[0],
                               t->dims[1]);
   }
   m.values = {{"rows", rows}, {"positions", rows}, {"width", *width}, {"offset", std::int64_t{0}},
@@ -160,7 +160,7 @@ void add_learned(const io::GgufFile& f, const GgufKeys& k, const std::string& ar
 
 /// ggml's M-RoPE: which position each pair follows (0 t, 1 h, 2 w, 3 e); sector = pair % sum.
 void add_mrope(const GgufKeys& k, const std::string& rope_type, const RopeConfig& c, ModelReport& r) {
-  const io::GgufKv* kv = k.get("rope.dimension_sections");
+  const formats::GgufKv* kv = k.get("rope.dimension_sections");
   if (kv == nullptr) return;
   if (kv->value.type != GgufType::kArray || !kv->value.elements_kept || kv->value.numbers.size() > 4)
     throw Error(fmt::format("{}: byte {}: key {} must be an array of at most 4 integers (got {})", r.source, kv->offset,
@@ -207,7 +207,7 @@ void add_mla(const GgufKeys& k, const RopeConfig& c, ModelReport& r) {
   const std::int64_t rope = c.rotary_dim;
   const std::int64_t q_head = mla.value_or(c.head_dim);
   double mscale = 1;
-  if (c.scaling == encodings::RopeScaling::kYarn && c.factor && *c.factor > 1 && c.mscale_all_dim)
+  if (c.scaling == rope::RopeScaling::kYarn && c.factor && *c.factor > 1 && c.mscale_all_dim)
     mscale = 1.0 + 0.1 * *c.mscale_all_dim * std::log(*c.factor);
   MechanismUse m{Mechanism::kMla, "every layer", "", {}, {}, {}, ""};
   m.values = {{"qk_rope_head_dim", rope}, {"qk_nope_head_dim", q_head - rope}, {"q_head_dim", q_head},
@@ -227,10 +227,10 @@ MechanismUse gguf_rope_use(const RopeConfig& c, const std::vector<std::int64_t>&
   return m;
 }
 
-void add_rope(const io::GgufFile& f, const GgufKeys& k, const std::string& arch, const std::string& rope_type,
-              const encodings::GgufTensorReader& read, std::int64_t n_layer, ModelReport& r) {
-  RopeConfig c = encodings::gguf_rope_config(f, read);
-  encodings::finalize_rope_config(c, c.rotary_dim);
+void add_rope(const formats::GgufFile& f, const GgufKeys& k, const std::string& arch, const std::string& rope_type,
+              const models::GgufTensorReader& read, std::int64_t n_layer, ModelReport& r) {
+  RopeConfig c = models::gguf_rope_config(f, read);
+  rope::finalize_rope_config(c, c.rotary_dim);
   r.gguf = c.gguf;
   // Layers without RoPE: llama4 (unless attention.sliding_window = 0) and smollm3 skip it on
   // every 4th layer ((il + 1) % 4 == 0; n_no_rope_layer_step, no key).
@@ -247,7 +247,7 @@ void add_rope(const io::GgufFile& f, const GgufKeys& k, const std::string& arch,
   std::vector<std::int64_t> swa, full;
   if (rule != nullptr && !(rule->only_with_window && !(window && *window > 0))) {
     std::int64_t period = rule->period;
-    const io::GgufKv* pat = rule->pattern_key ? k.get("attention.sliding_window_pattern") : nullptr;
+    const formats::GgufKv* pat = rule->pattern_key ? k.get("attention.sliding_window_pattern") : nullptr;
     const bool per_layer = pat != nullptr && pat->value.type == GgufType::kArray && pat->value.elements_kept &&
                            static_cast<std::int64_t>(pat->value.numbers.size()) == n_layer;
     if (pat != nullptr && !per_layer) period = k.count("attention.sliding_window_pattern", 1, 1 << 20).value_or(period);
@@ -278,10 +278,10 @@ void add_rope(const io::GgufFile& f, const GgufKeys& k, const std::string& arch,
       s.set_source("base", fmt::format("{}", c.base), fmt::format("llama.cpp: {} sliding-window layers use the global "
                                                                   "base (no {})", arch, k.key("rope.freq_base_swa")));
     }
-    if (rule->scale_one && c.scaling != encodings::RopeScaling::kNone) {
-      s.scaling = encodings::RopeScaling::kNone;
+    if (rule->scale_one && c.scaling != rope::RopeScaling::kNone) {
+      s.scaling = rope::RopeScaling::kNone;
       s.factor.reset();
-      std::erase_if(s.sources, [](const encodings::RopeSetting& x) { return x.name == "factor"; });
+      std::erase_if(s.sources, [](const rope::RopeSetting& x) { return x.name == "factor"; });
       s.set_source("scaling", "none", fmt::format("llama.cpp: rope_freq_scale_train_swa = 1 for {}", arch));
     }
     std::erase_if(c.notes, [](const std::string& n) { return n.starts_with("sliding-window layers use base"); });
@@ -330,15 +330,15 @@ void add_rope(const io::GgufFile& f, const GgufKeys& k, const std::string& arch,
 
 }  // namespace
 
-ModelReport gguf_model(const io::GgufFile& f, const encodings::GgufTensorReader& read) {
-  auto g = encodings::gguf_header_source(f);
+ModelReport gguf_model(const formats::GgufFile& f, const models::GgufTensorReader& read) {
+  auto g = models::gguf_header_source(f);
   ModelReport r;
   r.source = f.name;
   r.input = "gguf";
   r.convention = "ggml";
   r.model_type = g->architecture;
   const GgufKeys k(f, g->architecture);
-  if (const auto* a = encodings::find_llama_arch(g->architecture); a != nullptr && !a->model_types.empty()) {
+  if (const auto* a = models::find_llama_arch(g->architecture); a != nullptr && !a->model_types.empty()) {
     const std::string first(a->model_types.substr(0, a->model_types.find(' ')));
     if (const Family* fam = find_family(first)) r.family = std::string(fam->name);
   }
@@ -346,7 +346,7 @@ ModelReport gguf_model(const io::GgufFile& f, const encodings::GgufTensorReader&
   if (!n_layer) throw Error(fmt::format("{}: no {} (llama.cpp requires it)", f.name, k.key("block_count")));
   r.num_layers = *n_layer;
   const std::string& arch = g->architecture;
-  const std::string_view other = encodings::llama_non_rope_position(arch, *n_layer);
+  const std::string_view other = models::llama_non_rope_position(arch, *n_layer);
   if (other == "alibi") {
     add_alibi(k, arch, *n_layer, r);
     if (arch == "baichuan") r.notes.push_back("baichuan with 40 layers (13B): llama.cpp uses ALiBi (max_bias 8), not RoPE");
@@ -371,8 +371,8 @@ ModelReport gguf_model(const io::GgufFile& f, const encodings::GgufTensorReader&
 }
 
 ModelReport read_gguf_model(const std::string& path) {
-  const io::GgufFile f = io::read_gguf(path);
-  return gguf_model(f, [&](const io::GgufTensorInfo& t) { return io::read_gguf_f32(f, t); });
+  const formats::GgufFile f = formats::read_gguf(path);
+  return gguf_model(f, [&](const formats::GgufTensorInfo& t) { return formats::read_gguf_f32(f, t); });
 }
 
 }  // namespace posenc::models

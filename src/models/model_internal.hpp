@@ -7,7 +7,7 @@
 #include "hf_scope.hpp"
 #include "posenc/models/model_report.hpp"
 
-namespace posenc::encodings {
+namespace posenc::models {
 struct RopeConfig;
 }
 
@@ -26,7 +26,7 @@ std::string where_of(const std::vector<std::int64_t>& layers, std::int64_t num_l
 
 /// The rope of one layer type as a mechanism (the numbers under the stable keys of
 /// docs/formats.md); `command` shows its table.
-MechanismUse rope_use(const encodings::RopeConfig& c, const std::vector<std::int64_t>& layers, std::int64_t num_layers,
+MechanismUse rope_use(const rope::RopeConfig& c, const std::vector<std::int64_t>& layers, std::int64_t num_layers,
                       const std::string& type, const std::string& command);
 
 /// Adds the mechanisms of a model without RoPE (ALiBi, T5, DeBERTa, learned, sinusoidal).

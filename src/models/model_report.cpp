@@ -1,6 +1,7 @@
 // `posenc model`: the report of every position mechanism of a config.json (see
 // model_report.hpp). RoPE-family mechanisms here; tables and biases in model_tables.cpp.
 #include "posenc/models/model_report.hpp"
+#include "posenc/models/rope_settings.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -9,10 +10,10 @@
 #include <cmath>
 
 #include "model_internal.hpp"
-#include "posenc/encodings/rope_config.hpp"
+#include "posenc/rope/rope_config.hpp"
 #include "posenc/error.hpp"
-#include "posenc/io/file.hpp"
-#include "posenc/io/gguf.hpp"
+#include "posenc/formats/file.hpp"
+#include "posenc/formats/gguf.hpp"
 #include "posenc/models/config_path.hpp"
 #include "posenc/models/layers.hpp"
 #include "posenc/models/model_gguf.hpp"
@@ -58,9 +59,9 @@ std::string where_of(const std::vector<std::int64_t>& layers, std::int64_t num_l
 }
 
 /// The rope of one layer type as a mechanism.
-MechanismUse rope_use(const encodings::RopeConfig& c, const std::vector<std::int64_t>& layers, std::int64_t num_layers,
+MechanismUse rope_use(const rope::RopeConfig& c, const std::vector<std::int64_t>& layers, std::int64_t num_layers,
                       const std::string& type, const std::string& command) {
-  const encodings::RopeFrequencies f = encodings::compute_frequencies(c);
+  const rope::RopeFrequencies f = rope::compute_frequencies(c);
   MechanismUse m{Mechanism::kRope, where_of(layers, num_layers, type), type, layers, {}, {}, ""};
   m.values = {{"head_dim", c.head_dim},
               {"rotary_dim", c.rotary_dim},
@@ -88,7 +89,7 @@ using nlohmann::json;
 using detail::HfScope;
 
 /// M-RoPE: which of t, h, w each frequency pair follows.
-void add_mrope(const HfScope& s, const encodings::RopeConfig& c, ModelReport& r) {
+void add_mrope(const HfScope& s, const rope::RopeConfig& c, ModelReport& r) {
   const json* section = nullptr;
   bool interleaved = s.family != nullptr && s.family->model_type == "qwen3_vl_text";
   for (const char* dict : {"rope_scaling", "rope_parameters"}) {
@@ -131,28 +132,28 @@ void add_mrope(const HfScope& s, const encodings::RopeConfig& c, ModelReport& r)
     m.notes.push_back(fmt::format("mrope_section sums to {}, not rotary_dim/2 = {}", sum, pairs));
   m.notes.push_back("pair_axis: 0 = temporal (t), 1 = height (h), 2 = width (w); text tokens use the same position on "
                     "all three, so the plain RoPE table holds for text");
-  if (sec.size() == 3 && sum == pairs && c.scaling == encodings::RopeScaling::kNone)  // what the mrope scheme draws
+  if (sec.size() == 3 && sum == pairs && c.scaling == rope::RopeScaling::kNone)  // what the mrope scheme draws
     m.command = fmt::format("posenc generate mrope --hf-config {}", detail::shell_word(r.source));
   r.mechanisms.push_back(std::move(m));
 }
 
 /// The layout and rotary width resolve_rope_config would give under --convention hf.
-void finish(encodings::RopeConfig& c) {
+void finish(rope::RopeConfig& c) {
   if (c.label("layout").starts_with("--")) {
-    c.layout = c.model_layout.value_or(encodings::RopeLayout::kHalf);
+    c.layout = c.model_layout.value_or(rope::RopeLayout::kHalf);
     c.set_source("layout", std::string(to_string(c.layout)),
                  c.model_layout ? c.model_layout_source : std::string("default for --convention hf"));
   }
-  encodings::finalize_rope_config(c, c.label("rotary-dim").starts_with("--") ? 0 : c.rotary_dim);
+  rope::finalize_rope_config(c, c.label("rotary-dim").starts_with("--") ? 0 : c.rotary_dim);
 }
 
 void add_rope(const HfScope& s, const std::string& text, const std::string& file, ModelReport& r) {
   const LayerPlan plan = parse_layer_plan(text, file);
   r.num_layers = plan.num_layers;
   r.layer_types = plan.layer_types;
-  encodings::RopeConfig primary;
+  rope::RopeConfig primary;
   if (plan.rope_types.empty()) {
-    primary = encodings::parse_hf_config(text, file);
+    primary = models::parse_hf_config(text, file);
     finish(primary);
     std::vector<std::int64_t> layers;
     for (std::int64_t i = 0; i < plan.num_layers; ++i)
@@ -162,7 +163,7 @@ void add_rope(const HfScope& s, const std::string& text, const std::string& file
     r.mechanisms.push_back(detail::rope_use(primary, layers, plan.num_layers, "", "posenc rope --hf-config " + detail::shell_word(file)));
   } else {
     for (const auto& type : plan.rope_types) {
-      encodings::RopeConfig c = parse_layer_type_config(text, file, type);
+      rope::RopeConfig c = parse_layer_type_config(text, file, type);
       finish(c);
       if (type == plan.rope_types.front()) primary = c;
       r.mechanisms.push_back(detail::rope_use(c, layers_of_type(plan, type), plan.num_layers, type,
@@ -204,10 +205,10 @@ void add_rope(const HfScope& s, const std::string& text, const std::string& file
     const double q_head = static_cast<double>(rope + nope);
     double softmax_scale = q_head > 0 ? 1.0 / std::sqrt(q_head) : 0;
     double mscale = 1;
-    if (primary.scaling == encodings::RopeScaling::kYarn && primary.mscale_all_dim && *primary.mscale_all_dim > 0 &&
+    if (primary.scaling == rope::RopeScaling::kYarn && primary.mscale_all_dim && *primary.mscale_all_dim > 0 &&
         primary.factor) {
       // DeepseekV3Attention: scaling *= yarn_get_mscale(factor, mscale_all_dim)²
-      mscale = encodings::yarn_get_mscale(*primary.factor, *primary.mscale_all_dim);
+      mscale = rope::yarn_get_mscale(*primary.factor, *primary.mscale_all_dim);
       softmax_scale *= mscale * mscale;
     }
     m.values = {{"qk_rope_head_dim", rope}, {"qk_nope_head_dim", nope}, {"q_head_dim", rope + nope},
@@ -258,9 +259,9 @@ ModelReport parse_model(const std::string& json_text, const std::string& file) {
 }
 
 ModelReport read_model(const std::string& path) {
-  if (io::has_gguf_magic(path)) return read_gguf_model(path);  // a .gguf, whatever its name
+  if (formats::has_gguf_magic(path)) return read_gguf_model(path);  // a .gguf, whatever its name
   const std::string file = resolve_config_path(path, "posenc model");
-  return parse_model(io::read_small_file(file, "posenc model", io::kMaxConfigBytes), file);
+  return parse_model(formats::read_small_file(file, "posenc model", formats::kMaxConfigBytes), file);
 }
 
 }  // namespace posenc::models

@@ -1,12 +1,13 @@
 // Every layer type's rope for `posenc rope --hf-config` (see model_ropes.hpp).
 #include "posenc/models/model_ropes.hpp"
+#include "posenc/models/rope_settings.hpp"
 
-#include "posenc/encodings/rope_config.hpp"
+#include "posenc/rope/rope_config.hpp"
 #include "posenc/models/layers.hpp"
 
 namespace posenc::models {
 
-void add_layer_ropes(encodings::RopeReport& r, const ParamMap& p) {
+void add_layer_ropes(rope::RopeReport& r, const ParamMap& p) {
   const std::string path = p.has("hf-config") ? p.text("hf-config") : std::string();
   if (path.empty()) return;
   r.layer_type = p.has("layer-type") ? p.text("layer-type") : std::string();
@@ -17,8 +18,8 @@ void add_layer_ropes(encodings::RopeReport& r, const ParamMap& p) {
   for (const auto& type : plan.rope_types) {
     ParamMap q = p;
     q.set("layer-type", type, true);
-    const encodings::RopeConfig c = encodings::resolve_rope_config(q);
-    const encodings::RopeFrequencies f = encodings::compute_frequencies(c);
+    const rope::RopeConfig c = models::resolve_rope_config(q);
+    const rope::RopeFrequencies f = rope::compute_frequencies(c);
     r.per_layer_type.push_back({type, layers_of_type(plan, type), c.base, std::string(to_string(c.scaling)), f.factor,
                                 f.attention_factor, f.inv_freq});
   }

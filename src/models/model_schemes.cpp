@@ -10,8 +10,8 @@
 #include <cmath>
 
 #include "posenc/error.hpp"
-#include "posenc/io/file.hpp"
-#include "posenc/io/gguf.hpp"
+#include "posenc/formats/file.hpp"
+#include "posenc/formats/gguf.hpp"
 #include "posenc/models/config_path.hpp"
 #include "posenc/models/model_report.hpp"
 #include "model_internal.hpp"
@@ -95,14 +95,14 @@ void learned_values(const MechanismUse& m, const std::string& text, ModelScheme&
 
 ModelScheme scheme_of_model(const std::string& path, const std::string& requested, const std::string& t5_mode) {
   const std::string file = resolve_config_path(path, "--hf-config");
-  if (io::has_gguf_magic(file)) {  // llama.cpp files carry RoPE settings only
+  if (formats::has_gguf_magic(file)) {  // llama.cpp files carry RoPE settings only
     if (!requested.empty() && requested != "rope")
       throw Error(fmt::format("--hf-config '{}' is a llama.cpp .gguf, which gives RoPE settings only (not {}): 'posenc "
                               "model {}' shows what it holds",
                               path, requested, path));
     return {"rope", {}, {}, {}};
   }
-  return scheme_of_config(io::read_small_file(file, "--hf-config", io::kMaxConfigBytes), file, path, requested, t5_mode);
+  return scheme_of_config(formats::read_small_file(file, "--hf-config", formats::kMaxConfigBytes), file, path, requested, t5_mode);
 }
 
 ModelScheme scheme_of_model(const std::string& path, const std::string& requested, const ParamMap& given) {

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "model_internal.hpp"
+#include "posenc/encodings/alibi_codebases.hpp"
 #include "posenc/error.hpp"
 
 namespace posenc::models::detail {
@@ -36,7 +37,7 @@ void add_alibi(const HfScope& s, const std::string& file, ModelReport& r) {
       throw Error(fmt::format("{}: \"attn_config.alibi_bias_max\" must be a number > 0 (got {})", file, bias_max));
   }
   const std::string codebase = type == "mpt" ? "mpt" : type == "falcon" ? "falcon" : "bloom";
-  const auto slopes = alibi_slopes_of(codebase, heads, bias_max);
+  const auto slopes = encodings::alibi_slopes_of(codebase, heads, bias_max);
   m.values = {{"heads", heads}, {"slopes", slopes}, {"codebase", codebase}};
   if (codebase == "mpt") {
     m.values.emplace_back("alibi_bias_max", bias_max);

@@ -2,12 +2,14 @@
 #include <fmt/format.h>
 
 #include "hf_scope.hpp"
+#include "posenc/models/rope_settings.hpp"
 
 namespace posenc::models::detail {
 
-void apply_family(const HfScope& s, encodings::RopeConfig& c) {
-  using encodings::RopeLayout;
+void apply_family(const HfScope& s, rope::RopeConfig& c) {
+  using rope::RopeLayout;
   if (c.model_type.empty()) c.model_type = s.model_type;
+  set_llama_arch_facts(c);
   if (s.family == nullptr) return;
   const Family& f = *s.family;
   // Every setting read from a defaulted field names the class, not the file.

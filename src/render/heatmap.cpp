@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "posenc/error.hpp"
-#include "posenc/io/writers.hpp"
+#include "posenc/formats/writers.hpp"
 #include "posenc/parallel.hpp"
 #include "posenc/render/colormap.hpp"
 #include "heatmap_internal.hpp"
@@ -26,7 +26,7 @@ template <class Body>
 void for_each_row(const Table& t, std::size_t offset, std::size_t rows, Body&& body) {
   const std::size_t cols = t.cols();
   pipeline<std::vector<double>>(
-      rows, io::block_rows(cols),
+      rows, formats::block_rows(cols),
       [&](std::size_t first, std::size_t n, std::vector<double>& buf) {
         buf.resize(n * cols);
         t.fill(offset + first, n, buf);
@@ -43,7 +43,7 @@ void for_each_row_f32(const Table& t, std::size_t offset, std::size_t rows, Body
   const std::size_t cols = t.cols();
   std::vector<double> row(cols);
   pipeline<std::vector<float>>(
-      rows, io::block_rows(cols),
+      rows, formats::block_rows(cols),
       [&](std::size_t first, std::size_t n, std::vector<float>& buf) {
         buf.resize(n * cols);
         t.fill_f32(offset + first, n, buf);

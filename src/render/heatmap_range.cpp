@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "heatmap_internal.hpp"
-#include "posenc/io/writers.hpp"
+#include "posenc/formats/writers.hpp"
 #include "posenc/parallel.hpp"
 
 namespace posenc::render {
@@ -67,7 +67,7 @@ std::pair<double, double> heatmap_range(const Table& t, std::size_t slices, Redu
   } else {
     const std::size_t cols = t.cols();
     pipeline<RangeBlock>(
-        rows, io::block_rows(cols),
+        rows, formats::block_rows(cols),
         [&](std::size_t first, std::size_t n, RangeBlock& b) {
           if (float32) {
             b.values32.resize(n * cols);

@@ -6,7 +6,7 @@
 #include <numbers>
 #include <vector>
 
-#include "posenc/encodings/registry.hpp"
+#include "posenc/schemes/registry.hpp"
 #include "posenc/error.hpp"
 #include "test_data.hpp"
 
@@ -15,7 +15,7 @@ namespace {
 using posenc::analysis::AngleReach;
 
 posenc::ParamMap extrapolation_test_rope(std::int64_t dim) {
-  posenc::ParamMap p(posenc::encodings::find_scheme("rope").params);
+  posenc::ParamMap p(posenc::schemes::find_scheme("rope").params);
   p.set("dim", dim, true);
   return p;
 }
@@ -191,9 +191,9 @@ TEST_CASE("extrapolate: a model's own llama3 settings are not warned about under
 TEST_CASE("extrapolate: the bias schemes' settings from their options", "[extrapolation]") {
   posenc::analysis::ExtrapolationRequest r;
   r.rope = extrapolation_test_rope(96);
-  posenc::ParamMap alibi(posenc::encodings::find_scheme("alibi").params);
-  posenc::ParamMap t5(posenc::encodings::find_scheme("t5").params);
-  posenc::ParamMap kerple(posenc::encodings::find_scheme("kerple").params);
+  posenc::ParamMap alibi(posenc::schemes::find_scheme("alibi").params);
+  posenc::ParamMap t5(posenc::schemes::find_scheme("t5").params);
+  posenc::ParamMap kerple(posenc::schemes::find_scheme("kerple").params);
   alibi.set("heads", std::int64_t{12}, true);
   t5.set("buckets", std::int64_t{16}, true);
   t5.set("max-distance", std::int64_t{64}, true);

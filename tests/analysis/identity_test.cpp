@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "posenc/encodings/registry.hpp"
+#include "posenc/schemes/registry.hpp"
 #include "test_tables.hpp"
 
 using namespace posenc::analysis;
@@ -22,7 +22,7 @@ std::int64_t worst(const IdentityResult& r, const std::string& key) {
 std::unique_ptr<posenc::Table> scheme(const std::string& name, std::vector<std::pair<std::string, posenc::ParamValue>> v) {
   posenc::ParamMap p;
   for (auto& [k, x] : v) p.set(k, x);
-  return posenc::encodings::make_table(name, p);
+  return posenc::schemes::make_table(name, p);
 }
 
 }  // namespace
@@ -102,7 +102,7 @@ TEST_CASE("bias-relative: alibi (both forms) and t5 hold; other matrices fail", 
   info.shape = {5, 5};
   const auto random = check_bias_relative(posenc::MatrixTable(info, test_tables::random(5, 5)), kDefaultTolerance);
   CHECK_FALSE(random.holds);
-  Matrix masked = posenc::encodings::make_table("alibi", [] {
+  Matrix masked = posenc::schemes::make_table("alibi", [] {
                     posenc::ParamMap p;
                     p.set("len", std::int64_t{5});
                     p.set("head", std::int64_t{0});

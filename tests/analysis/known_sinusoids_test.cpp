@@ -3,7 +3,7 @@
 
 #include "posenc/analysis/decay.hpp"
 #include "posenc/analysis/sinusoids.hpp"
-#include "posenc/encodings/registry.hpp"
+#include "posenc/schemes/registry.hpp"
 
 using namespace posenc::analysis;
 
@@ -14,7 +14,7 @@ std::unique_ptr<posenc::Table> sinusoidal(const std::string& convention, std::in
   p.set("len", std::int64_t{300});
   p.set("dim", dim);
   p.set("convention", convention);
-  return posenc::encodings::make_table("sinusoidal", p);
+  return posenc::schemes::make_table("sinusoidal", p);
 }
 
 }  // namespace
@@ -42,6 +42,6 @@ TEST_CASE("known_sinusoids reproduces every sinusoidal convention's table", "[si
 
 TEST_CASE("known_sinusoids is empty for other tables", "[sinusoids]") {
   posenc::ParamMap p;
-  CHECK_FALSE(known_sinusoids(posenc::encodings::make_table("sine", p)->info()).has_value());
-  CHECK_FALSE(known_sinusoids(posenc::encodings::make_table("recurrent", p)->info()).has_value());
+  CHECK_FALSE(known_sinusoids(posenc::schemes::make_table("sine", p)->info()).has_value());
+  CHECK_FALSE(known_sinusoids(posenc::schemes::make_table("recurrent", p)->info()).has_value());
 }

@@ -54,7 +54,7 @@ TEST_CASE("counting table: nan and inf counted with the flat index of the first 
     CHECK(counted.inf_count() == 2);
     CHECK(counted.first_nan() == 9);
     CHECK(counted.first_inf() == 5);
-    CHECK(posenc::analysis::non_finite_note(table, counted, posenc::io::DType::kFloat64) ==
+    CHECK(posenc::analysis::non_finite_note(table, counted, posenc::formats::DType::kFloat64) ==
           "the output holds nan and infinite values (the computation overflowed or lost all precision: check the "
           "parameters)");
   }
@@ -71,7 +71,7 @@ TEST_CASE("counting table: a finite table leaves no note and its values pass unc
   CHECK(counted.nan_count() == 0);
   CHECK(counted.inf_count() == 0);
   CHECK(counted.first_nan() == SIZE_MAX);
-  CHECK(posenc::analysis::non_finite_note(table, counted, posenc::io::DType::kFloat64).empty());
+  CHECK(posenc::analysis::non_finite_note(table, counted, posenc::formats::DType::kFloat64).empty());
 }
 
 TEST_CASE("counting table: 1e300 read as float32 becomes inf, and the note says why", "[non_finite]") {
@@ -81,7 +81,7 @@ TEST_CASE("counting table: 1e300 read as float32 becomes inf, and the note says 
   CHECK(counted.inf_count() == 2);
   CHECK(counted.nan_count() == 0);
   CHECK(counted.first_inf() == 2);
-  CHECK(posenc::analysis::non_finite_note(table, counted, posenc::io::DType::kFloat32) ==
+  CHECK(posenc::analysis::non_finite_note(table, counted, posenc::formats::DType::kFloat32) ==
         "the output holds infinite values (values beyond the float32 range became infinite: use --dtype float64)");
 }
 
@@ -90,12 +90,12 @@ TEST_CASE("counting table: the causes of an input file and of a zero-vector cosi
   const auto input = nonfinite_table({{4, nan}}, "input");
   const FiniteCountingTable counted_input(input);
   nonfinite_read_all<double>(counted_input, 3);
-  CHECK(posenc::analysis::non_finite_note(input, counted_input, posenc::io::DType::kFloat32) ==
+  CHECK(posenc::analysis::non_finite_note(input, counted_input, posenc::formats::DType::kFloat32) ==
         "the output holds nan values (the --input file holds nan values)");
   const auto cosine = nonfinite_table({{0, nan}}, "learned", "cosine");
   const FiniteCountingTable counted_cosine(cosine);
   nonfinite_read_all<double>(counted_cosine, 3);
-  CHECK(posenc::analysis::non_finite_note(cosine, counted_cosine, posenc::io::DType::kFloat64) ==
+  CHECK(posenc::analysis::non_finite_note(cosine, counted_cosine, posenc::formats::DType::kFloat64) ==
         "the output holds nan values (the cosine with a zero vector is 0/0)");
 }
 
@@ -105,13 +105,13 @@ TEST_CASE("rounded positions: integer positions past 2^24 in float32 only", "[no
   info.shape = {2, 1};
   info.first_position = 16777216;  // rows 16777216 and 16777217: the last is rounded to 16777216
   const MatrixTable past(info, Matrix(2, 1, 0.0));
-  CHECK(posenc::analysis::rounded_positions_note(past, posenc::io::DType::kFloat32) ==
+  CHECK(posenc::analysis::rounded_positions_note(past, posenc::formats::DType::kFloat32) ==
         "positions above 16777216 (2^24) are rounded in float32 (the last, 16777217, is written as 16777216): use "
         "--dtype float64");
-  CHECK(posenc::analysis::rounded_positions_note(past, posenc::io::DType::kFloat64).empty());
+  CHECK(posenc::analysis::rounded_positions_note(past, posenc::formats::DType::kFloat64).empty());
   info.first_position = 16777215;  // the last row is 2^24 itself, which float32 holds
-  CHECK(posenc::analysis::rounded_positions_note(MatrixTable(info, Matrix(2, 1, 0.0)), posenc::io::DType::kFloat32).empty());
+  CHECK(posenc::analysis::rounded_positions_note(MatrixTable(info, Matrix(2, 1, 0.0)), posenc::formats::DType::kFloat32).empty());
   info.scheme = "sinusoidal";
   info.first_position = 16777216;
-  CHECK(posenc::analysis::rounded_positions_note(MatrixTable(info, Matrix(2, 1, 0.0)), posenc::io::DType::kFloat32).empty());
+  CHECK(posenc::analysis::rounded_positions_note(MatrixTable(info, Matrix(2, 1, 0.0)), posenc::formats::DType::kFloat32).empty());
 }

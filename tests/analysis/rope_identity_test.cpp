@@ -91,11 +91,11 @@ TEST_CASE("the rope library's three forms equal the independent ones written her
 }
 
 TEST_CASE("the rope scheme's own rotation: float32 angles, attention factor", "[rope-identity]") {
-  posenc::encodings::RopeConfig c;
+  posenc::rope::RopeConfig c;
   c.head_dim = c.rotary_dim = 4;
   c.layout = RopeLayout::kHalf;
-  c.precision = posenc::encodings::RopePrecision::kF32;
-  const auto f = posenc::encodings::compute_frequencies(c);
+  c.precision = posenc::rope::RopePrecision::kF32;
+  const auto f = posenc::rope::compute_frequencies(c);
   const auto rc = make_rope_case(c, f, 4096, QkChoice::kOnes, 0);
   CHECK(rc.scale == 1.0);
   // HF: angle = float32(m) * float32(theta_i) in float32, cos/sin of it rounded to float32.
@@ -111,14 +111,14 @@ TEST_CASE("the rope scheme's own rotation: float32 angles, attention factor", "[
   // So relativity drifts at long range (the angle's float32 error grows with m), while the
   // float64 rotation keeps it to rounding.
   CHECK_FALSE(check_rope_relative(rc, 1e-6).holds);
-  c.precision = posenc::encodings::RopePrecision::kF64;
-  CHECK(check_rope_relative(make_rope_case(c, posenc::encodings::compute_frequencies(c), 4096, QkChoice::kRandom, 0), 1e-12)
+  c.precision = posenc::rope::RopePrecision::kF64;
+  CHECK(check_rope_relative(make_rope_case(c, posenc::rope::compute_frequencies(c), 4096, QkChoice::kRandom, 0), 1e-12)
             .holds);
   // YaRN's attention factor multiplies cos and sin: R_0 = a I, norms grow by a = 0.1 ln 4 + 1.
-  c.scaling = posenc::encodings::RopeScaling::kYarn;
+  c.scaling = posenc::rope::RopeScaling::kYarn;
   c.factor = 4.0;
   c.original_max_position_embeddings = 2048;
-  const auto yarn = make_rope_case(c, posenc::encodings::compute_frequencies(c), 64, QkChoice::kRandom, 0);
+  const auto yarn = make_rope_case(c, posenc::rope::compute_frequencies(c), 64, QkChoice::kRandom, 0);
   CHECK(yarn.scale == Approx(0.1 * std::log(4.0) + 1.0).epsilon(1e-12));
   CHECK(check_rope_relative(yarn, 1e-12).holds);  // both sides carry a^2
   // rope-norm divides the factor out: |R_m x| = a|x| (it failed by a − 1 = 0.139 before).

@@ -6,13 +6,13 @@
 #include <limits>
 
 #include "posenc/analysis/scheme_traits.hpp"
-#include "posenc/encodings/registry.hpp"
+#include "posenc/schemes/registry.hpp"
 #include "posenc/error.hpp"
 
 namespace {
 
 posenc::ParamMap decay_test_params(const std::string& scheme) {
-  return posenc::analysis::analysis_params(scheme, posenc::ParamMap(posenc::encodings::find_scheme(scheme).params));
+  return posenc::analysis::analysis_params(scheme, posenc::ParamMap(posenc::schemes::find_scheme(scheme).params));
 }
 
 posenc::analysis::DecayRequest decay_test_request(std::vector<std::int64_t> offsets, std::int64_t from = 0) {

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "posenc/analysis/scheme_traits.hpp"
-#include "posenc/encodings/registry.hpp"
+#include "posenc/schemes/registry.hpp"
 #include "posenc/error.hpp"
 
 namespace {
@@ -11,7 +11,7 @@ namespace {
 using IdList = std::vector<std::string>;
 
 posenc::ParamMap identities_test_params(const std::string& scheme) {
-  return posenc::analysis::analysis_params(scheme, posenc::ParamMap(posenc::encodings::find_scheme(scheme).params));
+  return posenc::analysis::analysis_params(scheme, posenc::ParamMap(posenc::schemes::find_scheme(scheme).params));
 }
 
 IdList names_of(const std::vector<posenc::analysis::IdentityResult>& v) {
@@ -51,7 +51,7 @@ TEST_CASE("applicable identities add rope's dot identities and an input's bias-r
 TEST_CASE("run_identities: alibi's bias depends on j - i only, and holds", "[scheme_identities]") {
   auto p = identities_test_params("alibi");
   p.set("len", std::int64_t{6});
-  const auto table = posenc::encodings::make_table("alibi", p);
+  const auto table = posenc::schemes::make_table("alibi", p);
   const auto run = posenc::analysis::run_identities("alibi", p, *table, {}, {});
   CHECK(names_of(run.results) == IdList{"bias-relative"});
   CHECK(run.results[0].holds);
@@ -75,7 +75,7 @@ TEST_CASE("run_identities: a bias matrix that is not Toeplitz fails bias-relativ
 TEST_CASE("run_identities: an identity that does not apply is refused, naming those that do", "[scheme_identities]") {
   auto p = identities_test_params("t5");
   p.set("len", std::int64_t{4});
-  const auto table = posenc::encodings::make_table("t5", p);
+  const auto table = posenc::schemes::make_table("t5", p);
   CHECK_THROWS_WITH(posenc::analysis::run_identities("t5", p, *table, {"unique"}, {}),
                     "identity 'unique' does not apply to scheme t5; it applies to: bias-relative");
 }
@@ -84,7 +84,7 @@ TEST_CASE("run_identities: rope's four default identities hold on its own table"
   auto p = identities_test_params("rope");
   p.set("len", std::int64_t{16});
   p.set("dim", std::int64_t{8});
-  const auto table = posenc::encodings::make_table("rope", p);
+  const auto table = posenc::schemes::make_table("rope", p);
   const auto run = posenc::analysis::run_identities("rope", p, *table, {}, {});
   CHECK(names_of(run.results) == posenc::analysis::default_identities("rope"));
   for (const auto& r : run.results) CHECK(r.holds);
@@ -94,7 +94,7 @@ TEST_CASE("bias-symmetric: kerple holds, a one-sided change fails, a causal mask
   auto p = identities_test_params("kerple");
   p.set("len", std::int64_t{5});
   p.set("p", std::vector<double>{0.5, 2.0});
-  const auto table = posenc::encodings::make_table("kerple", p);
+  const auto table = posenc::schemes::make_table("kerple", p);
   const auto run = posenc::analysis::run_identities("kerple", p, *table, {}, {});
   CHECK(names_of(run.results) == IdList{"bias-relative", "bias-symmetric"});
   for (const auto& r : run.results) CHECK(r.holds);
@@ -111,7 +111,7 @@ TEST_CASE("bias-symmetric: kerple holds, a one-sided change fails, a causal mask
   CHECK_FALSE(broken.results[1].holds);
   CHECK(broken.results[1].max_error == Approx(1.0));  // |b(0,2) - b(2,0)| / max |b| = 2 / 2
   p.set("form", std::string("causal"));
-  const auto causal = posenc::encodings::make_table("kerple", p);
+  const auto causal = posenc::schemes::make_table("kerple", p);
   const auto c = posenc::analysis::run_identities("kerple", p, *causal, {}, {});
   CHECK(names_of(c.results) == IdList{"bias-relative"});
   CHECK(names_of(c.skipped) == IdList{"bias-symmetric"});

@@ -5,13 +5,13 @@
 #include <cmath>
 
 #include "posenc/analysis/scheme_traits.hpp"
-#include "posenc/encodings/registry.hpp"
+#include "posenc/schemes/registry.hpp"
 #include "posenc/error.hpp"
 
 namespace {
 
 posenc::ParamMap similarity_test_params(const std::string& scheme) {
-  return posenc::analysis::analysis_params(scheme, posenc::ParamMap(posenc::encodings::find_scheme(scheme).params));
+  return posenc::analysis::analysis_params(scheme, posenc::ParamMap(posenc::schemes::find_scheme(scheme).params));
 }
 
 }  // namespace
@@ -20,7 +20,7 @@ TEST_CASE("rope similarity of q = k = ones is 2 cos(j - i) for d = 2", "[scheme_
   auto p = similarity_test_params("rope");
   p.set("dim", std::int64_t{2});  // theta_0 = 1
   p.set("len", std::int64_t{4});
-  const auto table = posenc::encodings::make_table("rope", p);
+  const auto table = posenc::schemes::make_table("rope", p);
   const auto s = posenc::analysis::scheme_similarity("rope", *table, "dot", "ones", 0, false);
   const auto m = s->to_matrix();
   REQUIRE(m.rows() == 4);
@@ -34,7 +34,7 @@ TEST_CASE("sinusoidal cosine similarity by the closed form: cos(j - i) for one p
   auto p = similarity_test_params("sinusoidal");
   p.set("dim", std::int64_t{2});
   p.set("len", std::int64_t{3});
-  const auto table = posenc::encodings::make_table("sinusoidal", p);
+  const auto table = posenc::schemes::make_table("sinusoidal", p);
   const auto s = posenc::analysis::scheme_similarity("sinusoidal", *table, "cosine", "ones", 0, false);
   CHECK(s->info().title.find("closed form") != std::string::npos);
   const auto m = s->to_matrix();

@@ -2,11 +2,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "posenc/encodings/registry.hpp"
+#include "posenc/schemes/registry.hpp"
 
 namespace {
 
-posenc::ParamMap traits_defaults(const std::string& scheme) { return posenc::ParamMap(posenc::encodings::find_scheme(scheme).params); }
+posenc::ParamMap traits_defaults(const std::string& scheme) { return posenc::ParamMap(posenc::schemes::find_scheme(scheme).params); }
 
 }  // namespace
 
@@ -25,7 +25,7 @@ TEST_CASE("scheme kinds: rope rotates, alibi t5 deberta are biases, the rest abs
 }
 
 TEST_CASE("every scheme of the registry has a kind and a value name consistent with it", "[scheme_traits]") {
-  for (const auto& s : posenc::encodings::schemes()) {
+  for (const auto& s : posenc::schemes::schemes()) {
     const bool bias = posenc::analysis::scheme_kind(s.name) == SchemeKind::kBias;
     CHECK(bias == !posenc::analysis::bias_value_name(s.name).empty());
   }

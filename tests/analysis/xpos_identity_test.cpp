@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 
 using namespace posenc::analysis;
-using posenc::encodings::XposOptions;
-using posenc::encodings::XposRole;
+using posenc::rope::XposOptions;
+using posenc::rope::XposRole;
 
 TEST_CASE("xpos-relative holds for xPos and fails when keys are scaled like queries", "[xpos][identity]") {
   XposOptions o;

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cli_helpers.hpp"
-#include "posenc/encodings/registry.hpp"
+#include "posenc/schemes/registry.hpp"
 
 namespace {
 
@@ -44,7 +44,7 @@ std::vector<std::string> replay_args(const posenc::encodings::SchemeInfo& scheme
 
 TEST_CASE("echoed parameters replay to the same table", "[cli][echo]") {
   std::vector<std::vector<std::string>> runs;
-  for (const auto& s : posenc::encodings::schemes()) runs.push_back({s.name});
+  for (const auto& s : posenc::schemes::schemes()) runs.push_back({s.name});
   for (const char* convention : {"paper", "tensor2tensor", "fairseq"})
     runs.push_back({"sinusoidal", "--convention", convention});
   // rope echoes the settings in effect, including those a config.json gave: replayed without
@@ -82,7 +82,7 @@ TEST_CASE("echoed parameters replay to the same table", "[cli][echo]") {
     REQUIRE(first.code == 0);
     const auto params = nlohmann::json::parse(first.out)["params"];
     std::vector<std::string> again = {"generate", run[0]};
-    for (auto& a : replay_args(posenc::encodings::find_scheme(run[0]), params)) again.push_back(a);
+    for (auto& a : replay_args(posenc::schemes::find_scheme(run[0]), params)) again.push_back(a);
     CHECK(!params.contains("hf-config"));
     again.insert(again.end(), {"--format", "json", "--dtype", "float64"});
     const auto second = run_cli(again);

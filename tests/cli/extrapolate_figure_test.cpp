@@ -6,7 +6,7 @@
 
 #include "../../src/cli/extrapolate_figure.hpp"
 #include "cli_helpers.hpp"
-#include "posenc/encodings/registry.hpp"
+#include "posenc/schemes/registry.hpp"
 
 using Catch::Contains;
 
@@ -18,7 +18,7 @@ posenc::analysis::Extrapolation extrapolate_fig_case() {
   r.target_len = 128;
   r.methods = {"none", "linear"};
   r.schemes = {"alibi", "t5", "learned"};
-  r.rope = posenc::ParamMap(posenc::encodings::find_scheme("rope").params);
+  r.rope = posenc::ParamMap(posenc::schemes::find_scheme("rope").params);
   r.rope.set("dim", std::int64_t{8}, true);
   r.samples = 2;
   return posenc::analysis::extrapolate(r);

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cli_helpers.hpp"
-#include "posenc/encodings/registry.hpp"
+#include "posenc/schemes/registry.hpp"
 #include "posenc/error.hpp"
 #include "posenc/memory.hpp"
 
@@ -17,7 +17,7 @@ namespace {
 std::vector<double> last_row(const std::string& scheme, const std::vector<std::pair<std::string, posenc::ParamValue>>& set) {
   posenc::ParamMap p;
   for (const auto& [k, v] : set) p.set(k, v);
-  const auto t = posenc::encodings::make_table(scheme, p);
+  const auto t = posenc::schemes::make_table(scheme, p);
   std::vector<double> row(t->cols());
   t->fill(t->rows() - 1, 1, row);
   return row;

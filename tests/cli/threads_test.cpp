@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "cli_helpers.hpp"
-#include "posenc/encodings/registry.hpp"
+#include "posenc/schemes/registry.hpp"
 
 namespace {
 
@@ -50,7 +50,7 @@ TEST_CASE("float32 tables stay within 1e-6 of the double formula at large positi
       p.set("len", std::int64_t{131072});
       p.set("dim", std::int64_t{4096});
       if (scheme == "rope") p.set("table", table);
-      const auto t = posenc::encodings::make_table(scheme, p);
+      const auto t = posenc::schemes::make_table(scheme, p);
       const std::size_t first = 131072 - 40, n = 40, cols = 4096;
       std::vector<double> exact(n * cols);
       std::vector<float> fast(n * cols);

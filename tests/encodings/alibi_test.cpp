@@ -4,8 +4,9 @@
 #include <cmath>
 #include <limits>
 
-#include "posenc/encodings/registry.hpp"
+#include "posenc/encodings/scheme.hpp"
 #include "posenc/error.hpp"
+#include "posenc/schemes/registry.hpp"
 
 using posenc::encodings::AlibiForm;
 using posenc::encodings::alibi_bias;
@@ -77,7 +78,7 @@ TEST_CASE("alibi table: all heads H x N x N, one head N x N, slopes in results",
   posenc::ParamMap p;
   p.set("len", std::int64_t{4});
   p.set("heads", std::int64_t{3});
-  auto all = posenc::encodings::make_table("alibi", p);
+  auto all = posenc::schemes::make_table("alibi", p);
   CHECK(all->info().shape == std::vector<std::size_t>{3, 4, 4});
   CHECK(all->info().value_name == "bias");
   const auto m = all->to_matrix();
@@ -88,13 +89,13 @@ TEST_CASE("alibi table: all heads H x N x N, one head N x N, slopes in results",
 
   p.set("head", std::int64_t{1});
   p.set("form", std::string("causal"));
-  auto one = posenc::encodings::make_table("alibi", p);
+  auto one = posenc::schemes::make_table("alibi", p);
   CHECK(one->info().shape == std::vector<std::size_t>{4, 4});
   const auto c = one->to_matrix();
   CHECK(c(3, 2) == 2 * slopes[1]);
   CHECK(std::isinf(c(1, 2)));
   p.set("head", std::int64_t{3});
-  CHECK_THROWS_WITH(posenc::encodings::make_table("alibi", p), Catch::Contains("--head"));
+  CHECK_THROWS_WITH(posenc::schemes::make_table("alibi", p), Catch::Contains("--head"));
 }
 
 TEST_CASE("alibi variants: BLOOM float32, Falcon bfloat16 positions, MPT shifted to the last key", "[alibi]") {

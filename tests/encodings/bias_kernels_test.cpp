@@ -4,12 +4,13 @@
 
 #include <cmath>
 
-#include "posenc/encodings/registry.hpp"
+#include "posenc/encodings/scheme.hpp"
 #include "posenc/error.hpp"
+#include "posenc/schemes/registry.hpp"
 
 namespace {
 
-posenc::ParamMap kernels_params(const std::string& scheme) { return posenc::ParamMap(posenc::encodings::find_scheme(scheme).params); }
+posenc::ParamMap kernels_params(const std::string& scheme) { return posenc::ParamMap(posenc::schemes::find_scheme(scheme).params); }
 
 }  // namespace
 
@@ -39,13 +40,13 @@ TEST_CASE("kerple table: H x N x N, symmetric in |i - j|, causal masks later key
   auto p = kernels_params("kerple");
   p.set("len", std::int64_t{4});
   p.set("p", std::vector<double>{1.0, 2.0});
-  const auto m = posenc::encodings::make_table("kerple", p)->to_matrix();
+  const auto m = posenc::schemes::make_table("kerple", p)->to_matrix();
   REQUIRE(m.rows() == 8);  // 2 heads x 4 rows
   CHECK(m(1, 3) == Approx(-std::log(3.0)).epsilon(1e-15));      // head 0, i = 1, j = 3: -ln(1 + 2)
   CHECK(m(4 + 3, 1) == Approx(-2 * std::log(3.0)).epsilon(1e-15));  // head 1, i = 3, j = 1
   p.set("form", std::string("causal"));
   p.set("head", std::int64_t{0});
-  const auto c = posenc::encodings::make_table("kerple", p)->to_matrix();
+  const auto c = posenc::schemes::make_table("kerple", p)->to_matrix();
   CHECK(std::isinf(c(1, 3)));
   CHECK(c(3, 1) == Approx(-std::log(3.0)).epsilon(1e-15));
 }

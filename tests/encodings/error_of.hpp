@@ -3,7 +3,7 @@
 // the posenc::Error it throws, or a marker that no posenc::Error was thrown.
 #include <string>
 
-#include "posenc/encodings/registry.hpp"
+#include "posenc/schemes/registry.hpp"
 #include "posenc/error.hpp"
 #include "posenc/params.hpp"
 
@@ -24,7 +24,7 @@ inline std::unique_ptr<posenc::Table> make(const std::string& scheme,
                                            std::initializer_list<std::pair<std::string, posenc::ParamValue>> values) {
   posenc::ParamMap p;
   for (const auto& [name, value] : values) p.set(name, value);
-  return posenc::encodings::make_table(scheme, p);
+  return posenc::schemes::make_table(scheme, p);
 }
 
 }  // namespace posenc_test

@@ -4,9 +4,11 @@
 
 #include <cmath>
 
-#include "posenc/encodings/registry.hpp"
+#include "posenc/encodings/scheme.hpp"
+#include "posenc/schemes/registry.hpp"
 
 using namespace posenc::encodings;
+using namespace posenc::schemes;
 
 // Llama 4 (llama-models model.py; transformers Llama4TextAttention): 1 + 0.1 ln(floor((t+1)/8192) + 1).
 TEST_CASE("nope temperature: 1 up to position 8190, 1 + 0.1 ln 2 from 8191, 1 + 0.1 ln 3 from 16383", "[nope]") {

@@ -2,8 +2,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "posenc/encodings/registry.hpp"
+#include "posenc/encodings/scheme.hpp"
 #include "posenc/error.hpp"
+#include "posenc/schemes/registry.hpp"
 
 using posenc::encodings::integer_table;
 using posenc::encodings::normalized_table;
@@ -32,7 +33,7 @@ TEST_CASE("streamed tables equal the pure functions", "[simple]") {
   posenc::ParamMap p;
   p.set("len", std::int64_t{6});
   p.set("dim", std::int64_t{2});
-  const auto t = posenc::encodings::make_table("normalized", p);
+  const auto t = posenc::schemes::make_table("normalized", p);
   const auto m = t->to_matrix();
   const auto ref = normalized_table(6, 2);
   for (std::size_t r = 0; r < 6; ++r) CHECK(m(r, 1) == ref(r, 1));
@@ -40,6 +41,6 @@ TEST_CASE("streamed tables equal the pure functions", "[simple]") {
 }
 
 TEST_CASE("unknown scheme suggests the nearest name", "[registry]") {
-  CHECK_THROWS_WITH(posenc::encodings::find_scheme("integr"),
+  CHECK_THROWS_WITH(posenc::schemes::find_scheme("integr"),
                     Catch::Contains("unknown scheme 'integr', did you mean 'integer'?"));
 }

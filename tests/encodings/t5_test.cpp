@@ -4,8 +4,9 @@
 #include <cmath>
 #include <map>
 
-#include "posenc/encodings/registry.hpp"
+#include "posenc/encodings/scheme.hpp"
 #include "posenc/error.hpp"
+#include "posenc/schemes/registry.hpp"
 
 using posenc::encodings::T5Options;
 using posenc::encodings::t5_bucket;
@@ -95,15 +96,15 @@ TEST_CASE("t5 table is N x M of bucket(j - i); bad settings name the option", "[
   posenc::ParamMap p;
   p.set("len", std::int64_t{3});
   p.set("key-len", std::int64_t{5});
-  auto t = posenc::encodings::make_table("t5", p);
+  auto t = posenc::schemes::make_table("t5", p);
   CHECK(t->info().shape == std::vector<std::size_t>{3, 5});
   const auto m = t->to_matrix();
   CHECK(m(0, 1) == 17);  // rp = 1
   CHECK(m(2, 0) == 2);   // rp = -2
   CHECK(m(2, 4) == 18);  // rp = 2
   p.set("buckets", std::int64_t{2});
-  CHECK_THROWS_WITH(posenc::encodings::make_table("t5", p), Catch::Contains("--buckets"));
+  CHECK_THROWS_WITH(posenc::schemes::make_table("t5", p), Catch::Contains("--buckets"));
   p.set("buckets", std::int64_t{32});
   p.set("max-distance", std::int64_t{8});
-  CHECK_THROWS_WITH(posenc::encodings::make_table("t5", p), Catch::Contains("--max-distance"));
+  CHECK_THROWS_WITH(posenc::schemes::make_table("t5", p), Catch::Contains("--max-distance"));
 }

@@ -5,8 +5,9 @@
 #include <cstdint>
 #include <string>
 
-#include "posenc/encodings/rope.hpp"
-#include "posenc/encodings/rope_config.hpp"
+#include "posenc/rope/rope.hpp"
+#include "posenc/models/rope_settings.hpp"
+#include "posenc/rope/rope_config.hpp"
 #include "posenc/error.hpp"
 #include "posenc/memory.hpp"
 #include "posenc/models/model_report.hpp"
@@ -14,9 +15,9 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   posenc::set_memory_limit(std::uint64_t{64} << 20);
   try {
-    auto c = posenc::encodings::parse_hf_config(std::string(reinterpret_cast<const char*>(data), size));
-    posenc::encodings::finalize_rope_config(c);
-    const auto f = posenc::encodings::compute_frequencies(c);
+    auto c = posenc::models::parse_hf_config(std::string(reinterpret_cast<const char*>(data), size));
+    posenc::rope::finalize_rope_config(c);
+    const auto f = posenc::rope::compute_frequencies(c);
     if (f.inv_freq.empty()) __builtin_trap();
   } catch (const posenc::Error&) {
   }

@@ -6,14 +6,14 @@
 #include <string_view>
 
 #include "posenc/error.hpp"
-#include "posenc/io/readers.hpp"
+#include "posenc/formats/readers.hpp"
 #include "posenc/memory.hpp"
 
 namespace {
 
-void read(std::string_view text, const posenc::io::ReadOptions& opts) {
+void read(std::string_view text, const posenc::formats::ReadOptions& opts) {
   try {
-    const auto t = posenc::io::parse_csv_table(text, "fuzz.csv", opts);
+    const auto t = posenc::formats::parse_csv_table(text, "fuzz.csv", opts);
     if (t.values.rows() == 0 || t.values.cols() == 0) __builtin_trap();
     if (!t.shape.empty()) {
       std::size_t n = 1;
@@ -29,7 +29,7 @@ void read(std::string_view text, const posenc::io::ReadOptions& opts) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   posenc::set_memory_limit(std::uint64_t{64} << 20);
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  using posenc::io::ReadOptions;
+  using posenc::formats::ReadOptions;
   read(text, {});
   ReadOptions opts;
   opts.max_axes = 3;

@@ -10,10 +10,10 @@
 #include <sstream>
 #include <string>
 
-#include "posenc/encodings/rope.hpp"
-#include "posenc/encodings/rope_config.hpp"
+#include "posenc/rope/rope.hpp"
+#include "posenc/rope/rope_config.hpp"
 #include "posenc/error.hpp"
-#include "posenc/io/model_writers.hpp"
+#include "posenc/reports/model_writers.hpp"
 #include "posenc/memory.hpp"
 #include "posenc/models/layers.hpp"
 #include "posenc/models/model_report.hpp"
@@ -24,8 +24,8 @@ namespace {
 void model_fuzz_layer_type(const std::string& text, const std::string& type) {
   try {
     auto c = posenc::models::parse_layer_type_config(text, "config.json", type);
-    posenc::encodings::finalize_rope_config(c);
-    const auto f = posenc::encodings::compute_frequencies(c);
+    posenc::rope::finalize_rope_config(c);
+    const auto f = posenc::rope::compute_frequencies(c);
     if (f.inv_freq.empty()) __builtin_trap();
   } catch (const posenc::Error&) {
   }
@@ -42,8 +42,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const auto& m : r.mechanisms) kinds.insert(std::string(posenc::models::to_string(m.kind)));
     if (r.source.empty()) __builtin_trap();
     std::ostringstream out;
-    posenc::io::write_model_text(r, out);
-    posenc::io::write_model_json(r, out);
+    posenc::reports::write_model_text(r, out);
+    posenc::reports::write_model_json(r, out);
     if (out.str().empty()) __builtin_trap();
   } catch (const posenc::Error&) {
   }

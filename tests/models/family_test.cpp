@@ -12,12 +12,17 @@
 #include <fstream>
 
 #include "../encodings/error_of.hpp"
-#include "posenc/encodings/rope_config.hpp"
+#include "posenc/rope/rope_config.hpp"
+#include "posenc/models/rope_settings.hpp"
 #include "posenc/models/config_path.hpp"
 #include "posenc/models/family.hpp"
 #include "posenc/models/model_report.hpp"
+#include "posenc/schemes/registry.hpp"
 
 using namespace posenc::encodings;
+using namespace posenc::rope;
+using namespace posenc::schemes;
+using namespace posenc::models;
 using posenc_test::error_of;
 
 namespace {

@@ -26,10 +26,10 @@ TEST_CASE("Gemma 3: sliding layers rotate with rope_local_base_freq, unscaled", 
   CHECK(plan.no_rope_layers.empty());
   const auto full = parse_layer_type_config(text, "g.json", "full_attention");
   CHECK(full.base == 1000000.0);
-  CHECK(full.scaling == posenc::encodings::RopeScaling::kLinear);
+  CHECK(full.scaling == posenc::rope::RopeScaling::kLinear);
   const auto local = parse_layer_type_config(text, "g.json", "sliding_attention");
   CHECK(local.base == 10000.0);  // Gemma3TextConfig rope_local_base_freq default
-  CHECK(local.scaling == posenc::encodings::RopeScaling::kNone);
+  CHECK(local.scaling == posenc::rope::RopeScaling::kNone);
   CHECK(!local.factor);
   CHECK(error_of([&] { parse_layer_type_config(text, "g.json", "chunked"); }) ==
         "--layer-type must be one of sliding_attention, full_attention for g.json (got 'chunked')");
@@ -43,7 +43,7 @@ TEST_CASE("per-layer-type rope_parameters (transformers 5)", "[models][layers]")
   CHECK(parse_layer_type_config(text, "g.json", "").base == 1000000.0);  // primary = full_attention
   const auto s = parse_layer_type_config(text, "g.json", "sliding_attention");
   CHECK(s.base == 10000.0);
-  CHECK(s.scaling == posenc::encodings::RopeScaling::kNone);
+  CHECK(s.scaling == posenc::rope::RopeScaling::kNone);
   CHECK(parse_layer_plan(text, "g.json").layer_types == std::vector<std::string>{"sliding_attention", "full_attention",
                                                                                 "sliding_attention", "full_attention"});
 }

@@ -18,9 +18,9 @@
 #include <variant>
 
 #include "../cli/cli_helpers.hpp"
-#include "../io/gguf_writer.hpp"
+#include "../formats/gguf_writer.hpp"
 #include "posenc/error.hpp"
-#include "posenc/io/gguf.hpp"
+#include "posenc/formats/gguf.hpp"
 
 using namespace posenc::models;
 using posenc::test::GgufWriter;
@@ -32,8 +32,8 @@ namespace {
 
 ModelReport gguf_report_of(const GgufWriter& w, const std::string& name = "m.gguf") {
   const std::string bytes = w.bytes();
-  const auto f = posenc::io::parse_gguf(bytes, name);
-  return gguf_model(f, [&](const posenc::io::GgufTensorInfo& t) { return posenc::io::gguf_f32_from_bytes(f, t, bytes); });
+  const auto f = posenc::formats::parse_gguf(bytes, name);
+  return gguf_model(f, [&](const posenc::formats::GgufTensorInfo& t) { return posenc::formats::gguf_f32_from_bytes(f, t, bytes); });
 }
 
 template <class T>

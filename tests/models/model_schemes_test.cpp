@@ -7,8 +7,9 @@
 
 #include <string>
 
-#include "posenc/encodings/registry.hpp"
+#include "posenc/encodings/scheme.hpp"
 #include "posenc/models/model_schemes.hpp"
+#include "posenc/schemes/registry.hpp"
 #include "test_data.hpp"
 
 using posenc::ParamMap;
@@ -37,7 +38,7 @@ TEST_CASE("hf-config: a typed --mode causal picks T5's decoder stack, else the e
 }
 
 TEST_CASE("hf-config: an example for each scheme a model config sets, none for the others", "[models][hf_config]") {
-  for (const auto& s : posenc::encodings::schemes()) {
+  for (const auto& s : posenc::schemes::schemes()) {
     const bool from_models = s.name == "alibi" || s.name == "t5" || s.name == "sinusoidal" || s.name == "learned" ||
                              s.name == "deberta" || s.name == "mrope" || s.name == "nope";
     INFO(s.name);

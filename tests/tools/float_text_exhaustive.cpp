@@ -17,12 +17,12 @@
 #include <utility>
 #include <vector>
 
-#include "posenc/io/float_decimal.hpp"
-#include "posenc/io/number_text.hpp"
+#include "posenc/formats/float_decimal.hpp"
+#include "posenc/formats/number_text.hpp"
 
 namespace {
 
-using posenc::io::detail::FloatListKernel;
+using posenc::formats::detail::FloatListKernel;
 
 /// Batches of 64 consecutive bit patterns that differ from fmt, for one kernel.
 std::uint64_t differing_batches(FloatListKernel kernel) {
@@ -32,9 +32,9 @@ std::uint64_t differing_batches(FloatListKernel kernel) {
   const auto work = [&](std::uint64_t from, std::uint64_t to) {
     float v[kBatch];
     std::size_t start[kBatch + 1];  // of each value's text in `theirs`
-    char mine[kBatch * 25 + posenc::io::kNumberTextRoom];
+    char mine[kBatch * 25 + posenc::formats::kNumberTextRoom];
     char theirs[kBatch * 25 + 64];
-    const posenc::io::NonFiniteText nf{"nan", "inf", "-inf"};
+    const posenc::formats::NonFiniteText nf{"nan", "inf", "-inf"};
     for (std::uint64_t b = from; b < to; b += kBatch) {
       char* q = theirs;
       for (std::size_t i = 0; i < kBatch; ++i) {
@@ -50,7 +50,7 @@ std::uint64_t differing_batches(FloatListKernel kernel) {
         }
       }
       start[kBatch] = static_cast<std::size_t>(q - theirs) + 1;
-      char* p = posenc::io::detail::write_float_list(mine, v, ',', nf, kernel);
+      char* p = posenc::formats::detail::write_float_list(mine, v, ',', nf, kernel);
       bool same = p - mine == q - theirs && std::memcmp(mine, theirs, static_cast<std::size_t>(q - theirs)) == 0;
       if (kernel == FloatListKernel::avx512) {
         // Each value alone in its lane among seven 0.5s, straight through the vector kernel:
@@ -64,7 +64,7 @@ std::uint64_t differing_batches(FloatListKernel kernel) {
           group[lane] = v[i];
           char out[8 * 16 + 64];
           char* o = out;
-          const std::size_t taken = posenc::io::detail::float_texts_avx512(o, group, 8, ',');
+          const std::size_t taken = posenc::formats::detail::float_texts_avx512(o, group, 8, ',');
           std::string expected;
           for (std::size_t l = 0; l < 8; ++l) expected += (l == lane ? std::string(text) : std::string("0.5")) + ',';
           same = same && taken == (short_fixed ? 8 : 0) &&
@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
   for (const auto& [name, kernel] : {std::pair{"avx512", FloatListKernel::avx512}, std::pair{"avx2", FloatListKernel::avx2},
                                      std::pair{"scalar", FloatListKernel::scalar}}) {
     if (!only.empty() && only != name) continue;
-    if (!posenc::io::detail::have_float_list_kernel(kernel)) {
+    if (!posenc::formats::detail::have_float_list_kernel(kernel)) {
       std::printf("%s kernel: not on this CPU, skipped\n", name);
       continue;
     }

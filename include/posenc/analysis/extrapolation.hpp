@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "posenc/encodings/bias_kernels.hpp"
-#include "posenc/encodings/rope.hpp"
+#include "posenc/rope/rope.hpp"
 #include "posenc/encodings/t5.hpp"
 #include "posenc/params.hpp"
 
@@ -37,8 +37,8 @@ std::string_view to_string(AngleReach r);
 /// RoPE under one method at the target length.
 struct RopeExtrapolation {
   std::string method;  ///< "none", "linear", ... (transformers' rope_type; none = "default")
-  encodings::RopeConfig config;
-  encodings::RopeFrequencies freqs;
+  rope::RopeConfig config;
+  rope::RopeFrequencies freqs;
   std::vector<double> angle_train;   ///< per pair: L·θ_i, the end of the angle range training swept (original θ)
   std::vector<double> angle_target;  ///< per pair: L'·θ'_i with the method's θ'
   std::vector<AngleReach> reach;
@@ -135,14 +135,14 @@ void set_bias_settings(ExtrapolationRequest& r, const ParamMap& alibi, const Par
 /// --original-max-position-embeddings L and --max-position-embeddings L'; dynamic evaluated at
 /// --seq-len L' with --max-position-embeddings L (its original length in transformers);
 /// longrope with --max-position-embeddings L' and --seq-len L' (its long factors).
-encodings::RopeConfig extrapolation_rope_config(const ParamMap& rope, std::string_view method, std::int64_t train_len,
+rope::RopeConfig extrapolation_rope_config(const ParamMap& rope, std::string_view method, std::int64_t train_len,
                                                 std::int64_t target_len);
 
 /// The lengths entropy is evaluated at: 16, 32, 64, … below L', and L and L'.
 std::vector<std::int64_t> extrapolation_lengths(std::int64_t train_len, std::int64_t target_len);
 
 /// Per-pair analysis, entropy and resolution of one configuration.
-RopeExtrapolation extrapolate_rope(const encodings::RopeConfig& c, std::int64_t train_len, std::int64_t target_len,
+RopeExtrapolation extrapolate_rope(const rope::RopeConfig& c, std::int64_t train_len, std::int64_t target_len,
                                    std::span<const std::int64_t> lengths, std::int64_t samples, std::uint64_t seed);
 
 /// Mean attention entropy at each of `lengths` (ascending) of one query at position n−1 over

@@ -7,7 +7,7 @@
 #include <span>
 #include <string>
 
-#include "posenc/io/format.hpp"
+#include "posenc/formats/format.hpp"
 #include "posenc/table.hpp"
 #include "posenc/toeplitz.hpp"
 
@@ -46,10 +46,10 @@ bool toeplitz_all_finite(const ToeplitzTable& t);
 /// wrapped `table` while it was written with element type `dtype`) saw nan or infinite values;
 /// "" when it saw none. The causes are told apart: float32 overflow of finite doubles, an
 /// --input file holding them, a scheme's masked entries, 0/0 cosines, or the computation.
-std::string non_finite_note(const Table& table, const FiniteCountingTable& counted, io::DType dtype);
+std::string non_finite_note(const Table& table, const FiniteCountingTable& counted, formats::DType dtype);
 
 /// "positions above 16777216 (2^24) are rounded in float32 (...): use --dtype float64" when
 /// `table` holds integer positions past 2^24 stored as float32; "" otherwise.
-std::string rounded_positions_note(const Table& table, io::DType dtype);
+std::string rounded_positions_note(const Table& table, formats::DType dtype);
 
 }  // namespace posenc::analysis

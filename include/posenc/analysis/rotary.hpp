@@ -3,19 +3,19 @@
 /// reference values for the analyses and their tests: the block-diagonal rotation matrix R_m
 /// (eq. 15), the complex product x̃_i·e^{imθ_i}, the element-wise x⊙cos + rotate(x)⊙sin
 /// (eq. 34, seed 004) and the score Re Σ q̃ conj(k̃) e^{i(m−n)θ}. Pair i is (2i, 2i+1) in the
-/// interleaved layout and (i, i + d/2) in the half layout (encodings::RopeLayout).
+/// interleaved layout and (i, i + d/2) in the half layout (rope::RopeLayout).
 #include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "posenc/analysis/linalg.hpp"
-#include "posenc/encodings/rope.hpp"
+#include "posenc/rope/rope.hpp"
 #include "posenc/matrix.hpp"
 
 namespace posenc::analysis {
 
-using encodings::RopeLayout;
+using rope::RopeLayout;
 
 /// θ_i = base^(−2i/d), i = 0..d/2−1. Throws Error for odd or non-positive d, base <= 0.
 std::vector<double> rope_theta(double base, std::int64_t dim);

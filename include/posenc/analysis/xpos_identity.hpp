@@ -8,21 +8,21 @@
 
 #include "posenc/analysis/identity.hpp"
 #include "posenc/analysis/rope_identity.hpp"
-#include "posenc/encodings/xpos.hpp"
+#include "posenc/rope/xpos.hpp"
 
 namespace posenc::analysis {
 
 struct XposCase {
-  encodings::XposOptions options;
+  rope::XposOptions options;
   /// How the implementation under test scales keys: kKey (reciprocal, xPos) or kQuery (keys
   /// scaled like queries, `--key-scale same`: the score then depends on m + n).
-  encodings::XposRole key_role = encodings::XposRole::kKey;
+  rope::XposRole key_role = rope::XposRole::kKey;
   std::vector<double> q, k;             ///< d entries each
   std::vector<std::int64_t> positions;  ///< m and n range over these
 };
 
 /// q, k per `qk` (as make_rope_case: seeds `seed`, `seed + 1`), positions 0..len−1 (at most 64).
-XposCase make_xpos_case(const encodings::XposOptions& o, encodings::XposRole key_role, QkChoice qk, std::uint64_t seed);
+XposCase make_xpos_case(const rope::XposOptions& o, rope::XposRole key_role, QkChoice qk, std::uint64_t seed);
 
 /// The closed form above for m − n = delta.
 double xpos_closed_score(const XposCase& c, std::int64_t delta);

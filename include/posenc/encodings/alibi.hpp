@@ -48,7 +48,7 @@ std::vector<double> alibi_slopes(std::int64_t heads);
 double alibi_bias(double m, std::int64_t i, std::int64_t j, AlibiForm form, std::int64_t keys = 0);
 
 /// The slopes of `heads` heads as `variant` computes them: kPaper is alibi_slopes; kBloom, kFalcon
-/// and kMpt are models::alibi_slopes_of ("bloom", "falcon", "mpt" with `alibi_bias_max`); kBaichuan
+/// and kMpt are alibi_slopes_of ("bloom", "falcon", "mpt" with `alibi_bias_max`); kBaichuan
 /// is the paper's recursion start·start^k, start = 2^(−2^−(log2 P − 3)), in double, rounded to float32.
 std::vector<double> alibi_slopes_for(AlibiVariant variant, std::int64_t heads, double alibi_bias_max = 8.0);
 

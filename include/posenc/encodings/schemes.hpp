@@ -1,6 +1,6 @@
 #pragma once
-/// One entry per scheme, defined next to its formulas; registry.cpp lists them.
-#include "posenc/encodings/registry.hpp"
+/// One entry per scheme, defined next to its formulas; posenc/schemes/registry.hpp lists them.
+#include "posenc/encodings/scheme.hpp"
 
 namespace posenc::encodings {
 
@@ -11,14 +11,10 @@ SchemeInfo sine_scheme();        // sine.cpp
 SchemeInfo sinusoidal_scheme();  // sinusoidal.cpp
 SchemeInfo learned_scheme();     // learned.cpp
 SchemeInfo recurrent_scheme();   // recurrent.cpp
-SchemeInfo rope_scheme();        // rope_scheme.cpp
 SchemeInfo alibi_scheme();       // alibi.cpp
 SchemeInfo t5_scheme();          // t5.cpp
-SchemeInfo mrope_scheme();       // mrope_scheme.cpp
-SchemeInfo axial_rope_scheme();  // axial_rope_scheme.cpp
 SchemeInfo nope_scheme();        // nope.cpp
 SchemeInfo deberta_scheme();     // deberta.cpp
-SchemeInfo xpos_scheme();        // xpos.cpp
 SchemeInfo transformer_xl_scheme();  // transformer_xl.cpp
 SchemeInfo shaw_scheme();        // shaw.cpp
 SchemeInfo kerple_scheme();      // kerple_scheme.cpp

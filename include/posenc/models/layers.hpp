@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "posenc/encodings/rope.hpp"
+#include "posenc/rope/rope.hpp"
 
 namespace posenc::models {
 
@@ -32,9 +32,9 @@ LayerPlan parse_layer_plan(const std::string& json_text, const std::string& file
 /// read_hf_config). Throws Error naming --layer-type and the model's layer types for a type
 /// the model does not have, or one whose layers carry no RoPE.
 /// `option` names the file in messages ("--hf-config", "--config-a").
-encodings::RopeConfig read_layer_type_config(const std::string& path, const std::string& layer_type,
+rope::RopeConfig read_layer_type_config(const std::string& path, const std::string& layer_type,
                                              std::string_view option = "--hf-config");
-encodings::RopeConfig parse_layer_type_config(const std::string& json_text, const std::string& file,
+rope::RopeConfig parse_layer_type_config(const std::string& json_text, const std::string& file,
                                               const std::string& layer_type);
 
 /// The 0-based layers whose type is `layer_type` (every layer when the plan has no types).

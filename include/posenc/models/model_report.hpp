@@ -11,7 +11,7 @@
 #include "posenc/models/family.hpp"
 #include "posenc/params.hpp"
 
-namespace posenc::encodings {
+namespace posenc::rope {
 struct RopeGgufSource;
 }
 
@@ -54,7 +54,7 @@ struct ModelReport {
   std::vector<DefaultedField> defaults;
   std::vector<std::string> notes;
   /// What was read from a .gguf file (version, byte order, architecture, keys); null for a config.
-  std::shared_ptr<const encodings::RopeGgufSource> gguf;
+  std::shared_ptr<const rope::RopeGgufSource> gguf;
 };
 
 /// Reads a config.json (or model folder), or a llama.cpp .gguf file (recognised by its magic
@@ -62,15 +62,5 @@ struct ModelReport {
 /// posenc does not know that has no RoPE fields either, and bad fields (naming them).
 ModelReport read_model(const std::string& path);
 ModelReport parse_model(const std::string& json_text, const std::string& file);
-
-/// ALiBi slopes as each codebase computes them (float32 tensors):
-/// "bloom" (build_alibi_tensor: the paper's get_slopes, base 2^(-2^-(log2 P - 3)) raised to
-/// 1..P, the extra heads odd powers of the 2P base), "falcon" (the same, rounded to bfloat16),
-/// "mpt" (gen_slopes: 1/2^(k·alibi_bias_max/P'), P' = next power of two, odd then even entries
-/// when n is not a power of two).
-std::vector<double> alibi_slopes_of(const std::string& codebase, std::int64_t heads, double alibi_bias_max = 8.0);
-
-/// Rounds a float32 value to bfloat16 (round to nearest even), as torch's .bfloat16().
-double to_bfloat16(float v);
 
 }  // namespace posenc::models

@@ -1,0 +1,49 @@
+#pragma once
+/// Did a llama.cpp conversion keep a model's positions? Compares a config.json (as transformers
+/// reads it) with the GGUF converted from it (as llama.cpp reads it): (a) the keys and frequency
+/// tensors llama.cpp's converter should have written for this architecture, and (b) the effect:
+/// per-pair inverse frequency and attention factor, transformers' against llama.cpp's, at a
+/// context within and one above the original length. Each disagreement is a finding with its
+/// likely cause.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "posenc/rope/rope.hpp"
+
+namespace posenc::models {
+
+struct GgufFinding {
+  std::string what;      ///< short name: "rope.freq_base", "rope_freqs.weight", "inv_freq"
+  std::string where;     ///< the key, tensor element or pair and context
+  std::string expected;  ///< from the config.json (transformers / the converter's rule)
+  std::string found;     ///< in the GGUF (llama.cpp)
+  std::string cause;     ///< the likely cause, with its llama.cpp issue when known
+  bool error = true;     ///< false: a difference by the converter's design, reported only
+};
+
+struct GgufEffect {
+  std::int64_t context = 0;        ///< sequence length / llama.cpp -c
+  std::size_t pairs = 0;
+  double max_rel_inv_freq = 0;     ///< max over pairs of |b - a| / |a|
+  std::size_t worst_pair = 0;
+  double attention_a = 1, attention_b = 1;  ///< cos/sin multipliers
+  std::string list_a, list_b;      ///< LongRoPE list used ("" when none)
+};
+
+struct GgufCheck {
+  std::string expected_architecture;  ///< from the config's model_type ("" when unknown)
+  std::vector<GgufFinding> findings;
+  std::vector<GgufEffect> effects;
+  double tol = 0;
+  /// No error finding and every effect within tol.
+  bool ok() const;
+};
+
+/// `hf`: a config.json resolved with convention hf; `gguf`: a .gguf resolved (gguf set).
+/// `max_model_len`: the context above the original length to compare at (0 = the larger of
+/// max_position_embeddings and twice the original length). `tol`: relative for inv_freq,
+/// absolute for the attention factor.
+GgufCheck check_gguf_conversion(const rope::RopeConfig& hf, const rope::RopeConfig& gguf, std::int64_t max_model_len, double tol);
+
+}  // namespace posenc::models

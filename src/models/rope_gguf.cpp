@@ -1,0 +1,312 @@
+// The RoPE settings llama.cpp uses for a GGUF file (see rope_gguf.hpp). Defaults and key
+// handling follow llama.cpp's llama_model_base::load_hparams and llama_context setup
+// (ggml-org/llama.cpp @ 81ff7abe50b95fb81cc70a6cdba1eb1a02a48f62, via ../shared/reference/gguf.md §2).
+#include "posenc/models/rope_gguf.hpp"
+#include "posenc/models/rope_settings.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "posenc/models/llama_arch.hpp"
+#include "posenc/encodings/scheme.hpp"
+#include "posenc/error.hpp"
+#include "posenc/formats/gguf.hpp"
+
+namespace posenc::models {
+
+using namespace rope;  // settings are read into rope's RopeConfig
+namespace {
+
+using formats::GgufType;
+
+/// Keys outside `{arch}.rope.*` that decide positions.
+const std::set<std::string> kPositionKeys = {
+    "context_length", "embedding_length", "block_count", "attention.head_count", "attention.head_count_kv",
+    "attention.key_length", "attention.value_length", "attention.key_length_mla", "attention.value_length_mla",
+    "attention.sliding_window", "attention.sliding_window_pattern", "attention.max_alibi_bias",
+    "attention.relative_buckets_count", "attention.causal"};
+
+class Resolver {
+ public:
+  Resolver(const formats::GgufFile& f, RopeGgufSource& g) : f_(f), g_(g) {}
+
+  const formats::GgufKv* get(const std::string& suffix) const { return f_.find(g_.architecture + "." + suffix); }
+  std::string key(const std::string& suffix) const { return g_.architecture + "." + suffix; }
+
+  /// A numeric key; notes a type llama.cpp would refuse ("key ... has wrong type").
+  std::optional<double> number(const std::string& suffix, GgufType want) {
+    const formats::GgufKv* kv = get(suffix);
+    if (kv == nullptr) return std::nullopt;
+    const auto& v = kv->value;
+    if (v.type == GgufType::kArray && v.elements_kept && !v.numbers.empty() && suffix == "attention.head_count")
+      return v.numbers.front();  // per-layer head counts: llama.cpp's n_head() is layer 0's
+    if (!v.is_numeric() || v.type == GgufType::kBool)
+      throw Error(fmt::format("{}: byte {}: key {} must be a number (got {})", f_.name, kv->offset, kv->key, v.type_text()));
+    if (v.type != want)
+      g_.notes.push_back(fmt::format("{} is stored as {}; llama.cpp requires {} and refuses to load the file (key "
+                                     "has wrong type)",
+                                     kv->key, formats::to_string(v.type), formats::to_string(want)));
+    return v.number;
+  }
+  std::int64_t length(const std::string& suffix, const char* what, double hi) {
+    const formats::GgufKv* kv = get(suffix);
+    const auto v = number(suffix, GgufType::kU32);
+    if (v && (!(*v >= 1) || *v > hi || std::floor(*v) != *v))
+      throw Error(fmt::format("{}: byte {}: {} must be an integer within [1, {}] ({}; got {})", f_.name, kv->offset,
+                              kv->key, static_cast<std::int64_t>(hi), what, *v));
+    return v ? static_cast<std::int64_t>(*v) : 0;
+  }
+
+ private:
+  const formats::GgufFile& f_;
+  RopeGgufSource& g_;
+};
+
+std::string quoted(const std::string& key) { return fmt::format("\"{}\"", key); }
+
+/// llama_model_rope_type, with the load-time choice of glm4/glm4moe/hunyuan_vl (M-RoPE when
+/// the file holds rope.dimension_sections).
+LlamaRopeType rope_type_of(const formats::GgufFile& f, const LlamaArch& arch) {
+  if (!arch.conditional.empty() && f.find(std::string(arch.name) + ".rope.dimension_sections") != nullptr)
+    return LlamaRopeType::kMrope;
+  return arch.rope;
+}
+
+}  // namespace
+
+std::shared_ptr<RopeGgufSource> gguf_header_source(const formats::GgufFile& f) {
+  auto g = std::make_shared<RopeGgufSource>();
+  g->path = f.name;
+  g->version = f.version;
+  g->big_endian = f.big_endian;
+  const formats::GgufKv* arch_kv = f.find("general.architecture");
+  if (arch_kv == nullptr || arch_kv->value.type != GgufType::kString)
+    throw Error(fmt::format("{}: {} (llama.cpp needs it to know the model)", f.name,
+                            arch_kv ? fmt::format("general.architecture must be a string (got {})", arch_kv->value.type_text())
+                                    : std::string("no general.architecture key")));
+  g->architecture = arch_kv->value.text;
+  const LlamaArch* arch = find_llama_arch(g->architecture);
+  if (arch == nullptr)
+    throw Error(fmt::format("{}: general.architecture '{}' is not one of llama.cpp's architectures ('posenc list' has no "
+                            "table of them; docs/gguf.md lists the {} posenc knows)",
+                            f.name, g->architecture, llama_architectures().size()));
+  for (const auto& kv : f.kvs) {
+    const std::string prefix = g->architecture + ".";
+    if (kv.key == "general.architecture" || kv.key == "general.alignment" ||
+        (kv.key.starts_with(prefix) &&
+         (kv.key.compare(prefix.size(), 5, "rope.") == 0 || kPositionKeys.count(kv.key.substr(prefix.size())) != 0)))
+      g->keys.push_back({kv.key, kv.value.type_text(), kv.value.to_text()});
+  }
+  g->rope_type = std::string(to_string(rope_type_of(f, *arch)));
+  if (f.version == 1)
+    g->notes.push_back("GGUF version 1: llama.cpp refuses it (\"GGUFv1 is no longer supported\", since "
+                       "ggml-org/llama.cpp#3901); convert the model again");
+  if (f.big_endian)
+    g->notes.push_back("big-endian file: llama.cpp on a little-endian host refuses it (endianness mismatch)");
+  return g;
+}
+
+RopeConfig gguf_rope_config(const formats::GgufFile& f, const GgufTensorReader& read) {
+  auto g = gguf_header_source(f);
+  const std::size_t header_notes = g->notes.size();
+  Resolver r(f, *g);
+  RopeConfig c;
+  c.sources.clear();
+  c.config_file = f.name;
+  c.convention = RopeConvention::kGgml;
+  const auto from_key = [&](const std::string& name, const std::string& value, const std::string& suffix) {
+    c.set_source(name, value, "GGUF " + r.key(suffix), quoted(r.key(suffix)));
+  };
+  const auto by_default = [&](const std::string& name, const std::string& value, const std::string& why) {
+    c.set_source(name, value, "llama.cpp default: " + why);
+  };
+  const bool sections = r.get("rope.dimension_sections") != nullptr;
+  const LlamaRopeType rope = rope_type_of(f, *find_llama_arch(g->architecture));
+  // The graph decides, not the rope type: starcoder (NORM) and bert (NEOX) add a learned table
+  // and never rotate; baichuan 13B uses ALiBi.
+  const formats::GgufKv* blocks = r.get("block_count");
+  const std::int64_t n_layer = blocks != nullptr && blocks->value.is_numeric() ? static_cast<std::int64_t>(blocks->value.number) : 0;
+  if (const std::string_view other = llama_non_rope_position(g->architecture, n_layer); !other.empty()) {
+    const std::string what = other == "alibi"  ? "ALiBi"
+                             : other == "t5"   ? "T5 relative position buckets"
+                                               : "a learned position table (position_embd.weight)";
+    throw Error(fmt::format("{}: llama.cpp runs architecture '{}' with {}, not RoPE (rope type {}{}): 'posenc model {}' "
+                            "shows it",
+                            f.name, g->architecture, what, to_string(rope),
+                            rope == LlamaRopeType::kNone ? "" : ", unused by its graph", f.name));
+  }
+  if (rope == LlamaRopeType::kNone)
+    throw Error(fmt::format("{}: llama.cpp runs architecture '{}' without any position encoding (rope type NONE): posenc "
+                            "rope has no frequencies to show",
+                            f.name, g->architecture));
+  // Lengths and head size (llama_model_base::load_hparams).
+  g->n_ctx_train = r.length("context_length", "n_ctx_train", static_cast<double>(encodings::kMaxLen));
+  if (g->n_ctx_train == 0) throw Error(fmt::format("{}: no {} (llama.cpp requires it)", f.name, r.key("context_length")));
+  c.max_position_embeddings = g->n_ctx_train;
+  from_key("max-position-embeddings", fmt::format("{}", g->n_ctx_train), "context_length");
+  const std::int64_t n_embd = r.length("embedding_length", "n_embd", 1e9);
+  if (n_embd == 0) throw Error(fmt::format("{}: no {} (llama.cpp requires it)", f.name, r.key("embedding_length")));
+  const std::int64_t n_head = r.length("attention.head_count", "n_head", 1e6);
+  std::int64_t head = r.length("attention.key_length", "n_embd_head_k", static_cast<double>(encodings::kMaxDim));
+  if (head > 0) {
+    from_key("dim", fmt::format("{}", head), "attention.key_length");
+  } else {
+    if (n_head == 0) throw Error(fmt::format("{}: no {} and no {}: the head size is unknown", f.name,
+                                             r.key("attention.key_length"), r.key("attention.head_count")));
+    head = n_embd / n_head;
+    by_default("dim", fmt::format("{}", head), fmt::format("n_embd / n_head = {} / {} (no {})", n_embd, n_head,
+                                                           r.key("attention.key_length")));
+  }
+  std::int64_t n_rot = r.length("rope.dimension_count", "n_rot", static_cast<double>(encodings::kMaxDim));
+  if (n_rot > 0) {
+    from_key("rotary-dim", fmt::format("{}", n_rot), "rope.dimension_count");
+  } else {
+    n_rot = head;
+    by_default("rotary-dim", fmt::format("{}", n_rot), fmt::format("the head size (no {})", r.key("rope.dimension_count")));
+  }
+  if (g->architecture == "deepseek2" && n_rot < head) {  // MLA: key_length holds kv_lora_rank + rope dims
+    c.notes.push_back(fmt::format("deepseek2 (MLA): only rope.dimension_count = {} dims of each head rotate; --dim is "
+                                  "that part (attention.key_length {} includes the compressed KV)",
+                                  n_rot, head));
+    head = n_rot;
+  }
+  c.head_dim = head;
+  c.rotary_dim = n_rot;
+  c.partial_rotary_factor = static_cast<double>(n_rot) / static_cast<double>(head);
+  // Base.
+  if (auto b = r.number("rope.freq_base", GgufType::kF32)) {
+    c.base = *b;
+    from_key("base", fmt::format("{}", *b), "rope.freq_base");
+  } else {
+    c.base = 10000.0;
+    by_default("base", "10000", fmt::format("rope_freq_base_train (no {})", r.key("rope.freq_base")));
+  }
+  // Scaling type and factor.
+  const formats::GgufKv* type_kv = r.get("rope.scaling.type");
+  if (type_kv != nullptr && type_kv->value.type != GgufType::kString)
+    throw Error(fmt::format("{}: byte {}: {} must be a string (got {})", f.name, type_kv->offset, type_kv->key,
+                            type_kv->value.type_text()));
+  g->scaling_type = type_kv ? type_kv->value.text : "linear";
+  if (g->scaling_type != "none" && g->scaling_type != "linear" && g->scaling_type != "yarn" && g->scaling_type != "longrope")
+    throw Error(fmt::format("{}: byte {}: {} = \"{}\": llama.cpp accepts none, linear, yarn or longrope and aborts on "
+                            "anything else",
+                            f.name, type_kv->offset, type_kv->key, g->scaling_type));
+  std::optional<double> factor = r.number("rope.scaling.factor", GgufType::kF32);
+  std::string factor_key = "rope.scaling.factor";
+  if (!factor) factor = r.number("rope.scale_linear", GgufType::kF32), factor_key = "rope.scale_linear";
+  if (factor && !(std::isfinite(*factor) && *factor >= 0))
+    throw Error(fmt::format("{}: {} must be a finite number ≥ 0 (got {})", f.name, r.key(factor_key), *factor));
+  g->freq_scale = factor && *factor > 0 && g->scaling_type != "none" ? 1.0 / *factor : 1.0;
+  const std::int64_t orig = r.length("rope.scaling.original_context_length", "n_ctx_orig_yarn", static_cast<double>(encodings::kMaxLen));
+  g->n_ctx_orig = orig > 0 ? orig : g->n_ctx_train;
+  c.original_max_position_embeddings = g->n_ctx_orig;
+  if (orig > 0) {
+    from_key("original-max-position-embeddings", fmt::format("{}", orig), "rope.scaling.original_context_length");
+  } else {
+    by_default("original-max-position-embeddings", fmt::format("{}", g->n_ctx_train),
+               fmt::format("n_ctx_train (no {})", r.key("rope.scaling.original_context_length")));
+  }
+  // Frequency tensors.
+  const auto tensor = [&](const char* name) -> std::vector<double> {
+    const formats::GgufTensorInfo* t = f.tensor(name);
+    if (t == nullptr) return {};
+    const auto v = read(*t);
+    g->tensors.push_back(fmt::format("{} F32[{}]", name, v.size()));
+    return {v.begin(), v.end()};
+  };
+  const auto lng = tensor("rope_factors_long.weight");
+  const auto sht = tensor("rope_factors_short.weight");
+  const auto freqs = tensor("rope_freqs.weight");
+  // phi3 and phimoe load the long/short lists whatever the type; others when it is longrope.
+  const bool phi = g->architecture == "phi3" || g->architecture == "phimoe";
+  const bool longrope = g->scaling_type == "longrope" || (phi && !lng.empty());
+  if (longrope) {
+    if (lng.empty() || sht.empty())
+      throw Error(fmt::format("{}: scaling longrope needs the tensors rope_factors_long.weight and "
+                              "rope_factors_short.weight (found {})",
+                              f.name, g->tensors.empty() ? std::string("neither") : fmt::format("{}", fmt::join(g->tensors, ", "))));
+    c.scaling = RopeScaling::kLongrope;
+    c.long_factor = lng, c.short_factor = sht;
+    c.set_source("long-factor", fmt::format("[{} values]", lng.size()), "GGUF tensor rope_factors_long.weight");
+    c.set_source("short-factor", fmt::format("[{} values]", sht.size()), "GGUF tensor rope_factors_short.weight");
+    c.set_source("scaling", "longrope", type_kv ? "GGUF " + type_kv->key : "llama.cpp: phi3 loads rope_factors_long/short");
+  } else if (g->scaling_type == "yarn") {
+    c.scaling = RopeScaling::kYarn;
+    c.factor = 1.0 / g->freq_scale;
+    from_key("scaling", "yarn", "rope.scaling.type");
+  } else if (g->freq_scale != 1.0) {
+    c.scaling = RopeScaling::kLinear;
+    c.factor = 1.0 / g->freq_scale;
+    if (type_kv) from_key("scaling", "linear", "rope.scaling.type");
+    else by_default("scaling", "linear", fmt::format("scaling type linear (no {})", r.key("rope.scaling.type")));
+  } else {
+    c.scaling = RopeScaling::kNone;
+    c.set_source("scaling", "none", factor ? fmt::format("GGUF {} = {}: no scaling", r.key(factor_key), *factor)
+                                           : fmt::format("llama.cpp: no {} (freq_scale 1)", r.key("rope.scaling.factor")));
+  }
+  if (c.factor) from_key("factor", fmt::format("{}", *c.factor), factor_key);
+  if (!freqs.empty() && !longrope) {
+    c.gguf_freq_factors = freqs;
+    c.set_source("freq-factors", fmt::format("[{} values]", freqs.size()),
+                 "GGUF tensor rope_freqs.weight (θ_i divided by value i; llama3 scaling travels this way)");
+  }
+  if (auto a = r.number("rope.scaling.attn_factor", GgufType::kF32)) {
+    c.gguf_attn_factor = *a;
+    from_key("attn-factor", fmt::format("{}", *a), "rope.scaling.attn_factor");
+  }
+  // YaRN: llama.cpp reads yarn_log_multiplier for deepseek2 (÷ 0.1 on load), deepseek32 and
+  // mistral3; the betas only for grok and mistral3.
+  const std::string& an = g->architecture;
+  if (auto lm = r.number("rope.scaling.yarn_log_multiplier", GgufType::kF32)) {
+    if (an == "deepseek2" || an == "deepseek32" || an == "mistral3") {
+      c.mscale_all_dim = an == "deepseek2" ? *lm / 0.1 : *lm;
+      from_key("mscale-all-dim", fmt::format("{}", *c.mscale_all_dim), "rope.scaling.yarn_log_multiplier");
+      if (an == "deepseek2") c.mscale = c.mscale_all_dim;
+    } else {
+      g->notes.push_back(fmt::format("{} is ignored by llama.cpp for architecture {}", r.key("rope.scaling.yarn_log_multiplier"), an));
+    }
+  }
+  for (const auto& [suffix, name, out] : {std::tuple{"rope.scaling.yarn_beta_fast", "beta-fast", &c.beta_fast},
+                                          std::tuple{"rope.scaling.yarn_beta_slow", "beta-slow", &c.beta_slow}}) {
+    const auto v = r.number(suffix, GgufType::kF32);
+    if (!v) continue;
+    if (an == "grok" || an == "mistral3") {
+      *out = *v;
+      from_key(name, fmt::format("{}", *v), suffix);
+    } else if (*v != (std::string(name) == "beta-fast" ? 32.0 : 1.0)) {
+      g->notes.push_back(fmt::format("{} = {} is ignored by llama.cpp for architecture {} (it uses {})", r.key(suffix), *v,
+                                     an, std::string(name) == "beta-fast" ? 32 : 1));
+    }
+  }
+  if (const formats::GgufKv* ft = r.get("rope.scaling.finetuned");
+      ft != nullptr && ft->value.type == GgufType::kBool && ft->value.uinteger == 0 &&
+      (an == "granite" || an == "granitemoe" || an == "granitehybrid"))
+    throw Error(fmt::format("{}: {} = false: llama.cpp runs {} without RoPE then", f.name, ft->key, an));
+  // Layout from the rope type.
+  c.layout = rope_type_is_half(rope) ? RopeLayout::kHalf : RopeLayout::kInterleaved;
+  c.set_source("layout", std::string(to_string(c.layout)),
+               fmt::format("llama.cpp rope type {} of architecture {}", g->rope_type, an), quoted("general.architecture"));
+  if (auto swa = r.number("rope.freq_base_swa", GgufType::kF32))
+    c.notes.push_back(fmt::format("sliding-window layers use base {} ({}); this report shows the full-attention layers",
+                                  *swa, r.key("rope.freq_base_swa")));
+  if (sections)
+    c.notes.push_back(fmt::format("M-RoPE sections {} ({}): for text every section takes the same position, which is "
+                                  "plain RoPE",
+                                  r.get("rope.dimension_sections")->value.to_text(), r.key("rope.dimension_sections")));
+  // The header's notes (version, byte order) last, as before.
+  std::rotate(g->notes.begin(), g->notes.begin() + static_cast<std::ptrdiff_t>(header_notes), g->notes.end());
+  for (const auto& n : g->notes) c.notes.push_back(n);
+  c.gguf = g;
+  set_llama_arch_facts(c);
+  return c;
+}
+
+RopeConfig read_gguf_rope_config(const std::string& path) {
+  const formats::GgufFile f = formats::read_gguf(path);
+  return gguf_rope_config(f, [&](const formats::GgufTensorInfo& t) { return formats::read_gguf_f32(f, t); });
+}
+
+}  // namespace posenc::models

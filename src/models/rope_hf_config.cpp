@@ -1,0 +1,316 @@
+// Reading the RoPE settings of a Hugging Face config.json (see rope_config.hpp).
+#include "posenc/models/rope_settings.hpp"
+#include "posenc/rope/rope_config.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "hf_scope.hpp"
+#include "posenc/error.hpp"
+#include "posenc/formats/file.hpp"
+#include "posenc/models/config_path.hpp"
+
+namespace posenc::models {
+
+using namespace rope;  // settings are read into rope's RopeConfig
+namespace {
+
+using nlohmann::json;
+
+const char* type_name(const json& v) {
+  switch (v.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::boolean: return "boolean";
+    case json::value_t::string: return "string";
+    case json::value_t::array: return "array";
+    case json::value_t::object: return "object";
+    default: return v.is_number() ? "number" : "value";
+  }
+}
+
+/// Typed access to one JSON object; `prefix` names it in messages ("rope_scaling.").
+struct Obj {
+  const json* o = nullptr;
+  std::string prefix;
+  std::string file = "config.json";  // names the file in messages
+
+  const json* get(const std::string& key) const {
+    if (o == nullptr) return nullptr;
+    auto it = o->find(key);
+    return it == o->end() || it->is_null() ? nullptr : &*it;
+  }
+  std::string field(const std::string& key) const { return prefix + key; }
+  [[noreturn]] void wrong(const std::string& key, const char* want, const json& v) const {
+    throw Error(fmt::format("{}: \"{}\" must be {} (got {})", file, field(key), want, type_name(v)));
+  }
+  std::optional<double> number(const std::string& key) const {
+    const json* v = get(key);
+    if (v == nullptr) return std::nullopt;
+    if (!v->is_number()) wrong(key, "a number", *v);
+    return v->get<double>();
+  }
+  std::optional<std::int64_t> integer(const std::string& key) const {
+    const json* v = get(key);
+    if (v == nullptr) return std::nullopt;
+    if (v->is_number_integer()) return v->get<std::int64_t>();
+    if (v->is_number_float() && std::floor(v->get<double>()) == v->get<double>() && std::abs(v->get<double>()) < 9e15)
+      return static_cast<std::int64_t>(v->get<double>());
+    wrong(key, "an integer", *v);
+  }
+  /// An integer within [lo, hi] (lengths, dims): 0, negative or huge values are not "absent".
+  std::optional<std::int64_t> integer_in(const std::string& key, std::int64_t lo, std::int64_t hi) const {
+    const json* v = get(key);
+    if (v == nullptr) return std::nullopt;
+    const bool too_big = v->is_number_unsigned() && v->get<std::uint64_t>() > static_cast<std::uint64_t>(hi);
+    const auto i = too_big ? std::optional<std::int64_t>() : integer(key);
+    if (too_big || *i < lo || *i > hi)
+      throw Error(fmt::format("{}: \"{}\" must be an integer within [{}, {}] (got {})", file, field(key), lo, hi, v->dump()));
+    return i;
+  }
+  std::optional<bool> boolean(const std::string& key) const {
+    const json* v = get(key);
+    if (v == nullptr) return std::nullopt;
+    if (!v->is_boolean()) wrong(key, "true or false", *v);
+    return v->get<bool>();
+  }
+  std::optional<std::string> text(const std::string& key) const {
+    const json* v = get(key);
+    if (v == nullptr) return std::nullopt;
+    if (!v->is_string()) wrong(key, "a string", *v);
+    return v->get<std::string>();
+  }
+  std::optional<std::vector<double>> numbers(const std::string& key) const {
+    const json* v = get(key);
+    if (v == nullptr) return std::nullopt;
+    if (!v->is_array()) wrong(key, "a list of numbers", *v);
+    std::vector<double> out;
+    for (std::size_t i = 0; i < v->size(); ++i) {
+      if (!(*v)[i].is_number()) wrong(fmt::format("{}[{}]", key, i), "a number", (*v)[i]);
+      out.push_back((*v)[i].get<double>());
+    }
+    return out;
+  }
+  [[noreturn]] void missing(const std::string& key, const std::string& why) const {
+    throw Error(fmt::format("{}: missing \"{}\" ({})", file, field(key), why));
+  }
+};
+
+std::string src(const Obj& o, const std::string& key) { return "config.json " + o.field(key); }
+
+/// Records a setting read from field `key` of `o`.
+void from_file(RopeConfig& c, const std::string& name, std::string value, const Obj& o, const std::string& key) {
+  c.set_source(name, std::move(value), src(o, key), fmt::format("\"{}\"", o.field(key)));
+}
+
+void read_head_dim(const Obj& cfg, RopeConfig& c) {
+  if (auto v = cfg.integer_in("qk_rope_head_dim", 2, encodings::kMaxDim)) {  // DeepSeek MLA: only this part of a head rotates
+    c.head_dim = *v;
+    from_file(c, "dim", fmt::format("{}", *v), cfg, "qk_rope_head_dim");
+    c.notes.push_back("DeepSeek MLA: only qk_rope_head_dim dims of each head rotate (the qk_nope_head_dim part "
+                      "carries no position); --dim is that rotary part");
+  } else if (auto h = cfg.integer_in("head_dim", 2, encodings::kMaxDim)) {
+    c.head_dim = *h;
+    from_file(c, "dim", fmt::format("{}", *h), cfg, "head_dim");
+  } else {
+    const char* hk = cfg.get("hidden_size") || !cfg.get("n_embd") ? "hidden_size" : "n_embd";
+    const char* nk = cfg.get("num_attention_heads") || !cfg.get("n_head") ? "num_attention_heads" : "n_head";
+    auto hidden = cfg.integer_in(hk, 1, encodings::kMaxLen);
+    auto heads = cfg.integer_in(nk, 1, encodings::kMaxDim);
+    if (!hidden) cfg.missing(hk, "needed for head_dim when \"head_dim\" is absent");
+    if (!heads) cfg.missing(nk, "needed for head_dim when \"head_dim\" is absent");
+    c.head_dim = *hidden / *heads;
+    c.set_source("dim", fmt::format("{}", c.head_dim), fmt::format("derived: {} / {} = {} / {}", hk, nk, *hidden, *heads),
+                 fmt::format("\"{}\" / \"{}\"", cfg.field(hk), cfg.field(nk)));
+  }
+}
+
+RopeScaling read_type(const Obj& s, RopeConfig& c) {
+  auto t = s.text("rope_type");
+  std::string key = "rope_type";
+  if (!t) {
+    t = s.text("type");
+    key = "type";
+    if (t) c.notes.push_back(fmt::format("legacy key \"{}type\" read as rope_type", s.prefix));
+  }
+  if (!t) s.missing("rope_type", "or the legacy \"type\"");
+  from_file(c, "scaling", *t, s, key);
+  if (*t == "default") return RopeScaling::kNone;
+  if (*t == "su") {
+    c.notes.push_back("rope_type 'su' is the old name of 'longrope' (Phi-3)");
+    return RopeScaling::kLongrope;
+  }
+  if (*t == "mrope") return RopeScaling::kNone;  // the sections get mrope_note
+
+  return parse_rope_scaling(*t, fmt::format("{}: \"{}\"", s.file, s.field(key)));
+}
+
+/// M-RoPE (Qwen2-VL's legacy `type: mrope`, Qwen2.5-VL, Qwen3-VL's `rope_type: default` with
+/// `mrope_section` and `mrope_interleaved`): the sections are not modelled by `rope`, only said,
+/// with the `mrope` scheme's flags that model them.
+void mrope_note(const Obj& s, RopeConfig& c) {
+  const json* sec = s.get("mrope_section");
+  const auto type = s.get("rope_type") ? s.get("rope_type") : s.get("type");
+  const bool legacy = type != nullptr && type->is_string() && type->get<std::string>() == "mrope";
+  if (sec == nullptr && !legacy) return;
+  const json* inter = s.get("mrope_interleaved");
+  const bool interleaved = inter != nullptr && inter->is_boolean() && inter->get<bool>();
+  std::string sections;  // "24,20,20" for the mrope scheme's --sections
+  if (sec != nullptr && sec->is_array())
+    for (const auto& v : *sec) sections += (sections.empty() ? "" : ",") + v.dump();
+  c.notes.push_back(fmt::format(
+      "M-RoPE: {}{} gives the temporal, height and width position streams their own pairs; the sections are not "
+      "modelled here: these are the frequencies the streams share (for text tokens, whose three positions are "
+      "equal, the table is exact); the mrope scheme models them (posenc generate mrope{} --mrope-layout {})",
+      sec != nullptr ? fmt::format("\"{}\" {}", s.field("mrope_section"), sec->dump()) : "rope_type 'mrope'",
+      interleaved ? " (mrope_interleaved: sections interleaved over the pairs)" : "",
+      sections.empty() ? std::string() : " --sections " + sections, interleaved ? "interleaved" : "sectioned"));
+}
+
+// nlohmann_json's "[json.exception.parse_error.101] parse error at line 1, column 5: syntax
+// error while parsing object key - invalid literal; last read: '{x'; expected string literal"
+// as "FILE: not valid JSON at line 1, column 5 (byte offset 4): syntax error while parsing
+// object key - invalid literal; last read: '{x'; expected string literal". `byte`: the
+// 1-based index of the last byte read (0: unknown). Raw bytes are escaped by the caller.
+std::string json_error_message(const std::string& file, std::string what, std::size_t byte) {
+  std::replace(what.begin(), what.end(), '\n', ' ');
+  if (what.rfind("[json.exception.", 0) == 0 && what.find("] ") != std::string::npos) what.erase(0, what.find("] ") + 2);
+  std::string where;
+  if (what.rfind("parse error at line ", 0) == 0 && what.find(": ") != std::string::npos) {
+    where = " at " + what.substr(std::string_view("parse error at ").size(), what.find(": ") - std::string_view("parse error at ").size());
+    what.erase(0, what.find(": ") + 2);
+  } else if (what.rfind("parse error: ", 0) == 0) {
+    what.erase(0, std::string_view("parse error: ").size());
+  }
+  if (byte > 0) where += fmt::format("{}byte offset {}", where.empty() ? " at " : " (", byte - 1) + (where.empty() ? "" : ")");
+  return fmt::format("{}: not valid JSON{}: {}", file, where, what);
+}
+
+}  // namespace
+
+RopeConfig parse_hf_config(const std::string& json_text, const std::string& file) {
+  json root;
+  try {
+    root = json::parse(json_text);
+  } catch (const json::parse_error& e) {
+    throw Error(json_error_message(file, e.what(), e.byte));
+  } catch (const json::exception& e) {  // out_of_range for numbers like 1e400
+    throw Error(json_error_message(file, e.what(), 0));
+  }
+  if (!root.is_object()) throw Error(fmt::format("{}: must be a JSON object (got {})", file, type_name(root)));
+  RopeConfig c;
+  c.sources.clear();
+  c.config_file = file;
+  // The model's fields (text_config for multimodal wrappers), its family's class defaults
+  // filled in; a known model without RoPE is refused here, naming what it uses.
+  const models::detail::HfScope scope = models::detail::prepare_scope(root);
+  models::detail::require_rope(scope, file);
+  Obj cfg{scope.cfg, scope.prefix, file};
+  c.config_scope = cfg.prefix;
+  c.config_scaling = cfg.prefix + "rope_scaling.";
+  read_head_dim(cfg, c);
+  if (auto r = cfg.integer_in("rotary_dim", 2, encodings::kMaxDim)) {  // GPT-J
+    c.rotary_dim = *r;
+    from_file(c, "rotary-dim", fmt::format("{}", *r), cfg, "rotary_dim");
+  }
+  Obj s{nullptr, "", file};
+  if (const json* rp = cfg.get("rope_parameters")) {
+    if (!rp->is_object()) cfg.wrong("rope_parameters", "an object", *rp);
+    s = Obj{rp, cfg.prefix + "rope_parameters.", file};
+    if (!rp->empty() && std::all_of(rp->begin(), rp->end(), [](const json& v) { return v.is_object(); })) {
+      const std::string layer = rp->contains("full_attention") ? "full_attention" : rp->begin().key();
+      s = Obj{&(*rp)[layer], s.prefix + layer + ".", file};
+      c.notes.push_back(fmt::format("per-layer rope_parameters: using the '{}' entry", layer));
+    }
+  } else if (const json* rs = cfg.get("rope_scaling")) {
+    if (!rs->is_object()) cfg.wrong("rope_scaling", "an object or null", *rs);
+    s = Obj{rs, cfg.prefix + "rope_scaling.", file};
+  }
+  if (s.o != nullptr) c.config_scaling = s.prefix;
+  if (auto v = s.number("rope_theta")) {
+    c.base = *v, from_file(c, "base", fmt::format("{}", *v), s, "rope_theta");
+  } else if (auto t = cfg.number("rope_theta")) {
+    c.base = *t, from_file(c, "base", fmt::format("{}", *t), cfg, "rope_theta");
+  } else if (auto g = cfg.number("rotary_emb_base")) {
+    c.base = *g, from_file(c, "base", fmt::format("{}", *g), cfg, "rotary_emb_base");
+  } else {
+    c.set_source("base", "10000", "default (transformers default_theta; no rope_theta in the file)");
+  }
+  for (const auto& [obj, key] : {std::pair{&s, "partial_rotary_factor"}, std::pair{&cfg, "partial_rotary_factor"},
+                                  std::pair{&cfg, "rotary_pct"}}) {
+    if (auto v = obj->number(key)) {
+      c.partial_rotary_factor = *v;
+      from_file(c, "partial-rotary-factor", fmt::format("{}", *v), *obj, key);
+      break;
+    }
+  }
+  if (auto m = cfg.integer_in("max_position_embeddings", 1, encodings::kMaxLen)) {
+    c.max_position_embeddings = *m;
+    from_file(c, "max-position-embeddings", fmt::format("{}", *m), cfg, "max_position_embeddings");
+  }
+  if (auto top = cfg.integer_in("original_max_position_embeddings", 1, encodings::kMaxLen)) {  // Phi-3 keeps it at the top level
+    c.top_level_original_max_position_embeddings = *top;
+    c.original_max_position_embeddings = *top;
+    from_file(c, "original-max-position-embeddings", fmt::format("{}", *top), cfg, "original_max_position_embeddings");
+  } else if (auto o = s.integer_in("original_max_position_embeddings", 1, encodings::kMaxLen)) {
+    c.original_max_position_embeddings = *o;
+    from_file(c, "original-max-position-embeddings", fmt::format("{}", *o), s, "original_max_position_embeddings");
+  }
+  if (s.o != nullptr) c.scaling = read_type(s, c);
+  mrope_note(s, c);
+  // yarn: transformers (current main) uses max_position_embeddings / original_max_position_embeddings
+  // when factor is absent, so it is not required here.
+  const bool needs_factor = c.scaling == RopeScaling::kLinear || c.scaling == RopeScaling::kDynamic ||
+                            c.scaling == RopeScaling::kLlama3 || c.scaling == RopeScaling::kNtk;
+  const std::string why = fmt::format("required for rope_type {}", to_string(c.scaling));
+  if ((c.factor = s.number("factor"))) from_file(c, "factor", fmt::format("{}", *c.factor), s, "factor");
+  else if (needs_factor) s.missing("factor", why);
+  const auto opt = [&](const char* key, const char* name, std::optional<double>& out) {
+    if ((out = s.number(key))) from_file(c, name, fmt::format("{}", *out), s, key);
+  };
+  opt("beta_fast", "beta-fast", c.beta_fast);
+  opt("beta_slow", "beta-slow", c.beta_slow);
+  opt("mscale", "mscale", c.mscale);
+  opt("mscale_all_dim", "mscale-all-dim", c.mscale_all_dim);
+  opt("attention_factor", "attention-factor", c.attention_factor);
+  if ((c.truncate = s.boolean("truncate"))) from_file(c, "truncate", *c.truncate ? "true" : "false", s, "truncate");
+  for (const auto& [key, name, out] : {std::tuple{"low_freq_factor", "low-freq-factor", &c.low_freq_factor},
+                                       std::tuple{"high_freq_factor", "high-freq-factor", &c.high_freq_factor}}) {
+    if (auto v = s.number(key)) *out = *v, from_file(c, name, fmt::format("{}", *v), s, key);
+    else if (c.scaling == RopeScaling::kLlama3) s.missing(key, why);
+  }
+  for (const auto& [key, name, out] : {std::tuple{"short_factor", "short-factor", &c.short_factor},
+                                       std::tuple{"long_factor", "long-factor", &c.long_factor}}) {
+    if (auto v = s.numbers(key)) *out = *v, from_file(c, name, fmt::format("[{} values]", v->size()), s, key);
+    else if (c.scaling == RopeScaling::kLongrope) s.missing(key, why);
+  }
+  // Defaults the file leaves implicit, listed like the rest.
+  if (s.o == nullptr) c.set_source("scaling", "none", "default (no rope_scaling or rope_parameters in the file)");
+  bool has_partial = false;
+  for (const auto& st : c.sources) has_partial = has_partial || st.name == "partial-rotary-factor";
+  if (!has_partial) c.set_source("partial-rotary-factor", "1", "default (no partial_rotary_factor in the file)");
+  // A multimodal config's text_config may lack model_type; the top level names the model then.
+  const Obj top{&root, "", file};
+  const auto model_type = cfg.text("model_type").value_or(top.text("model_type").value_or(""));
+  c.model_type = model_type;
+  set_llama_arch_facts(c);
+  if (auto inter = cfg.boolean("rope_interleave")) {
+    c.layout = *inter ? RopeLayout::kInterleaved : RopeLayout::kHalf;
+    from_file(c, "layout", std::string(to_string(c.layout)), cfg, "rope_interleave");
+  }
+  models::detail::apply_family(scope, c);
+  return c;
+}
+
+RopeConfig read_hf_config(const std::string& path, std::string_view option) {
+  const std::string file = models::resolve_config_path(path, option);
+  return parse_hf_config(formats::read_small_file(file, option, formats::kMaxConfigBytes), file);
+}
+
+}  // namespace posenc::models

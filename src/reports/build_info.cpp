@@ -1,0 +1,40 @@
+#include "posenc/reports/build_info.hpp"
+
+#include <fmt/format.h>
+
+#include "posenc/formats/float_decimal.hpp"
+
+#ifndef POSENC_BUILD_TYPE
+#define POSENC_BUILD_TYPE "not set"
+#endif
+
+namespace posenc::reports {
+
+std::vector<std::pair<std::string, std::string>> build_info() {
+  std::vector<std::pair<std::string, std::string>> out;
+#if defined(__clang__)
+  out.emplace_back("compiler", fmt::format("Clang {}, C++{}", __clang_version__, __cplusplus / 100 % 100));
+#elif defined(__GNUC__)
+  out.emplace_back("compiler", fmt::format("GCC {}.{}.{}, C++{}", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__, __cplusplus / 100 % 100));
+#else
+  out.emplace_back("compiler", "unknown");
+#endif
+  out.emplace_back("build type", std::string(POSENC_BUILD_TYPE).empty() ? "not set" : POSENC_BUILD_TYPE);
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  // The same tests, in the same order, as GCC's target_clones resolvers (fast_math.cpp,
+  // sinusoids.cpp) and the text writers' dispatch (float_text_avx512.cpp, float_decimal_avx2.cpp).
+  __builtin_cpu_init();
+  const bool avx512 = __builtin_cpu_supports("avx512f") != 0, avx2 = __builtin_cpu_supports("avx2") != 0;
+  out.emplace_back("sin/cos kernel", avx512 ? "avx512f clone" : avx2 ? "avx2 clone" : "default clone (scalar)");
+  out.emplace_back("sinusoid sums", avx2 ? "avx2 clone" : "default clone (scalar)");
+#else
+  out.emplace_back("sin/cos kernel", "scalar (no target_clones in this build)");
+  out.emplace_back("sinusoid sums", "scalar (no target_clones in this build)");
+#endif
+  out.emplace_back("number text", formats::detail::have_float_texts_avx512()  ? "AVX-512 (avx512bw, vbmi2)"
+                                  : formats::detail::have_float_decimals_avx2() ? "AVX2"
+                                                                           : "scalar");
+  return out;
+}
+
+}  // namespace posenc::reports
