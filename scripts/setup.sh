@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 packages=(g++ cmake make pkg-config libcli11-dev libfmt-dev nlohmann-json3-dev libstb-dev
           libdeflate-dev libzip-dev catch2 fonts-dejavu-core)
 if [[ "${1:-}" == "--tests" || "${1:-}" == "--test-deps" ]]; then
-  packages+=(python3 python3-numpy python3-pandas)
+  packages+=(python3 python3-numpy python3-pandas zsh fish)  # zsh, fish: the completion tests run in them
 fi
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang)

@@ -26,6 +26,7 @@ struct ParamSpec {
   /// Each choice is also a flag of its own: `--causal` means `--mode causal` (t5).
   bool choice_flags = false;
   bool above_min = false;            ///< a given value must be > min (min itself is the default "not set")
+  bool path = false;                 ///< the value names a file or folder (--help says PATH; completion offers files)
 };
 
 /// Parameter values by name, in declaration order, remembering which were given explicitly.

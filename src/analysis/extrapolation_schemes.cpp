@@ -43,11 +43,6 @@ T5Direction t5_direction(const encodings::T5Options& o, bool future, std::int64_
   return d;
 }
 
-const std::vector<std::string>& extrapolation_scheme_names() {
-  static const std::vector<std::string> names = {"alibi", "t5", "learned", "kerple", "sandwich"};
-  return names;
-}
-
 /// The range of `bias(n)` over n in [0, L−1] and [0, L'−1].
 template <class F>
 void add_bias_range(BiasRange& out, std::int64_t train_len, std::int64_t target_len, F bias) {
@@ -93,6 +88,11 @@ BiasRange sandwich_range(const ExtrapolationRequest& r) {
 }
 
 }  // namespace
+
+const std::vector<std::string>& extrapolation_scheme_names() {
+  static const std::vector<std::string> names = {"alibi", "t5", "learned", "kerple", "sandwich"};
+  return names;
+}
 
 std::int64_t t5_saturation(const encodings::T5Options& o, bool future) {
   encodings::check_t5(o);

@@ -25,7 +25,8 @@ OptionModel describe_option(const CLI::Option& o) {
   for (const auto& s : o.get_snames()) m.names.push_back("-" + s);
   for (const auto& l : o.get_lnames()) m.names.push_back("--" + l);
   m.help = o.get_description();
-  m.takes_value = o.get_type_size_max() > 0 || o.get_expected_max() > 0;
+  // A flag expects no value (CLI11 gives it a type size of 1 all the same).
+  m.takes_value = o.get_expected_max() > 0;
   m.default_text = o.get_default_str();
   // get_type_name() is "TEXT:{a,b}" for IsMember validators: the type, then each validator's
   // description after ':'.
@@ -39,6 +40,7 @@ OptionModel describe_option(const CLI::Option& o) {
   }
   if (full == "true|false") m.choices = {"true", "false"};
   m.type = m.takes_value ? type : "";
+  m.list = type == "LIST" && !m.choices.empty();
   m.file = type == "PATH" || type == "FILE" || type.rfind("FILE", 0) == 0 || type == "DIR";
   return m;
 }
@@ -59,7 +61,11 @@ CommandModel describe(const CLI::App& app, const std::string& path) {
   m.footer = app.get_footer();
   m.fallthrough = app.get_fallthrough();
   for (const CLI::Option* o : app.get_options()) {
-    if (o->get_lnames().empty() && o->get_snames().empty()) continue;  // positionals
+    if (o->get_lnames().empty() && o->get_snames().empty()) {  // positionals
+      const std::string type = o->get_type_name();
+      if (type == "PATH" || type == "FILE") m.positional_file = true;
+      continue;
+    }
     m.options.push_back(describe_option(*o));
   }
   for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {

@@ -19,8 +19,9 @@ struct OptionModel {
   std::string help;                  ///< description
   std::string default_text;          ///< "" when none is shown
   std::vector<std::string> choices;  ///< fixed values ({a,b} validators, true|false)
-  bool takes_value = false;
+  bool takes_value = false;          ///< false for flags (--help, --no-extras)
   bool file = false;                 ///< a path (PATH, FILE)
+  bool list = false;                 ///< a comma list whose items are `choices` (extrapolate --methods)
 };
 
 struct CommandModel {
@@ -31,6 +32,7 @@ struct CommandModel {
   std::vector<OptionModel> options;
   std::vector<CommandModel> subcommands;
   bool fallthrough = false;  ///< the parent's options are accepted after this command too
+  bool positional_file = false;  ///< takes a path as a positional argument (posenc model PATH)
 };
 
 /// The whole command line of posenc, with every command built (run() builds only the one named).
@@ -54,6 +56,9 @@ const std::vector<std::string>& completion_shells();
 std::string man_page_name(const CommandModel& cmd);
 
 /// man page (roff) of one command: `posenc(1)` for the root, `posenc-rope(1)` ...
-std::string man_page(const CommandModel& root, const CommandModel& cmd, const std::string& date);
+/// `docdir`: where the installed documentation is (the .deb's /usr/share/doc/posenc): the pages
+/// named "docs/NAME.md" in --help's footers are named there.
+std::string man_page(const CommandModel& root, const CommandModel& cmd, const std::string& date,
+                     const std::string& docdir = "/usr/share/doc/posenc");
 
 }  // namespace posenc::cli

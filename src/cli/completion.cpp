@@ -8,13 +8,16 @@
 
 #include "cli_model.hpp"
 #include "posenc/error.hpp"
+#include "posenc/text.hpp"
 
 namespace posenc::cli {
 namespace {
 
 struct Tables {
   std::map<std::string, std::vector<std::string>> subcommands, options;
-  std::map<std::pair<std::string, std::string>, std::string> values;  // "choices a b", "file", "value"
+  // "choices a b", "list a b" (a comma list of them), "file", "value"; the option "" of a command
+  // path is its positional argument ("file": posenc model PATH).
+  std::map<std::pair<std::string, std::string>, std::string> values;
 };
 
 /// `inherited`: options of the parents that this command accepts too (global ones, and the
@@ -23,6 +26,7 @@ void collect(const CommandModel& c, const std::vector<OptionModel>& inherited, T
   auto& subs = t.subcommands[c.path];
   for (const auto& s : c.subcommands) subs.push_back(s.name);
   auto& opts = t.options[c.path];
+  if (c.positional_file) t.values[{c.path, ""}] = "file";
   auto add = [&](const OptionModel& o) {
     for (const auto& n : o.names) {
       if (std::find(opts.begin(), opts.end(), n) != opts.end()) continue;
@@ -30,7 +34,7 @@ void collect(const CommandModel& c, const std::vector<OptionModel>& inherited, T
       if (!o.takes_value) continue;
       std::string kind = o.file ? "file" : "value";
       if (!o.choices.empty()) {
-        kind = "choices";
+        kind = o.list ? "list" : "choices";
         for (const auto& ch : o.choices) kind += " " + ch;
       }
       t.values[{c.path, n}] = kind;
@@ -94,6 +98,11 @@ std::string bash(const Tables& t) {
     kind=$(_posenc_values "$cmdpath" "$prev")
     case $kind in
       choices*) COMPREPLY=($(compgen -W "${kind#choices }" -- "$cur")); return ;;
+      list*)
+        local done="" part=$cur
+        [[ $cur == *,* ]] && { done=${cur%,*},; part=${cur##*,}; }
+        compopt -o nospace 2>/dev/null
+        COMPREPLY=($(compgen -P "$done" -W "${kind#list }" -- "$part")); return ;;
       file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
       value) COMPREPLY=(); return ;;
     esac
@@ -102,6 +111,9 @@ std::string bash(const Tables& t) {
     COMPREPLY=($(compgen -W "$(_posenc_options "$cmdpath")" -- "$cur"))
   else
     COMPREPLY=($(compgen -W "$(_posenc_subcommands "$cmdpath")" -- "$cur"))
+    if [[ $(_posenc_values "$cmdpath" "") == file ]]; then
+      compopt -o filenames 2>/dev/null; COMPREPLY+=($(compgen -f -- "$cur"))
+    fi
   fi
 }
 complete -F _posenc posenc
@@ -125,6 +137,7 @@ std::string zsh(const Tables& t) {
     kind=$(_posenc_values "$cmdpath" "$prev")
     case $kind in
       choices*) compadd -- ${=kind#choices }; return ;;
+      list*) compset -P '*,'; compadd -S '' -- ${=kind#list }; return ;;
       file) _files; return ;;
       value) return ;;
     esac
@@ -133,6 +146,7 @@ std::string zsh(const Tables& t) {
     compadd -- ${=$(_posenc_options "$cmdpath")}
   else
     compadd -- ${=$(_posenc_subcommands "$cmdpath")}
+    [[ $(_posenc_values "$cmdpath" "") == file ]] && _files
   fi
 }
 if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then _posenc "$@"; else compdef _posenc posenc; fi
@@ -185,6 +199,12 @@ function __posenc_complete
       case 'choices*'
         string split ' ' -- (string replace 'choices ' '' -- $kind)
         return
+      case 'list*'
+        set -l done (string match -r -- '^.*,' $cur)
+        for item in (string split ' ' -- (string replace 'list ' '' -- $kind))
+          echo "$done$item"
+        end
+        return
       case file
         __fish_complete_path $cur
         return
@@ -196,6 +216,9 @@ function __posenc_complete
     __posenc_options "$cmdpath"
   else
     __posenc_subcommands "$cmdpath"
+    if test "$(__posenc_values "$cmdpath" '')" = file
+      __fish_complete_path $cur
+    end
   end
 end
 complete -c posenc -f -a '(__posenc_complete)'
@@ -215,7 +238,8 @@ std::string completion_script(const CommandModel& root, const std::string& shell
   if (shell == "bash") return bash(t);
   if (shell == "zsh") return zsh(t);
   if (shell == "fish") return fish(t);
-  throw Error(fmt::format("completion: shell must be bash, zsh or fish (got '{}')", shell));
+  throw Error(fmt::format("unknown shell '{}'{}; posenc completion writes scripts for {}", shell,
+                          did_you_mean(shell, completion_shells()), join_choices(completion_shells())));
 }
 
 }  // namespace posenc::cli

@@ -10,7 +10,7 @@ namespace posenc::cli {
 void add_completion_command(CLI::App& app, Context& ctx, int& /*exit_code*/) {
   auto shell = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand("completion", "print a shell completion script (bash, zsh or fish)");
-  cmd->add_option("shell", *shell, "the shell: bash, zsh or fish")->required()->check(CLI::IsMember(completion_shells()));
+  cmd->add_option("shell", *shell, "the shell: bash, zsh or fish")->required()->type_name("SHELL");
   cmd->footer(
       "examples:\n"
       "  source <(posenc completion bash)                       # this bash session\n"

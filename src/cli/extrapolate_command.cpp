@@ -162,11 +162,13 @@ void add_extrapolate_command(CLI::App& app, Context& ctx, int& exit_code) {
                               "and --long-factor",
                               fmt::join(rope::rope_scaling_names(), ", ")))
       ->capture_default_str()
-      ->type_name("LIST");
+      ->type_name("LIST")
+      ->check(list_items(rope::rope_scaling_names()));
   cmd->add_option("--schemes", opts->schemes, "other schemes, comma-separated ('' = none): alibi, t5, learned, kerple, sandwich "
                   "(sandwich's head width is --dim, its heads --heads)")
       ->capture_default_str()
-      ->type_name("LIST");
+      ->type_name("LIST")
+      ->check(list_items(analysis::extrapolation_scheme_names()));
   integer_option(cmd->add_option("--samples", opts->samples, "random (q, k) pairs averaged per entropy point")
                      ->capture_default_str(),
                  1, 4096);

@@ -48,12 +48,26 @@ void options_section(std::string& s, const std::vector<OptionModel>& options) {
 }
 
 /// The examples and notes of a footer, kept as written (a no-fill block).
-void footer_section(std::string& s, const std::string& footer) {
-  if (footer.empty()) return;
-  s += ".SH EXAMPLES AND NOTES\n.nf\n" + roff(footer) + "\n.fi\n";
+/// --help's "docs/NAME.md" (the source tree) as the installed page, DOCDIR/NAME.md.
+std::string installed_docs(std::string text, const std::string& docdir) {
+  for (std::size_t at = text.find("docs/"); at != std::string::npos; at = text.find("docs/", at)) {
+    const bool word_start = at == 0 || text[at - 1] == ' ' || text[at - 1] == '(' || text[at - 1] == ',';
+    if (!word_start) {
+      at += 5;
+      continue;
+    }
+    text.replace(at, 5, docdir + "/");
+    at += docdir.size() + 1;
+  }
+  return text;
 }
 
-void subcommand_sections(std::string& s, const CommandModel& cmd) {
+void footer_section(std::string& s, const std::string& footer, const std::string& docdir) {
+  if (footer.empty()) return;
+  s += ".SH EXAMPLES AND NOTES\n.nf\n" + roff(installed_docs(footer, docdir)) + "\n.fi\n";
+}
+
+void subcommand_sections(std::string& s, const CommandModel& cmd, const std::string& docdir) {
   for (const auto& sub : cmd.subcommands) {
     s += fmt::format(".SS \"posenc {}\"\n{}\n", roff(sub.path), roff(sub.description));
     if (!sub.options.empty()) {
@@ -61,8 +75,8 @@ void subcommand_sections(std::string& s, const CommandModel& cmd) {
       options_section(s, sub.options);
       s += ".RE\n";
     }
-    if (!sub.footer.empty()) s += ".PP\n.nf\n" + roff(sub.footer) + "\n.fi\n";
-    subcommand_sections(s, sub);
+    if (!sub.footer.empty()) s += ".PP\n.nf\n" + roff(installed_docs(sub.footer, docdir)) + "\n.fi\n";
+    subcommand_sections(s, sub, docdir);
   }
 }
 
@@ -75,7 +89,8 @@ std::string man_page_name(const CommandModel& cmd) {
   return name;
 }
 
-std::string man_page(const CommandModel& root, const CommandModel& cmd, const std::string& date) {
+std::string man_page(const CommandModel& root, const CommandModel& cmd, const std::string& date,
+                     const std::string& docdir) {
   const std::string name = man_page_name(cmd);
   std::string s = fmt::format(".TH {} 1 \"{}\" \"posenc {}\" \"posenc manual\"\n.nh\n.ad l\n", upper(name), date, POSENC_VERSION);
   s += ".SH NAME\n" + roff(name) + " \\- " + roff(cmd.description) + "\n";
@@ -94,22 +109,28 @@ std::string man_page(const CommandModel& root, const CommandModel& cmd, const st
     for (const auto& o : root.options)
       if (o.names.size() == 1 && o.names[0] == "--max-memory") options_section(s, {o});
   }
-  footer_section(s, cmd.footer);
+  footer_section(s, cmd.footer, docdir);
   if (!cmd.path.empty() && !cmd.subcommands.empty()) {
     s += ".SH SUBCOMMANDS\n";
-    subcommand_sections(s, cmd);
+    subcommand_sections(s, cmd, docdir);
   }
   s += ".SH EXIT STATUS\n.TP\n.B 0\nsuccess (and, for \\fBcheck\\fR, every identity holds)\n"
-       ".TP\n.B 1\nan identity or comparison does not hold (\\fBcheck\\fR, \\fBrope diff\\fR)\n"
-       ".TP\n.B 2\nbad usage or bad input: one line on standard error names the option, field or byte and what is accepted\n";
-  s += ".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nwhen set (to anything), no colour in terminal output unless \\fB\\-\\-color always\\fR\n";
+       ".TP\n.B 1\nan identity or comparison does not hold (\\fBcheck\\fR, \\fBrope diff\\fR, \\fBrope engines\\fR)\n"
+       ".TP\n.B 2\nbad usage or bad input: one line on standard error names the option, field or byte and what is accepted\n"
+       ".TP\n.B 3\nthe output failed while being written (disk full, \\fBulimit \\-f\\fR, a reader that closed the "
+       "pipe); an existing output file is left untouched\n";
+  s += ".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nset to a non-empty value (no-color.org): no colour in terminal output (figures "
+       "drawn in glyphs, plain warnings) unless \\fB\\-\\-color always\\fR\n.TP\n.B TERM\n\\fBdumb\\fR: the "
+       "same as NO_COLOR\n";
   s += ".SH SEE ALSO\n";
   std::string see = cmd.path.empty() ? "" : ".BR posenc (1)";
   for (const auto& sub : root.subcommands) {
     if (sub.path == cmd.path) continue;
     see += (see.empty() ? "" : ",\n") + fmt::format(".BR {} (1)", roff(man_page_name(sub)));
   }
-  s += see + "\n.PP\nThe documentation in docs/ of the source tree: docs/cli.md (every option with an example).\n";
+  s += see + fmt::format("\n.PP\nThe documentation: {}/cli.md (every option with an example) and the other pages of "
+                         "{}/ (from the .deb; PREFIX/share/doc/posenc/ after cmake \\-\\-install; docs/ in the source tree).\n",
+                         roff(docdir), roff(docdir));
   return s;
 }
 

@@ -69,6 +69,7 @@ CLI::Option* add_param(CLI::App& sub, const ParamSpec& spec, ParamValue& storage
       },
       storage);
   opt->default_str(default_text(spec));
+  if (spec.path) opt->type_name("PATH");
   if (!spec.choices.empty()) opt->check(CLI::IsMember(spec.choices));
   if (std::holds_alternative<std::int64_t>(spec.default_value)) {
     const auto [lo, hi] = integer_bounds(spec);

@@ -1,6 +1,7 @@
 #include "validators.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -144,6 +145,10 @@ CLI::Validator non_empty_path() {
   return CLI::Validator(
       [](std::string& s) -> std::string { return s.empty() ? "must not be empty: give a file name, or - for stdout" : ""; },
       "", "non-empty");
+}
+
+CLI::Validator list_items(const std::vector<std::string>& items) {
+  return CLI::Validator([](std::string&) { return std::string(); }, fmt::format("{{{}}}", fmt::join(items, ",")));
 }
 
 }  // namespace posenc::cli

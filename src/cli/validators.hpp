@@ -28,6 +28,10 @@ CLI::Validator number_list_item();
 /// true or false (also 1 and 0, any case), rewritten as "true"/"false".
 CLI::Validator boolean();
 
+/// Names the items a comma list may hold ("{a,b,c}" after its type in --help, read by the
+/// completion scripts); checking each item is left to the library, whose message names it.
+CLI::Validator list_items(const std::vector<std::string>& items);
+
 /// The help text of an option's type: "INT in 1..2147483648", "NUMBER >= 1", "NUMBER".
 std::string integer_type(std::int64_t lo, std::int64_t hi);
 std::string unsigned_type(std::uint64_t lo, std::uint64_t hi);

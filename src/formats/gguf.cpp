@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -301,6 +302,14 @@ bool has_gguf_magic(const std::string& path) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> fp(std::fopen(path.c_str(), "rb"), &std::fclose);
   char magic[4] = {};
   return fp && std::fread(magic, 1, 4, fp.get()) == 4 && std::memcmp(magic, "GGUF", 4) == 0;
+}
+
+bool is_gguf_path(const std::string& path) {
+  if (has_gguf_magic(path)) return true;
+  if (path.size() < 5) return false;
+  std::string ext = path.substr(path.size() - 5);
+  for (char& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return ext == ".gguf";
 }
 
 GgufFile read_gguf(const std::string& path) {

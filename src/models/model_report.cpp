@@ -259,7 +259,7 @@ ModelReport parse_model(const std::string& json_text, const std::string& file) {
 }
 
 ModelReport read_model(const std::string& path) {
-  if (formats::has_gguf_magic(path)) return read_gguf_model(path);  // a .gguf, whatever its name
+  if (formats::is_gguf_path(path)) return read_gguf_model(path);  // the magic, whatever the name, or a .gguf name
   const std::string file = resolve_config_path(path, "posenc model");
   return parse_model(formats::read_small_file(file, "posenc model", formats::kMaxConfigBytes), file);
 }

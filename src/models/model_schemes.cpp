@@ -95,7 +95,7 @@ void learned_values(const MechanismUse& m, const std::string& text, ModelScheme&
 
 ModelScheme scheme_of_model(const std::string& path, const std::string& requested, const std::string& t5_mode) {
   const std::string file = resolve_config_path(path, "--hf-config");
-  if (formats::has_gguf_magic(file)) {  // llama.cpp files carry RoPE settings only
+  if (formats::is_gguf_path(file)) {  // llama.cpp files carry RoPE settings only
     if (!requested.empty() && requested != "rope")
       throw Error(fmt::format("--hf-config '{}' is a llama.cpp .gguf, which gives RoPE settings only (not {}): 'posenc "
                               "model {}' shows what it holds",

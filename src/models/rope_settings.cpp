@@ -37,7 +37,7 @@ RopeConfig resolve_rope_config(const ParamMap& p, std::string_view config_option
   const std::string path = gguf.empty() ? hf : gguf;
   const bool file = !path.empty();
   // A .gguf is recognised by its magic bytes wherever a config file is accepted.
-  const bool is_gguf = !gguf.empty() || (file && formats::has_gguf_magic(path));
+  const bool is_gguf = !gguf.empty() || (file && formats::is_gguf_path(path));
   const std::string option = gguf.empty() ? std::string(config_option) : std::string("--gguf");
   const std::string layer_type = p.has("layer-type") ? p.text("layer-type") : std::string();
   if (!layer_type.empty() && (!file || is_gguf))

@@ -85,10 +85,19 @@ std::vector<ParamSpec> rope_param_specs() {
       {"precision", "f32 emulates the references' float32; f64 computes in double", std::string("f32"),
        rope_precision_names()},
       {"apply-attention-factor", "multiply cos/sin by the attention factor, as transformers does", true, {}},
-      {"hf-config", "a model's Hugging Face config.json, a model folder holding one, a model id (ORG/NAME) in the local "
-                    "Hugging Face cache, or a llama.cpp .gguf (flags override it)", std::string(), {}},
-      {"gguf", "a llama.cpp .gguf model file: the settings llama.cpp uses (header only; flags override it)",
-       std::string(), {}},
+      [] {
+        ParamSpec s{"hf-config", "a model's Hugging Face config.json, a model folder holding one, a model id (ORG/NAME) "
+                                 "in the local Hugging Face cache, or a llama.cpp .gguf (flags override it)",
+                    std::string(), {}};
+        s.path = true;
+        return s;
+      }(),
+      [] {
+        ParamSpec s{"gguf", "a llama.cpp .gguf model file: the settings llama.cpp uses (header only; flags override it)",
+                    std::string(), {}};
+        s.path = true;
+        return s;
+      }(),
       {"layer-type", "with --hf-config: the rope of these layers (e.g. sliding_attention; default: the full-attention "
                      "rope)", std::string(), {}},
   };

@@ -91,6 +91,8 @@ CONFIG = {
     "not_json.json": b"{rope_theta: 10000",
     "array.json": b"[1, 2, 3]",
     "empty.json": b"",
+    "empty.gguf": b"",  # issue 26 item 15: read as GGUF (its name), not diagnosed as invalid JSON
+    "json_named.gguf": b'{"rope_theta": 10000}',
     "theta_string.json": cfg(rope_theta="10000"),
     "theta_one.json": cfg(rope_theta=1),
     "theta_negative.json": cfg(rope_theta=-5),

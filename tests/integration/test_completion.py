@@ -75,6 +75,25 @@ expect(bash_complete(["posenc", "generate", "--input", "ta"], cwd=files_dir) == 
        "bash: --input completes file names")
 expect(bash_complete(["posenc", "rope", "d"]) == ["diff"], "bash: posenc rope d -> diff")
 
+# Issue 26 item 13: path options and positionals complete file names, a flag takes no value, and a
+# comma list completes its items.
+open(os.path.join(files_dir, "config.json"), "w").close()
+expect(bash_complete(["posenc", "model", "co"], cwd=files_dir) == ["config.json"], "bash: posenc model co -> config.json")
+expect(bash_complete(["posenc", "rope", "--hf-config", "co"], cwd=files_dir) == ["config.json"],
+       "bash: rope --hf-config co -> config.json")
+expect(bash_complete(["posenc", "rope", "engines", "--gguf", "co"], cwd=files_dir) == ["config.json"],
+       "bash: rope engines --gguf co -> config.json")
+expect(bash_complete(["posenc", "decay", "--log-x", "si"]) == sorted(s for s in schemes if s.startswith("si")),
+       "bash: a flag (--log-x) takes no value: the next word is a scheme")
+expect(bash_complete(["posenc", "--help", "ro"]) == ["rope"], "bash: --help takes no value")
+methods_help = re.search(r"RoPE methods to compare, comma-separated \('' = none\): ([a-z0-9, ]+);",
+                         run("extrapolate", "--help", text=True).stdout)
+methods = sorted(methods_help.group(1).split(", ")) if methods_help else None
+expect(methods and bash_complete(["posenc", "extrapolate", "--methods", ""]) == methods,
+       f"bash: --methods <TAB> -> the methods of --help ({methods})")
+expect(bash_complete(["posenc", "extrapolate", "--methods", "none,ya"]) == ["none,yarn"],
+       "bash: --methods none,ya -> none,yarn")
+
 if shutil.which("fish"):
     def fish_complete(line):
         r = subprocess.run(["fish", "-c", f"source {scripts['fish']}; complete -C '{line}'"], capture_output=True, text=True)
@@ -82,6 +101,12 @@ if shutil.which("fish"):
     expect(fish_complete("posenc ro") == ["rope"], "fish: posenc ro -> rope")
     expect("sinusoidal" in fish_complete("posenc generate si"), "fish: posenc generate si -> sinusoidal")
     expect(fish_complete("posenc rope --convention ") == conventions, "fish: --convention choices")
+    os.chdir(files_dir)
+    expect("config.json" in fish_complete("posenc model co"), "fish: posenc model co -> config.json")
+    expect("config.json" in fish_complete("posenc rope --hf-config co"), "fish: rope --hf-config co -> config.json")
+    expect(fish_complete("posenc decay --log-x si") == sorted(s for s in schemes if s.startswith("si")),
+           "fish: a flag takes no value")
+    expect(fish_complete("posenc extrapolate --methods none,ya") == ["none,yarn"], "fish: --methods none,ya")
 else:
     print("fish not installed: fish completion not exercised")
 if shutil.which("zsh"):
@@ -91,6 +116,27 @@ if shutil.which("zsh"):
                         "_posenc_subcommands ''; _posenc_values rope --convention"], capture_output=True, text=True)
     expect("rope" in r.stdout.split() and sorted(r.stdout.split("\n")[1].split()[1:]) == conventions,
            f"zsh: the tables answer ({r.stdout!r} {r.stderr!r})")
+    def zsh_complete(words, cwd=None):
+        """What _posenc hands to compadd and _files for `words` (the last one is being completed):
+        zsh completes only in its line editor, so compadd, compset and _files are stood in for."""
+        arr = " ".join("'" + w.replace("'", "'\\''") + "'" for w in words)
+        stubs = ("compdef() { :; }; "
+                 "compadd() { local a; for a in \"$@\"; do [[ $a == -S || $a == '' || $a == -- ]] && continue; "
+                 "[[ $a == ${PREFIX}* ]] && print -r -- \"$a\"; done }; "
+                 "compset() { if [[ $PREFIX == *,* ]]; then IPREFIX=${PREFIX%,*},; PREFIX=${PREFIX##*,}; fi }; "
+                 "_files() { local f; for f in ${words[CURRENT]}*(N); do print -r -- \"FILE:$f\"; done }")
+        script = f"{stubs}; source {scripts['zsh']}; words=({arr}); CURRENT={len(words)}; PREFIX=${{words[CURRENT]}}; _posenc"
+        r = subprocess.run(["zsh", "-f", "-c", script], capture_output=True, text=True, cwd=cwd)
+        expect(r.returncode == 0 or r.stdout, f"zsh completion of {words} runs ({r.stderr.strip()})")
+        return sorted(w for w in r.stdout.split("\n") if w and w != "-S")
+    expect(zsh_complete(["posenc", "ro"]) == ["rope"], "zsh: posenc ro -> rope")
+    expect(zsh_complete(["posenc", "rope", "--convention", ""]) == conventions, "zsh: --convention choices")
+    expect("FILE:config.json" in zsh_complete(["posenc", "model", "co"], cwd=files_dir), "zsh: posenc model co -> files")
+    expect(zsh_complete(["posenc", "rope", "--hf-config", "co"], cwd=files_dir) == ["FILE:config.json"],
+           "zsh: rope --hf-config co -> files")
+    expect("sinusoidal" in zsh_complete(["posenc", "decay", "--log-x", "si"]), "zsh: a flag takes no value")
+    expect(methods and zsh_complete(["posenc", "extrapolate", "--methods", "none,"]) == methods,
+           "zsh: --methods none,<TAB> -> the items after the comma")
 else:
     print("zsh not installed: zsh completion not exercised")
 

@@ -49,4 +49,26 @@ for name in commands:
     if "examples" in sub_text:
         expect("EXAMPLES" in page, f"posenc-{name}(1) keeps the examples of --help")
 
+# Issue 26 item 14. A flag takes no value (CLI11 reports a type size of 1 for flags too): the pages
+# printed "-h, --help VALUE" and "--version VALUE".
+for page_name in ["posenc.1"] + [f"posenc-{n}.1" for n in commands]:
+    text = render(page_name)
+    expect(not re.search(r"--(help|version|no-extras|log-x|log-y|symmetric|no-index)\s+VALUE", text),
+           f"{page_name}: no flag is shown with a VALUE")
+    # the exit codes of docs/cli.md ("Exit codes"): 3 when the output fails while being written
+    status = text.split("EXIT STATUS", 1)[1].split("ENVIRONMENT", 1)[0]
+    expect(re.search(r"^\s+3\s+the output failed", status, re.M), f"{page_name}: EXIT STATUS names 3")
+    expect("rope engines" in " ".join(status.split()), f"{page_name}: exit 1 names rope engines")
+    # the installed documentation, not the source tree: docs: docs/X.md becomes /usr/share/doc/posenc/X.md
+    expect(not re.search(r"docs: docs/", text), f"{page_name}: no 'docs: docs/...' (a path of the source tree)")
+    # NO_COLOR as docs/cli.md says it: a non-empty value, and TERM=dumb alike
+    env = " ".join(text.split("ENVIRONMENT", 1)[1].split("SEE ALSO", 1)[0].split())
+    expect("NO_COLOR set to a non-empty value" in env and "TERM dumb" in env,
+           f"{page_name}: NO_COLOR and TERM=dumb as docs/cli.md words them ({env[:120]!r})")
+rope_page = render("posenc-rope.1")
+expect("/usr/share/doc/posenc/engines.md" in rope_page, "posenc-rope(1): rope engines' docs at the installed path")
+cli_md = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "cli.md")).read()
+expect("`NO_COLOR` is set to a non-empty value" in cli_md and "`dumb`" in cli_md,
+       "docs/cli.md says the same of NO_COLOR and TERM")
+
 finish()

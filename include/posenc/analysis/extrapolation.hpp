@@ -169,4 +169,7 @@ double rope_resolution(std::span<const double> theta, double threshold, std::int
 /// (future: rp = +n, else rp = −n). t5_bucket is non-decreasing in n, so a binary search finds it.
 std::int64_t t5_saturation(const encodings::T5Options& o, bool future);
 
+/// The bias and table schemes `extrapolate --schemes` compares: alibi, t5, learned, kerple, sandwich.
+const std::vector<std::string>& extrapolation_scheme_names();
+
 }  // namespace posenc::analysis

@@ -79,6 +79,11 @@ std::string ggml_type_name(std::uint32_t type);
 /// True when the file at `path` starts with the GGUF magic bytes (false when unreadable).
 bool has_gguf_magic(const std::string& path);
 
+/// A file to read as GGUF: it starts with the magic, or its name ends in ".gguf" (any case), so
+/// that an empty or damaged .gguf gets the GGUF reader's message (byte offset and rule), not a
+/// JSON parser's.
+bool is_gguf_path(const std::string& path);
+
 /// Reads the header of the GGUF file at `path`.
 GgufFile read_gguf(const std::string& path);
 
