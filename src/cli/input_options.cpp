@@ -51,6 +51,10 @@ void bind_input_options(CLI::App& cmd, InputFlags& flags) {
   opts.push_back(cmd.add_option("--input-dtype", flags.read.raw2,
                                 ".npy: what 2-byte raw values are (dtype '<V2': np.save writes ml_dtypes' bfloat16 so)")
                      ->check(CLI::IsMember({"bfloat16", "float16"})));
+  opts.push_back(cmd.add_option("--rows", flags.read.rows,
+                                "the rows (positions) to analyse, as a Python slice: A:B keeps rows A … B-1, A: from A, "
+                                ":B the first B; negative bounds count from the end (default: every row)")
+                     ->type_name("A:B"));
   for (CLI::Option* o : opts) o->group(group);
 }
 

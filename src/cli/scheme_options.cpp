@@ -195,6 +195,9 @@ std::string SchemeOptions::scheme() const {
     std::string hint;
     if (flag.rfind("--", 0) == 0 && !chosen.empty()) {
       hint = did_you_mean(flag, long_option_names(*parent_->get_subcommand(chosen)));
+    } else if (flag == "--len" && !input_.empty()) {
+      // "similarity --input t.npy --len 2000": the rows of a table are chosen with --rows.
+      hint = " (with --input, --rows :N takes the first N rows and --rows A:B rows A … B-1)";
     } else if (flag.rfind("--", 0) == 0) {
       // "generate --causal": an option of some schemes, given before the scheme.
       std::vector<std::string> owners;

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cstdint>
 #include <filesystem>
 #include <limits>
 
@@ -12,6 +14,8 @@
 #include "posenc/formats/file.hpp"
 #include "posenc/memory.hpp"
 #include "posenc/text.hpp"
+
+#include <charconv>
 
 namespace posenc::formats {
 
@@ -89,7 +93,59 @@ NpyArray read_npy_array(const std::string& path, std::size_t max_axes) {
   return parse_npy_array(read_input_file(path, 1), path, max_axes);
 }
 
+namespace {
+
+std::int64_t slice_bound(const std::string& text, const std::string& rows) {
+  std::int64_t v = 0;
+  const auto* end = text.data() + text.size();
+  const auto [p, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc() || p != end)
+    throw Error(fmt::format("--rows must be A:B, A: or :B with integers A < B (got '{}')", rows));
+  return v;
+}
+
+/// Keeps rows [first, end) of a 2-D table; its positions keep their labels (first_position).
+TableFile slice_rows(TableFile t, const ReadOptions& o, const std::string& path) {
+  if (o.rows.empty()) return t;
+  if (!t.shape.empty() && t.shape.size() != 2)
+    throw Error(fmt::format("--rows {} selects positions of a 2-D table; --input '{}' holds {} axes", o.rows, path,
+                            t.shape.size()));
+  const auto [first, end] = row_slice(o.rows, t.values.rows());
+  Matrix m(end - first, t.values.cols());
+  for (std::size_t r = first; r < end; ++r)
+    for (std::size_t c = 0; c < m.cols(); ++c) m(r - first, c) = t.values(r, c);
+  t.values = std::move(m);
+  if (!t.shape.empty()) t.shape[0] = end - first;
+  t.first_position += first;
+  t.notes.push_back(fmt::format("--rows {}: rows {} … {} of {}", o.rows, first, end - 1, path));
+  return t;
+}
+
+}  // namespace
+
+std::pair<std::size_t, std::size_t> row_slice(const std::string& rows, std::size_t count) {
+  const auto colon = rows.find(':');
+  if (colon == std::string::npos || rows.find(':', colon + 1) != std::string::npos)
+    throw Error(fmt::format("--rows must be A:B, A: or :B with integers A < B (got '{}')", rows));
+  const auto n = static_cast<std::int64_t>(count);
+  const auto bound = [&](const std::string& text, std::int64_t missing) {
+    if (text.empty()) return missing;
+    const std::int64_t v = slice_bound(text, rows);
+    return v < 0 ? v + n : v;
+  };
+  const std::int64_t a = bound(rows.substr(0, colon), 0), b = bound(rows.substr(colon + 1), n);
+  if (a < 0 || b > n || a >= b)
+    throw Error(fmt::format("--rows {} must select rows within the table's {} rows (0 ≤ A < B ≤ {}; negative bounds count "
+                            "from the end)",
+                            rows, count, count));
+  return {static_cast<std::size_t>(a), static_cast<std::size_t>(b)};
+}
+
 TableFile read_input(const std::string& path, const ReadOptions& opts) {
+  return slice_rows(read_whole_input(path, opts), opts, path);
+}
+
+TableFile read_whole_input(const std::string& path, const ReadOptions& opts) {
   if (path == "-" && ::isatty(0) == 1)
     throw Error("--input -: stdin is a terminal; pipe a table in (cat pe.csv | posenc ... --input -) or give a file");
   std::string format = opts.format.empty() ? format_of_name(path) : opts.format;

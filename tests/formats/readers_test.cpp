@@ -297,3 +297,30 @@ TEST_CASE("input files are sized before they are read", "[readers][memory]") {
   CHECK(posenc::formats::read_input(csv_path).values.rows() == 20000);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("--rows A:B selects rows as a Python slice does", "[readers][rows]") {
+  using posenc::formats::row_slice;
+  using Range = std::pair<std::size_t, std::size_t>;
+  // Python: list(range(50))[10:20] is 10..19, [-3:] is 47..49, [:5] is 0..4, [3:-3] is 3..46
+  CHECK(row_slice("10:20", 50) == Range{10, 20});
+  CHECK(row_slice("-3:", 50) == Range{47, 50});
+  CHECK(row_slice(":5", 50) == Range{0, 5});
+  CHECK(row_slice("3:-3", 50) == Range{3, 47});
+  CHECK(row_slice(":", 50) == Range{0, 50});
+  const auto message = [](const std::string& rows) {
+    try {
+      (void)row_slice(rows, 50);
+    } catch (const posenc::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  // an empty slice, a bound past the end, a negative start past the beginning, not a slice
+  CHECK(message("5:5") == "--rows 5:5 must select rows within the table's 50 rows (0 ≤ A < B ≤ 50; negative bounds "
+                          "count from the end)");
+  CHECK(message("0:51").find("--rows 0:51 must select rows within the table's 50 rows") == 0);
+  CHECK(message("-51:").find("--rows -51: must select") == 0);
+  CHECK(message("7") == "--rows must be A:B, A: or :B with integers A < B (got '7')");
+  CHECK(message("1:2:3") == "--rows must be A:B, A: or :B with integers A < B (got '1:2:3')");
+  CHECK(message("a:b") == "--rows must be A:B, A: or :B with integers A < B (got 'a:b')");
+}

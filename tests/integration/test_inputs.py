@@ -310,10 +310,33 @@ def test_project_nan(tmp):
     expect(r.returncode == 0, f"project --dims of finite columns: {r.stderr}")
 
 
+def test_rows(tmp):
+    """--rows A:B (issue 26 item 18): part of an --input table, as numpy's a[A:B]."""
+    a = np.random.default_rng(7).standard_normal((50, 8))
+    path = os.path.join(tmp, "mid.npy")
+    np.save(path, a)
+    for rows, part in (("10:20", a[10:20]), ("-3:", a[-3:]), (":5", a[:5])):
+        back, r = read_back(tmp, "--input", path, "--rows", rows)
+        expect(back is not None and same(back, part), f"generate --input --rows {rows} is a[{rows}] ({r.stderr.strip()})")
+    # similarity of rows 10..19: cosine of numpy's slice, labelled from position 10
+    out = os.path.join(tmp, "sim.csv")
+    r = subprocess.run([POSENC, "similarity", "--input", path, "--rows", "10:20", "--metric", "cosine", "-o", out],
+                       capture_output=True, text=True)
+    part = a[10:20]
+    unit = part / np.linalg.norm(part, axis=1, keepdims=True)
+    got = pd.read_csv(out, index_col=0) if r.returncode == 0 else None
+    expect(got is not None and np.allclose(got.to_numpy(), unit @ unit.T, rtol=0, atol=1e-6)
+           and list(got.index) == list(range(10, 20)), f"similarity --rows 10:20 = cosine of a[10:20] ({r.stderr.strip()})")
+    r = subprocess.run([POSENC, "similarity", "--input", path, "--len", "20"], capture_output=True, text=True)
+    expect(r.returncode == 2 and "--rows :N" in r.stderr, f"--len with --input points at --rows ({r.stderr.strip()})")
+    r = subprocess.run([POSENC, "generate", "--input", path, "--rows", "40:60"], capture_output=True, text=True)
+    expect(r.returncode == 2 and "--rows 40:60" in r.stderr and "50 rows" in r.stderr, f"--rows past the end ({r.stderr.strip()})")
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         for test in (test_npy, test_npz, test_pandas, test_long_form, test_every_scheme_reads_back, test_streams,
-                     test_project_nan):
+                     test_project_nan, test_rows):
             test(tmp)
     finish()
 

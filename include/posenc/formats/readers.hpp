@@ -1,4 +1,5 @@
 #pragma once
+#include <utility>
 /// Readers for a user's own table (`--input FILE`): .npy (float16/32/64, bfloat16, integers,
 /// bool; either byte order; C or Fortran order; 1-D to max_axes-D), .npz (numpy's zip of .npy
 /// members, stored or deflated) and .csv (UTF-8 text, numeric cells, optional header row,
@@ -21,6 +22,9 @@ struct ReadOptions {
   std::string npz_key;       ///< the .npz member to read ("" = the first; "x" and "x.npy" both name x.npy)
   std::string raw2;          ///< how to read 2-byte raw values ('<V2'): "" refuses, "bfloat16" or "float16"
   std::size_t max_axes = 2;  ///< arrays of 1 to this many axes (3: H x N x M bias tables)
+  /// --rows A:B: keep rows A … B-1 of a 2-D table (Python's slice: A or B may be left out; a
+  /// negative bound counts from the end). "" = every row.
+  std::string rows;
 };
 
 /// A table read from a file, with what the file says about its rows and columns.
@@ -82,6 +86,14 @@ Matrix read_csv(const std::string& path);
 /// (numpy's magic, a zip's, else CSV text). Refuses before reading a file whose values would
 /// not fit the memory limit.
 TableFile read_input(const std::string& path, const ReadOptions& opts = {});
-Matrix read_table(const std::string& path);  ///< read_input's values
+Matrix read_table(const std::string& path);
+
+/// read_input before `opts.rows` is applied.
+TableFile read_whole_input(const std::string& path, const ReadOptions& opts = {});
+
+/// Rows [first, end) that the slice text `rows` ("A:B", "A:", ":B", negative bounds from the end)
+/// selects of a table of `count` rows. Throws Error naming --rows and the rule (an empty slice,
+/// a bound past the table, not A:B).
+std::pair<std::size_t, std::size_t> row_slice(const std::string& rows, std::size_t count);  ///< read_input's values
 
 }  // namespace posenc::formats
