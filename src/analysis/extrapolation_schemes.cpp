@@ -11,6 +11,8 @@
 #include "posenc/schemes/registry.hpp"
 #include "posenc/error.hpp"
 #include "posenc/text.hpp"
+#include "posenc/formats/gguf.hpp"
+#include "posenc/models/layers.hpp"
 
 namespace posenc::analysis {
 namespace {
@@ -119,6 +121,15 @@ void set_bias_settings(ExtrapolationRequest& r, const ParamMap& alibi, const Par
   r.sandwich_dim = r.rope.integer("dim");
 }
 
+std::vector<std::string> extrapolation_layer_types(const ParamMap& rope) {
+  if (rope.has("layer-type") && !rope.text("layer-type").empty()) return {rope.text("layer-type")};
+  const std::string path = rope.has("hf-config") ? rope.text("hf-config") : std::string();
+  if (path.empty() || formats::is_gguf_path(path)) return {""};
+  const models::LayerPlan plan = models::read_layer_plan(path);
+  if (plan.rope_types.size() < 2) return {""};
+  return plan.rope_types;
+}
+
 Extrapolation extrapolate(const ExtrapolationRequest& r) {
   if (r.train_len < 2 || r.train_len > kMaxExtrapolationLen)
     throw Error(fmt::format("--train-len must be within [2, {}] (got {})", kMaxExtrapolationLen, r.train_len));
@@ -141,9 +152,19 @@ Extrapolation extrapolate(const ExtrapolationRequest& r) {
   Extrapolation e;
   e.request = r;
   e.lengths = extrapolation_lengths(r.train_len, r.target_len);
-  for (const auto& m : r.methods)
-    e.rope.push_back(extrapolate_rope(extrapolation_rope_config(r.rope, m, r.train_len, r.target_len), r.train_len,
-                                      r.target_len, e.lengths, r.samples, r.seed));
+  const std::vector<std::string> types = r.methods.empty() ? std::vector<std::string>{""} : extrapolation_layer_types(r.rope);
+  const auto plan = types.front().empty() ? models::LayerPlan{} : models::read_layer_plan(r.rope.text("hf-config"));
+  for (const auto& type : types) {
+    ParamMap p = r.rope;
+    if (!type.empty()) p.set("layer-type", type, true);
+    for (const auto& m : r.methods) {
+      RopeExtrapolation x = extrapolate_rope(extrapolation_rope_config(p, m, r.train_len, r.target_len), r.train_len,
+                                             r.target_len, e.lengths, r.samples, r.seed);
+      x.layer_type = type;
+      if (!type.empty()) x.layers = models::layers_of_type(plan, type);
+      e.rope.push_back(std::move(x));
+    }
+  }
   const auto has = [&](const char* s) { return std::find(r.schemes.begin(), r.schemes.end(), s) != r.schemes.end(); };
   if (has("alibi")) {
     AlibiExtrapolation a;

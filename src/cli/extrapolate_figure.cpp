@@ -14,7 +14,8 @@ namespace posenc::cli {
 namespace {
 
 std::string extrapolate_method_name(const analysis::RopeExtrapolation& r) {
-  return r.freqs.factor != 1.0 ? fmt::format("{} ×{:g}", r.method, r.freqs.factor) : r.method;
+  const std::string name = r.freqs.factor != 1.0 ? fmt::format("{} ×{:g}", r.method, r.freqs.factor) : r.method;
+  return r.layer_type.empty() ? name : fmt::format("{} ({})", name, r.layer_type);
 }
 
 render::LineFigure extrapolate_entropy_panel(const analysis::Extrapolation& e) {
@@ -124,7 +125,7 @@ render::LineFigure extrapolation_figure(const analysis::Extrapolation& e) {
                         static_cast<double>(e.request.target_len) / static_cast<double>(e.request.train_len));
   std::vector<std::string> notes;
   for (const auto& r : e.rope)
-    if (r.resolution > 0) notes.push_back(fmt::format("{} {:.3g}", r.method, r.resolution));
+    if (r.resolution > 0) notes.push_back(fmt::format("{} {:.3g}", extrapolate_method_name(r), r.resolution));
   if (!notes.empty()) f.subtitle = fmt::format("resolution (positions): {}", fmt::join(notes, ", "));
   if (e.learned)
     f.subtitle += fmt::format("{}learned: rows {} … {} missing ({} of {})", f.subtitle.empty() ? "" : "; ",

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <span>
 #include <nlohmann/json.hpp>
+
+#include "posenc/models/layers.hpp"
 
 namespace posenc::reports {
 namespace {
@@ -24,14 +27,18 @@ std::string method_label(const RopeExtrapolation& r) {
   return r.freqs.factor != 1.0 ? fmt::format("{} ×{:g}", r.method, r.freqs.factor) : r.method;
 }
 
-void write_rope_text(const Extrapolation& e, std::ostream& out) {
-  const auto& first = e.rope.front();
+/// One layer type's ropes (every rope when the model has one).
+void write_rope_text(const Extrapolation& e, std::span<const RopeExtrapolation> rope, std::ostream& out) {
+  const auto& first = rope.front();
   const auto L = e.request.train_len, T = e.request.target_len;
-  out << fmt::format("rope: head_dim {}, rotary_dim {} ({} pairs), base {}, convention {}\n", first.config.head_dim,
+  const std::string which =
+      first.layer_type.empty() ? std::string()
+                               : fmt::format(" of the {} layers ({})", first.layer_type, models::layer_ranges(first.layers));
+  out << fmt::format("rope{}: head_dim {}, rotary_dim {} ({} pairs), base {}, convention {}\n", which, first.config.head_dim,
                      first.config.rotary_dim, first.freqs.pairs(), first.config.base, to_string(first.config.convention));
   out << fmt::format("{:<14} {:>8} {:>11} {:>11} {:>8} {:>7} {:>7} {:>9} {:>9} {:>10}\n", "method", "factor",
                      "attn_factor", "logit_scale", "covered", "within", "beyond", "D(1)", "D'(1)", "resolution");
-  for (const auto& r : e.rope)
+  for (const auto& r : rope)
     out << fmt::format("{:<14} {:>8.6g} {:>11.6g} {:>11.6g} {:>8} {:>7} {:>7} {:>9.4g} {:>9.4g} {:>10}\n", r.method,
                        r.freqs.factor, r.freqs.attention_factor, r.logit_scale, r.covered, r.within, r.beyond,
                        r.neighbour_distance_train, r.neighbour_distance,
@@ -45,11 +52,11 @@ void write_rope_text(const Extrapolation& e, std::ostream& out) {
                      "per method (c covered, w within, b beyond)\n",
                      L, T);
   std::string head = fmt::format("{:>4} {:>12}", "pair", "trained");
-  for (const auto& r : e.rope) head += fmt::format(" {:>14}", r.method);
+  for (const auto& r : rope) head += fmt::format(" {:>14}", r.method);
   out << head << "\n";
   for (std::size_t i = 0; i < first.freqs.pairs(); ++i) {
     std::string row = fmt::format("{:>4} {:>12.6g}", i, first.angle_train[i]);
-    for (const auto& r : e.rope)
+    for (const auto& r : rope)
       row += fmt::format(" {:>12.6g} {}", r.angle_target[i], to_string(r.reach[i]).front());
     out << row << "\n";
   }
@@ -58,14 +65,14 @@ void write_rope_text(const Extrapolation& e, std::ostream& out) {
                      "(seed {}), logits q·k/sqrt({}) × logit_scale; ln n = uniform\n",
                      e.request.samples, e.request.seed, first.config.head_dim);
   head = fmt::format("{:>8} {:>8}", "n", "ln n");
-  for (const auto& r : e.rope) {
+  for (const auto& r : rope) {
     head += fmt::format(" {:>14}", method_label(r));
     if (r.logit_scale != 1.0) head += fmt::format(" {:>14}", "(no factor)");
   }
   out << head << "\n";
   for (std::size_t k = 0; k < e.lengths.size(); ++k) {
     std::string row = fmt::format("{:>8} {:>8.4f}", e.lengths[k], std::log(static_cast<double>(e.lengths[k])));
-    for (const auto& r : e.rope) {
+    for (const auto& r : rope) {
       row += fmt::format(" {:>14.4f}", r.entropy[k]);
       if (r.logit_scale != 1.0) row += fmt::format(" {:>14.4f}", r.entropy_without_factor[k]);
     }
@@ -79,9 +86,13 @@ void write_extrapolation_text(const Extrapolation& e, std::ostream& out) {
   const auto L = e.request.train_len, T = e.request.target_len;
   out << fmt::format("extrapolation: trained on L = {} positions, run at L' = {} (×{:g}); offsets {} … {} are new\n",
                      L, T, static_cast<double>(T) / static_cast<double>(L), L, T - 1);
-  if (!e.rope.empty()) {
+  // One section per layer type (Gemma 3: sliding and full attention), each with every method.
+  for (std::size_t i = 0; i < e.rope.size();) {
+    std::size_t j = i;
+    while (j < e.rope.size() && e.rope[j].layer_type == e.rope[i].layer_type) ++j;
     out << "\n";
-    write_rope_text(e, out);
+    write_rope_text(e, std::span<const RopeExtrapolation>(e.rope).subspan(i, j - i), out);
+    i = j;
   }
   if (e.alibi) {
     const auto& a = *e.alibi;
@@ -143,6 +154,8 @@ void write_extrapolation_json(const Extrapolation& e, std::ostream& out) {
   for (const auto& r : e.rope) {
     nlohmann::json m;
     m["method"] = r.method;
+    m["layer_type"] = r.layer_type.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.layer_type);
+    m["layers"] = r.layers;
     m["factor"] = r.freqs.factor;
     m["base"] = r.freqs.base;
     m["head_dim"] = r.config.head_dim;

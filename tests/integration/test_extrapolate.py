@@ -308,12 +308,52 @@ def check_bad_options(tmp):
     expect([n for n in os.listdir(tmp) if n.endswith(".tmp")] == [], "no temporary file left")
 
 
+def check_layer_types():
+    """Issue 26 item 16: a model whose layer types rotate differently gets one section per type.
+    Gemma 3 4B (tests/data/configs/models/gemma-3-4b.json, its _source): transformers'
+    Gemma3TextConfig makes layer i full attention when (i + 1) % sliding_window_pattern (6) == 0,
+    the others sliding; full layers rotate with rope_theta 1e6, sliding ones with
+    rope_local_base_freq 10000; head_dim 256."""
+    cfg = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "configs", "models", "gemma-3-4b.json")
+    r = run("extrapolate", "--hf-config", cfg, "--train-len", "8192", "--target-len", "32768", "--methods",
+            "none", "--schemes", "", "--samples", "1", "--format", "json", text=True)
+    expect(r.returncode == 0, f"layer types: exit {r.returncode} ({r.stderr!r})")
+    if r.returncode != 0:
+        return
+    ropes = {x["layer_type"]: x for x in json.loads(r.stdout)["rope"]}
+    n = 34
+    full = [i for i in range(n) if (i + 1) % 6 == 0]
+    sliding = [i for i in range(n) if (i + 1) % 6 != 0]
+    expect(sorted(ropes) == ["full_attention", "sliding_attention"], f"layer types: both sections ({sorted(ropes)})")
+    if sorted(ropes) != ["full_attention", "sliding_attention"]:
+        return
+    expect(ropes["full_attention"]["layers"] == full and ropes["sliding_attention"]["layers"] == sliding,
+           "layer types: the layers of each type, every layer covered")
+    expect(rel_err(ropes["full_attention"]["inv_freq"], default_inv_freq(1e6, 256)) <= 1e-6, "full layers: base 1e6")
+    expect(rel_err(ropes["sliding_attention"]["inv_freq"], default_inv_freq(10000.0, 256)) <= 1e-6,
+           "sliding layers: rope_local_base_freq 10000")
+    r = run("extrapolate", "--hf-config", cfg, "--train-len", "8192", "--target-len", "32768", "--methods", "none",
+            "--schemes", "", "--samples", "1", "--layer-type", "sliding_attention", "--format", "json", text=True)
+    got = [x["layer_type"] for x in json.loads(r.stdout)["rope"]] if r.returncode == 0 else None
+    expect(got == ["sliding_attention"], f"--layer-type picks one ({got}, {r.stderr!r})")
+    r = run("extrapolate", "--hf-config", cfg, "--train-len", "8192", "--target-len", "32768", "--methods", "none",
+            "--schemes", "", "--samples", "1", text=True)
+    expect(r.stdout.count("rope of the") == 2 and "rope of the sliding_attention layers (0-4, 6-10" in r.stdout,
+           "text: one section per layer type, naming its layers")
+    # a flags-only request and a one-rope model keep one section, "layer_type": null
+    r = run("extrapolate", "--train-len", "64", "--target-len", "128", "--methods", "none", "--schemes", "",
+            "--samples", "1", "--format", "json", text=True)
+    expect(r.returncode == 0 and [x["layer_type"] for x in json.loads(r.stdout)["rope"]] == [None],
+           "flags only: one rope, layer_type null")
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         check_json(tmp)
         check_text()
         check_biases()
         check_hf_config()
+        check_layer_types()
         check_figure(tmp)
         check_bad_options(tmp)
     finish()

@@ -37,6 +37,10 @@ std::string_view to_string(AngleReach r);
 /// RoPE under one method at the target length.
 struct RopeExtrapolation {
   std::string method;  ///< "none", "linear", ... (transformers' rope_type; none = "default")
+  /// The model's layer type this rope is of ("sliding_attention"), when its layer types rotate
+  /// differently (Gemma 2/3, gpt-oss, per-layer-type rope_parameters); "" when one rope serves all.
+  std::string layer_type;
+  std::vector<std::int64_t> layers;  ///< the 0-based layers of that type (empty with layer_type "")
   rope::RopeConfig config;
   rope::RopeFrequencies freqs;
   std::vector<double> angle_train;   ///< per pair: L·θ_i, the end of the angle range training swept (original θ)
@@ -121,7 +125,13 @@ struct Extrapolation {
   std::optional<LearnedExtrapolation> learned;
 };
 
-/// Runs every analysis the request names. Throws Error for bad settings, naming the option.
+/// The layer types whose ropes extrapolate analyses, primary first: the one `--layer-type` names;
+/// else every rope layer type of a --hf-config whose layer types rotate differently; else {""}
+/// (one rope: flags, a GGUF, or a model whose layers rotate alike).
+std::vector<std::string> extrapolation_layer_types(const ParamMap& rope);
+
+/// Runs every analysis the request names, each RoPE method once per layer type of
+/// extrapolation_layer_types. Throws Error for bad settings, naming the option.
 Extrapolation extrapolate(const ExtrapolationRequest& r);
 
 /// Sets the bias schemes' settings of `r` from their schemes' options as `posenc extrapolate`
