@@ -13,6 +13,7 @@
 #include "posenc/text.hpp"
 #include "posenc/formats/gguf.hpp"
 #include "posenc/models/layers.hpp"
+#include "posenc/rope/rope_bounds.hpp"
 
 namespace posenc::analysis {
 namespace {
@@ -157,9 +158,13 @@ Extrapolation extrapolate(const ExtrapolationRequest& r) {
   for (const auto& type : types) {
     ParamMap p = r.rope;
     if (!type.empty()) p.set("layer-type", type, true);
+    std::optional<std::optional<double>> min_base;  // once per layer type: the rotary width is the same
     for (const auto& m : r.methods) {
       RopeExtrapolation x = extrapolate_rope(extrapolation_rope_config(p, m, r.train_len, r.target_len), r.train_len,
                                              r.target_len, e.lengths, r.samples, r.seed);
+      x.critical_dimension = rope::critical_dimension(x.config.rotary_dim, x.config.base, r.train_len);
+      if (!min_base) min_base = rope::min_base(x.config.rotary_dim, r.target_len);
+      x.min_base = *min_base;
       x.layer_type = type;
       if (!type.empty()) x.layers = models::layers_of_type(plan, type);
       e.rope.push_back(std::move(x));

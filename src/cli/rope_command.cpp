@@ -91,6 +91,7 @@ int run_rope(Context& ctx, const RopeOptions& o) {
   const formats::Format f = o.output.prepare();
   const ParamMap settings = o.settings.values();
   rope::RopeReport r = rope::make_rope_report(models::resolve_rope_config(settings));
+  rope::add_rope_bounds(r);
   models::add_layer_ropes(r, settings);
   for (const auto& w : r.freqs.warnings) ctx.err << "posenc: warning: " << w << "\n";
   switch (f) {

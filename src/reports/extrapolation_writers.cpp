@@ -36,6 +36,15 @@ void write_rope_text(const Extrapolation& e, std::span<const RopeExtrapolation> 
                                : fmt::format(" of the {} layers ({})", first.layer_type, models::layer_ranges(first.layers));
   out << fmt::format("rope{}: head_dim {}, rotary_dim {} ({} pairs), base {}, convention {}\n", which, first.config.head_dim,
                      first.config.rotary_dim, first.freqs.pairs(), first.config.base, to_string(first.config.convention));
+  out << fmt::format("critical dimension {} of {} at L = {} (Liu et al. 2023); smallest base for L' = {}: {} (Men et al. "
+                     "2024){}\n",
+                     first.critical_dimension, first.config.rotary_dim, L, T,
+                     first.min_base ? fmt::format("{:.3g}", *first.min_base) : std::string("not computed beyond 2^21"),
+                     [&] {
+                       std::string bases;
+                       for (const auto& r : rope) bases += fmt::format("{}{} {:.6g}", bases.empty() ? "; bases: " : ", ", r.method, r.freqs.base);
+                       return bases;
+                     }());
   out << fmt::format("{:<14} {:>8} {:>11} {:>11} {:>8} {:>7} {:>7} {:>9} {:>9} {:>10}\n", "method", "factor",
                      "attn_factor", "logit_scale", "covered", "within", "beyond", "D(1)", "D'(1)", "resolution");
   for (const auto& r : rope)
@@ -156,6 +165,8 @@ void write_extrapolation_json(const Extrapolation& e, std::ostream& out) {
     m["method"] = r.method;
     m["layer_type"] = r.layer_type.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.layer_type);
     m["layers"] = r.layers;
+    m["critical_dimension"] = r.critical_dimension;
+    m["min_base"] = r.min_base ? nlohmann::json(*r.min_base) : nlohmann::json(nullptr);
     m["factor"] = r.freqs.factor;
     m["base"] = r.freqs.base;
     m["head_dim"] = r.config.head_dim;

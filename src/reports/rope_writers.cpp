@@ -77,6 +77,14 @@ void write_rope_report_text(const RopeReport& r, std::ostream& out) {
                      r.interpolated, r.blended, r.rescaled, r.zero);
   if (r.original_length > 0)
     out << fmt::format("  never a full turn  {} pairs within the original {} tokens\n", r.never_full_turn, r.original_length);
+  if (r.critical_dimension)
+    out << fmt::format("  critical dim       {} of {} (Liu et al. 2023: pairs 0 … {} turn fully within {} at base {})\n",
+                       *r.critical_dimension, r.config.rotary_dim, *r.critical_dimension / 2 - 1,
+                       r.critical_dimension_length, r.config.base);
+  if (r.min_base)
+    out << fmt::format("  min base           {:.3g} for {} positions (Men et al. 2024: Σ cos(m·θ_i) ≥ 0 for every m ≤ {}); "
+                       "this rope's base {}\n",
+                       *r.min_base, r.min_base_length, r.min_base_length, f.base);
   if (f.yarn)
     out << fmt::format("  yarn range         pairs {} .. {} (raw {:.6f} .. {:.6f}, beta_fast {}, beta_slow {}, {})\n",
                        f.yarn->low, f.yarn->high, f.yarn->low_raw, f.yarn->high_raw, f.yarn->beta_fast,
@@ -150,6 +158,10 @@ void write_rope_report_json(const RopeReport& r, std::ostream& out) {
             {"longrope_list", f.longrope_list.empty() ? json(nullptr) : json(f.longrope_list)},
             {"longrope_list_source", source(r.longrope_list_source)},
             {"never_full_turn", r.never_full_turn},
+            {"critical_dimension", r.critical_dimension ? json(*r.critical_dimension) : json(nullptr)},
+            {"critical_dimension_length", length(r.critical_dimension_length)},
+            {"min_base", r.min_base ? json(*r.min_base) : json(nullptr)},
+            {"min_base_length", length(r.min_base_length)},
             {"regimes", {{"unchanged", r.unchanged}, {"interpolated", r.interpolated}, {"blended", r.blended},
                          {"rescaled", r.rescaled}, {"zero", r.zero}}},
             {"settings", settings}, {"warnings", f.warnings}, {"notes", c.notes}};

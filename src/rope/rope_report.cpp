@@ -1,5 +1,7 @@
 #include "posenc/rope/rope_report.hpp"
 
+#include "posenc/rope/rope_bounds.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -191,6 +193,16 @@ RopeDiff compare_rope(const RopeConfig& a, const RopeConfig& b, std::int64_t len
     }
   }
   return d;
+}
+
+void add_rope_bounds(RopeReport& r) {
+  const RopeConfig& c = r.config;
+  r.critical_dimension_length =
+      c.original_max_position_embeddings > 0 ? c.original_max_position_embeddings : c.max_position_embeddings;
+  if (r.critical_dimension_length > 0)
+    r.critical_dimension = critical_dimension(c.rotary_dim, c.base, r.critical_dimension_length);
+  r.min_base_length = c.max_position_embeddings;
+  if (r.min_base_length > 0) r.min_base = min_base(c.rotary_dim, r.min_base_length);
 }
 
 }  // namespace posenc::rope

@@ -270,6 +270,11 @@ def check_hf_config():
     expect(m["llama3"]["factor"] == 8 and rel_err(m["llama3"]["inv_freq"], want) <= 1e-6,
            f"hf-config: llama3 at factor 8, rel err {rel_err(m['llama3']['inv_freq'], want):.2e}")
     expect(j["rope_settings"].get("hf-config") == cfg, f"hf-config echoed: {j['rope_settings']}")
+    # weights.md §5.4/§5.5, computed from the formulas: Llama-3-8B's critical dimension at 8192 is 70;
+    # the smallest base for 65536 positions at d = 128 is 2.21e6 (a 200-per-decade grid: 3 digits)
+    expect(m["none"]["critical_dimension"] == 70, f"critical dimension 70 ({m['none']['critical_dimension']})")
+    expect(m["none"]["min_base"] is not None and abs(m["none"]["min_base"] / 2.21e6 - 1) < 0.003,
+           f"min base 2.21e6 for 65536 ({m['none']['min_base']})")
 
 
 def check_text():

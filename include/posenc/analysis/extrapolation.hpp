@@ -41,6 +41,10 @@ struct RopeExtrapolation {
   /// differently (Gemma 2/3, gpt-oss, per-layer-type rope_parameters); "" when one rope serves all.
   std::string layer_type;
   std::vector<std::int64_t> layers;  ///< the 0-based layers of that type (empty with layer_type "")
+  /// rope::critical_dimension for L (the rotary width, the original base) and rope::min_base for
+  /// L' (nullopt beyond rope::kMaxMinBaseLength): the same for every method of a layer type.
+  std::int64_t critical_dimension = 0;
+  std::optional<double> min_base;
   rope::RopeConfig config;
   rope::RopeFrequencies freqs;
   std::vector<double> angle_train;   ///< per pair: L·θ_i, the end of the angle range training swept (original θ)

@@ -2,6 +2,7 @@
 /// What a RoPE configuration does to each frequency pair (`posenc rope`), and how two
 /// configurations or conventions differ (`posenc rope diff`). Computing only; the CLI formats.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,7 +55,19 @@ struct RopeReport {
   double logit_scale = 1;
   std::size_t never_full_turn = 0;    ///< pairs with fewer than one turn within L_orig
   std::size_t unchanged = 0, interpolated = 0, blended = 0, rescaled = 0, zero = 0;
+  /// Bounds of the literature (rope_bounds.hpp), set by add_rope_bounds: the critical dimension
+  /// for the training length (original_max_position_embeddings, else max_position_embeddings) and
+  /// the smallest base for the context max_position_embeddings, both over the rotary width;
+  /// nullopt when the length is not set (or the context is beyond kMaxMinBaseLength).
+  std::optional<std::int64_t> critical_dimension;
+  std::int64_t critical_dimension_length = 0;
+  std::optional<double> min_base;
+  std::int64_t min_base_length = 0;
 };
+
+/// Fills r.critical_dimension and r.min_base from r.config (a scan of up to about a second at
+/// 2^21 positions: `posenc rope` asks for it, other reports do not).
+void add_rope_bounds(RopeReport& r);
 
 /// Builds the report (throws Error like compute_frequencies).
 RopeReport make_rope_report(const RopeConfig& c);
