@@ -125,3 +125,29 @@ TEST_CASE("a report of 8192 layers with NoPE layers is built in linear time", "[
   CHECK(r.mechanisms[1].layers.size() == 2048);  // (layer + 1) % 4 == 0
   CHECK(seconds < 20.0);
 }
+
+// Issue 26 item 8: a config without num_hidden_layers (every top-level config of
+// tests/data/configs) was reported as "rope — layers none". The count is the config class's
+// default where posenc's family table has one (Gemma2Config(num_hidden_layers=26), transformers
+// models/gemma2/configuration_gemma2.py), else unknown: RoPE is then in every layer.
+TEST_CASE("a config without a layer count: the class default, else every layer", "[models][layers]") {
+  const auto llama = parse_model(R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+      "rope_theta": 500000.0})", "l.json");
+  CHECK(llama.num_layers == 0);
+  REQUIRE(llama.mechanisms.size() == 1);
+  CHECK(llama.mechanisms[0].where == "every layer");
+  CHECK(llama.mechanisms[0].layers.empty());
+  REQUIRE(llama.notes.size() == 1);
+  CHECK(llama.notes[0] == "no layer count: l.json gives no num_hidden_layers (nor n_layer, num_layers, n_layers), so "
+                          "RoPE is reported for every layer, however many there are");
+  // An unknown model_type with RoPE fields reads the same way.
+  const auto other = parse_model(R"({"model_type": "mystery", "head_dim": 64, "rope_theta": 10000.0})", "m.json");
+  REQUIRE(other.mechanisms.size() == 1);
+  CHECK(other.mechanisms[0].where == "every layer");
+  // Gemma 2: the class default 26, sliding and full layers alternating.
+  const auto gemma2 = parse_model(R"({"model_type": "gemma2"})", "g.json");
+  CHECK(gemma2.num_layers == 26);
+  REQUIRE(gemma2.mechanisms.size() == 2);
+  CHECK(gemma2.mechanisms[0].where == "layers 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25 (full_attention)");
+  CHECK(gemma2.mechanisms[0].layers.size() == 13);
+}
