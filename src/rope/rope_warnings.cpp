@@ -147,6 +147,7 @@ std::vector<std::pair<std::string, std::string>> ignored_settings(const RopeConf
 
 void add_warnings(const RopeConfig& c, RopeFrequencies& f) {
   auto& w = f.warnings;
+  w.insert(w.begin(), c.file_warnings.begin(), c.file_warnings.end());
   for (const auto& [name, who] : ignored_settings(c)) {
     std::string value;
     for (const auto& s : c.sources)
