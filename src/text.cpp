@@ -44,6 +44,10 @@ std::string join_choices(const std::vector<std::string>& choices) {
   return out;
 }
 
+std::string counted(std::int64_t n, std::string_view one, std::string_view many) {
+  return std::to_string(n) + " " + std::string(n == 1 ? one : many);
+}
+
 namespace {
 
 /// Length of the valid UTF-8 sequence starting at s[i] (2..4), or 0.

@@ -1,5 +1,6 @@
 #pragma once
 /// Small text helpers for messages: nearest-name suggestions, lists, quoting raw bytes.
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,9 @@ std::string did_you_mean(std::string_view given, const std::vector<std::string>&
 
 /// "a, b or c"
 std::string join_choices(const std::vector<std::string>& choices);
+
+/// "1 head", "8 heads": the count and the noun that agrees with it.
+std::string counted(std::int64_t n, std::string_view one, std::string_view many);
 
 /// `bytes` fit to quote in a one-line message: control bytes and bytes that are not UTF-8
 /// become \xNN (a NUL would end the message), valid UTF-8 stays; cut to `max` bytes with

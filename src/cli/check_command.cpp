@@ -55,10 +55,13 @@ void print_text(std::ostream& out, const CheckEcho& echo, const analysis::CheckR
   for (const auto& r : run.skipped) out << fmt::format("  skip   {:<20} {}\n", r.name, r.note);
   std::size_t failed = 0;
   for (const auto& r : run.results) failed += r.holds ? 0 : 1;
+  const std::size_t total = run.results.size();
   if (failed == 0)
-    out << fmt::format("all {} identities hold\n", run.results.size());
+    out << (total == 1 ? std::string("the 1 identity holds\n") : fmt::format("all {} identities hold\n", total));
+  else if (total == 1)
+    out << "the 1 identity fails\n";
   else
-    out << fmt::format("{} of {} identities fail\n", failed, run.results.size());
+    out << fmt::format("{} of {} identities {}\n", failed, total, failed == 1 ? "fails" : "fail");
 }
 
 nlohmann::ordered_json to_json(const analysis::IdentityResult& r, bool with_result) {

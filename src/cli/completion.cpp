@@ -50,10 +50,12 @@ void collect(const CommandModel& c, const std::vector<OptionModel>& inherited, T
 }
 
 Tables tables(const CommandModel& root) {
-  // Options of the top level that may stand anywhere (--max-memory) are offered everywhere.
+  // Options of the top level that may stand anywhere (--max-memory, --quiet) are offered everywhere.
   std::vector<OptionModel> global;
   for (const auto& o : root.options)
-    if (std::find(o.names.begin(), o.names.end(), "--max-memory") != o.names.end()) global.push_back(o);
+    if (std::find(o.names.begin(), o.names.end(), "--max-memory") != o.names.end() ||
+        std::find(o.names.begin(), o.names.end(), "--quiet") != o.names.end())
+      global.push_back(o);
   Tables t;
   collect(root, global, t);
   return t;

@@ -105,9 +105,9 @@ std::string man_page(const CommandModel& root, const CommandModel& cmd, const st
   s += ".SH OPTIONS\n";
   options_section(s, cmd.options);
   if (!cmd.path.empty()) {
-    // --max-memory may stand anywhere on the line.
+    // --max-memory and --quiet may stand anywhere on the line.
     for (const auto& o : root.options)
-      if (o.names.size() == 1 && o.names[0] == "--max-memory") options_section(s, {o});
+      if (o.names.size() == 1 && (o.names[0] == "--max-memory" || o.names[0] == "--quiet")) options_section(s, {o});
   }
   footer_section(s, cmd.footer, docdir);
   if (!cmd.path.empty() && !cmd.subcommands.empty()) {

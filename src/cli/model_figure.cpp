@@ -10,6 +10,7 @@
 #include "posenc/encodings/deberta.hpp"
 #include "posenc/encodings/sinusoidal.hpp"
 #include "posenc/encodings/t5.hpp"
+#include "posenc/text.hpp"
 
 namespace posenc::cli {
 namespace {
@@ -171,8 +172,8 @@ render::LineFigure model_figure(const models::ModelReport& r) {
       }
       case models::Mechanism::kAlibi: {
         const auto slopes = model_value_or<std::vector<double>>(m, "slopes", {});
-        auto p = model_panel(fmt::format("ALiBi slopes per head ({}, {} heads)",
-                                         model_value_or<std::string>(m, "codebase", ""), slopes.size()),
+        auto p = model_panel(fmt::format("ALiBi slopes per head ({}, {})", model_value_or<std::string>(m, "codebase", ""),
+                                         counted(static_cast<std::int64_t>(slopes.size()), "head", "heads")),
                              "head", "slope m (bias = −m·distance)", model_indices(static_cast<std::int64_t>(slopes.size())));
         p.log_y = true;
         p.series.push_back({"slope", slopes});

@@ -23,6 +23,7 @@
 #include "posenc/parallel.hpp"
 #include "posenc/text.hpp"
 #include "progress.hpp"
+#include "quiet.hpp"
 #include "scheme_options.hpp"
 
 namespace posenc::cli {
@@ -134,6 +135,11 @@ void configure_app(CLI::App& app, Context& ctx, int& exit_code, std::string& max
                  "messages only on a terminal), always, never (the preview in glyphs); may stand anywhere on the line")
       ->type_name("WHEN")
       ->check(CLI::IsMember({"auto", "always", "never"}));
+  // Taken out of the arguments by run (take_quiet): here for --help, the man page and completions.
+  static bool quiet_help = false;
+  app.add_flag("--quiet", quiet_help,
+               "no warnings or notes on stderr (errors are still printed, the exit code is unchanged); may stand "
+               "anywhere on the line");
   for (const auto& [name, add] : kCommands)
     if (only.empty() || only == name) add(app, ctx, exit_code);
 }
@@ -208,7 +214,11 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
 }  // namespace
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool out_is_terminal) {
-  const int code = run_command(args, out, err, out_is_terminal);
+  bool quiet = false;
+  const std::vector<std::string> rest = take_quiet(args, quiet);
+  QuietStream quiet_err(err);
+  const int code = run_command(rest, out, quiet ? quiet_err : err, out_is_terminal);
+  quiet_err.flush();
   // Whatever went to stdout (a table, a report, --help) must have arrived: a full disk or
   // a closed pipe is an error, not a silent exit 0. An error already reported is enough.
   out.flush();

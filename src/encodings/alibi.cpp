@@ -9,6 +9,7 @@
 #include "posenc/error.hpp"
 #include "posenc/encodings/alibi_codebases.hpp"
 #include "posenc/toeplitz.hpp"
+#include "posenc/text.hpp"
 
 namespace posenc::encodings {
 
@@ -172,7 +173,7 @@ SchemeInfo alibi_scheme() {
             info.results.emplace_back("slopes", slopes);  // kept: figures title each head from it
             info.value_name = "bias";
             const std::string who = variant == AlibiVariant::kPaper ? "ALiBi" : "ALiBi (" + p.text("variant") + ")";
-            info.title = head < 0 ? fmt::format("{} {} biases, {} heads", who, p.text("form"), heads)
+            info.title = head < 0 ? fmt::format("{} {} biases, {}", who, p.text("form"), counted(heads, "head", "heads"))
                                   : fmt::format("{} {} bias, head {} of {}, slope {}", who, p.text("form"), head, heads,
                                                 slopes[static_cast<std::size_t>(head)]);
             for (std::size_t j = 0; j < n && n <= 100000; ++j) info.column_names.push_back(fmt::format("j{}", j));

@@ -5,6 +5,7 @@
 #include "posenc/encodings/bias_kernels.hpp"
 #include "posenc/encodings/schemes.hpp"
 #include "posenc/error.hpp"
+#include "posenc/text.hpp"
 
 namespace posenc::encodings {
 
@@ -30,7 +31,7 @@ SchemeInfo kerple_scheme() {
             info.results.emplace_back("a_per_head", heads.a);
             info.value_name = "bias";
             info.title = p.integer("head") < 0
-                             ? fmt::format("KERPLE {} {} biases, {} heads", p.text("kind"), p.text("form"), h)
+                             ? fmt::format("KERPLE {} {} biases, {}", p.text("kind"), p.text("form"), counted(h, "head", "heads"))
                              : fmt::format("KERPLE {} {} bias, head {} of {}", p.text("kind"), p.text("form"),
                                            p.integer("head"), h);
             return head_bias_table(std::move(info), h, p.integer("head"), p.integer("len"), p.text("form") == "causal",
@@ -56,7 +57,7 @@ SchemeInfo sandwich_scheme() {
             TableInfo info = make_info("sandwich", p, {});
             info.value_name = "bias";
             info.title = p.integer("head") < 0
-                             ? fmt::format("Sandwich {} biases, d = {}, {} heads", p.text("form"), d, h)
+                             ? fmt::format("Sandwich {} biases, d = {}, {}", p.text("form"), d, counted(h, "head", "heads"))
                              : fmt::format("Sandwich {} bias, d = {}, head {} of {}", p.text("form"), d, p.integer("head"), h);
             // Every head's numerator depends on the distance only: computed once per distance.
             const auto len = p.integer("len");

@@ -30,8 +30,9 @@ nlohmann::json& scope_of(nlohmann::json& root, const std::string& prefix);
 /// An integer field of the scope, or `fallback` when absent or not an integer.
 std::int64_t int_field(const nlohmann::json& o, const char* key, std::int64_t fallback = 0);
 
-/// The most layers posenc reads from a config (2^20; the largest real models have a few hundred).
-constexpr std::int64_t kMaxLayers = std::int64_t{1} << 20;
+/// The most layers posenc reads from a config or GGUF (8192, docs/models.md): the deepest real
+/// models have a few hundred, and the report lists every layer (a million layers were 48 MB of JSON).
+constexpr std::int64_t kMaxLayers = 8192;
 
 /// The layer count: the first of num_hidden_layers, n_layer, num_layers, n_layers that holds an
 /// integer, 0 when none does. Error naming the field and [1, kMaxLayers] for a value outside it.

@@ -342,7 +342,7 @@ ModelReport gguf_model(const formats::GgufFile& f, const models::GgufTensorReade
     const std::string first(a->model_types.substr(0, a->model_types.find(' ')));
     if (const Family* fam = find_family(first)) r.family = std::string(fam->name);
   }
-  const auto n_layer = k.count("block_count", 1, 1 << 20);
+  const auto n_layer = k.count("block_count", 1, detail::kMaxLayers);
   if (!n_layer) throw Error(fmt::format("{}: no {} (llama.cpp requires it)", f.name, k.key("block_count")));
   r.num_layers = *n_layer;
   const std::string& arch = g->architecture;

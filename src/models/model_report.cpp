@@ -54,6 +54,9 @@ std::string shell_word(const std::string& s) {
 
 std::string where_of(const std::vector<std::int64_t>& layers, std::int64_t num_layers, const std::string& type) {
   if (num_layers > 0 && static_cast<std::int64_t>(layers.size()) == num_layers) return "every layer";
+  // No layer count in the file nor a class default for it: the mechanism is in every layer,
+  // however many there are (not "layers none").
+  if (num_layers <= 0 && layers.empty()) return "every layer";
   std::string w = fmt::format("layers {}", layer_ranges(layers));
   return type.empty() ? w : fmt::format("{} ({})", w, type);
 }
@@ -150,6 +153,10 @@ void finish(rope::RopeConfig& c) {
 void add_rope(const HfScope& s, const std::string& text, const std::string& file, ModelReport& r) {
   const LayerPlan plan = parse_layer_plan(text, file);
   r.num_layers = plan.num_layers;
+  if (plan.num_layers == 0)
+    r.notes.push_back(fmt::format("no layer count: {} gives no num_hidden_layers (nor n_layer, num_layers, n_layers), "
+                                  "so RoPE is reported for every layer, however many there are",
+                                  file));
   r.layer_types = plan.layer_types;
   rope::RopeConfig primary;
   if (plan.rope_types.empty()) {

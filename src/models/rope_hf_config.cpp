@@ -3,6 +3,7 @@
 #include "posenc/rope/rope_config.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -16,6 +17,7 @@
 #include "posenc/error.hpp"
 #include "posenc/formats/file.hpp"
 #include "posenc/models/config_path.hpp"
+#include "posenc/text.hpp"
 
 namespace posenc::models {
 
@@ -131,6 +133,65 @@ void read_head_dim(const Obj& cfg, RopeConfig& c) {
   }
 }
 
+/// The keys transformers' validation accepts in a rope_scaling / rope_parameters dict of each
+/// rope_type, besides "rope_type", the legacy "type" and "partial_rotary_factor" (which
+/// `_check_received_keys` always accepts): the required and optional keys of
+/// RotaryEmbeddingConfigMixin._validate_<type>_rope_parameters, transformers main
+/// src/transformers/modeling_rope_utils.py (read in the 8b-is/transformers fork of main at 07dc0bab).
+/// posenc's own "ntk" takes linear's keys; "su" is longrope, the legacy "mrope" is default.
+/// nullptr for a type transformers has no validation for (it warns about the type instead).
+const std::vector<std::string_view>* hf_scaling_keys_of(std::string_view type) {
+  using K = std::vector<std::string_view>;
+  static const K plain = {"rope_theta"};
+  static const K linear = {"factor", "rope_theta"};
+  static const K yarn = {"factor", "original_max_position_embeddings", "rope_theta", "attention_factor", "beta_fast",
+                         "beta_slow", "mscale", "mscale_all_dim", "truncate"};
+  static const K longrope = {"short_factor", "long_factor", "original_max_position_embeddings", "rope_theta",
+                             "attention_factor", "factor"};
+  static const K llama3 = {"factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor",
+                           "rope_theta"};
+  if (type == "default" || type == "mrope" || type == "proportional") return &plain;
+  if (type == "linear" || type == "dynamic" || type == "ntk") return &linear;
+  if (type == "yarn") return &yarn;
+  if (type == "longrope" || type == "su") return &longrope;
+  if (type == "llama3") return &llama3;
+  return nullptr;
+}
+
+/// transformers drops keys its validation does not know, with "Unrecognized keys in
+/// `rope_parameters` for 'rope_type'='yarn': {...}" (`_check_received_keys`); so does posenc, but
+/// says so: a typo such as "orignal_max_position_embeddings" silently loses a setting.
+/// mrope_section and mrope_interleaved are the M-RoPE configs' `ignore_keys_at_rope_validation`.
+void warn_unknown_scaling_keys(const Obj& s, const std::string& type, RopeConfig& c) {
+  const auto* accepted = hf_scaling_keys_of(type);
+  if (s.o == nullptr || accepted == nullptr) return;
+  std::vector<std::string> known = {"rope_type"};
+  for (auto k : *accepted) known.emplace_back(k);
+  known.emplace_back("partial_rotary_factor");
+  // Keys posenc reads as a setting of another method (beta_fast under linear) get the warning
+  // of add_warnings instead: "... is ignored: rope_type linear does not read it (yarn does)".
+  constexpr std::string_view kSettingKeys[] = {"factor",           "beta_fast",       "beta_slow",        "mscale",
+                                               "mscale_all_dim",   "attention_factor", "truncate",        "low_freq_factor",
+                                               "high_freq_factor", "short_factor",    "long_factor"};
+  for (const auto& [key, value] : s.o->items()) {
+    if (key == "rope_type" || key == "type" || key == "mrope_section" || key == "mrope_interleaved" ||
+        std::find(known.begin(), known.end(), key) != known.end() ||
+        std::find(std::begin(kSettingKeys), std::end(kSettingKeys), key) != std::end(kSettingKeys))
+      continue;
+    std::string guess = did_you_mean(key, known);  // ", did you mean 'x'?"
+    if (!guess.empty()) guess = " (" + guess.substr(2) + ")";
+    c.file_warnings.push_back(fmt::format("{}: \"{}\" is ignored{}: rope_type {} has no such key (transformers warns "
+                                          "\"Unrecognized keys\" and drops it too); its keys are {}",
+                                          s.file, s.field(key), guess, type, fmt::join(known, ", ")));
+  }
+}
+
+/// The rope_type string as transformers reads it: `rope_type`, else the legacy `type`.
+std::string hf_rope_type_text(const Obj& s) {
+  if (auto t = s.text("rope_type")) return *t;
+  return s.text("type").value_or("");
+}
+
 RopeScaling read_type(const Obj& s, RopeConfig& c) {
   auto t = s.text("rope_type");
   std::string key = "rope_type";
@@ -138,6 +199,10 @@ RopeScaling read_type(const Obj& s, RopeConfig& c) {
     t = s.text("type");
     key = "type";
     if (t) c.notes.push_back(fmt::format("legacy key \"{}type\" read as rope_type", s.prefix));
+  } else if (auto legacy = s.text("type"); legacy && *legacy != *t) {
+    // `rope_parameters.get("rope_type", rope_parameters.get("type", "default"))`: rope_type first.
+    c.file_warnings.push_back(fmt::format("{}: \"{}\" '{}' is ignored: \"{}\" '{}' is read first, as transformers does",
+                                          s.file, s.field("type"), *legacy, s.field("rope_type"), *t));
   }
   if (!t) s.missing("rope_type", "or the legacy \"type\"");
   from_file(c, "scaling", *t, s, key);
@@ -263,6 +328,7 @@ RopeConfig parse_hf_config(const std::string& json_text, const std::string& file
     from_file(c, "original-max-position-embeddings", fmt::format("{}", *o), s, "original_max_position_embeddings");
   }
   if (s.o != nullptr) c.scaling = read_type(s, c);
+  warn_unknown_scaling_keys(s, hf_rope_type_text(s), c);
   mrope_note(s, c);
   // yarn: transformers (current main) uses max_position_embeddings / original_max_position_embeddings
   // when factor is absent, so it is not required here.

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "posenc/models/layers.hpp"
+#include "posenc/text.hpp"
 
 namespace posenc::reports {
 namespace {
@@ -105,9 +106,9 @@ void write_extrapolation_text(const Extrapolation& e, std::ostream& out) {
   }
   if (e.alibi) {
     const auto& a = *e.alibi;
-    out << fmt::format("\nalibi: bias -m·|i-j| of {} heads; offsets up to L-1 = {} give [min, 0], up to L'-1 = {} "
+    out << fmt::format("\nalibi: bias -m·|i-j| of {}; offsets up to L-1 = {} give [min, 0], up to L'-1 = {} "
                        "reach the new range [min at L', min within L)\n",
-                       a.slopes.size(), L - 1, T - 1);
+                       counted(static_cast<std::int64_t>(a.slopes.size()), "head", "heads"), L - 1, T - 1);
     out << fmt::format("{:>4} {:>12} {:>14} {:>14}\n", "head", "slope", "min within L", "min at L'");
     for (std::size_t h = 0; h < a.slopes.size(); ++h)
       out << fmt::format("{:>4} {:>12.6g} {:>14.6g} {:>14.6g}\n", h, a.slopes[h], a.min_train[h], a.min_target[h]);

@@ -12,6 +12,22 @@
 namespace posenc::rope::detail {
 namespace {
 
+/// The largest relative change of inv_freq, and its pair, when `c` (no truncate) is computed
+/// with truncate false instead of transformers' default true; {0, 0} when nothing changes.
+std::pair<double, std::size_t> yarn_truncate_effect(const RopeConfig& c, const RopeFrequencies& f) {
+  RopeConfig unrounded = c;
+  unrounded.truncate = false;
+  unrounded.file_warnings.clear();
+  const RopeFrequencies g = compute_frequencies(unrounded);
+  std::pair<double, std::size_t> worst{0.0, 0};
+  for (std::size_t j = 0; j < f.inv_freq.size() && j < g.inv_freq.size(); ++j) {
+    if (f.inv_freq[j] == 0.0) continue;
+    const double rel = std::abs(g.inv_freq[j] - f.inv_freq[j]) / std::abs(f.inv_freq[j]);
+    if (rel > worst.first) worst = {rel, j};
+  }
+  return worst;
+}
+
 void yarn_warnings(const RopeConfig& c, RopeFrequencies& f) {
   auto& w = f.warnings;
   const bool hf = c.convention == RopeConvention::kHf;
@@ -29,9 +45,15 @@ void yarn_warnings(const RopeConfig& c, RopeFrequencies& f) {
     w.push_back(fmt::format("yarn: no factor; current transformers uses max_position_embeddings / "
                             "original_max_position_embeddings = {}, 4.x releases required factor",
                             f.factor));
+  // Said only when it matters here: the frequencies with truncate false differ from the
+  // rounded ones by more than float32 rounding (1e-6 relative; not when factor is 1, whose
+  // blend of equal values only moves ulps, or the range is clamped to [0, d−1] either way).
   if (!c.truncate && hf)
-    w.push_back("yarn: 'truncate' not set; transformers rounds the correction range (floor/ceil, default true), "
-                "gpt-oss sets it false, KerasHub and TVM do not round, ggml always rounds");
+    if (const auto [rel, pair] = yarn_truncate_effect(c, f); rel > 1e-6)
+      w.push_back(fmt::format("yarn: 'truncate' not set; transformers rounds the correction range (floor/ceil, default "
+                              "true); unrounded (gpt-oss sets truncate false; KerasHub and TVM never round) inv_freq "
+                              "would differ by up to {:.3g} relative (pair {}); ggml always rounds",
+                              rel, pair));
   if (c.truncate && !*c.truncate && !hf) w.push_back("yarn: ggml always rounds the correction range; truncate=false is ignored");
   for (const auto& [name, value, fallback] :
        {std::tuple{"beta_fast", c.beta_fast, 32.0}, std::tuple{"beta_slow", c.beta_slow, 1.0}}) {
@@ -147,6 +169,7 @@ std::vector<std::pair<std::string, std::string>> ignored_settings(const RopeConf
 
 void add_warnings(const RopeConfig& c, RopeFrequencies& f) {
   auto& w = f.warnings;
+  w.insert(w.begin(), c.file_warnings.begin(), c.file_warnings.end());
   for (const auto& [name, who] : ignored_settings(c)) {
     std::string value;
     for (const auto& s : c.sources)

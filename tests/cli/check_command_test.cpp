@@ -283,3 +283,16 @@ TEST_CASE("check rope-forms-agree and layouts-agree cannot fail from the command
   const auto zero = check_json({"rope", "--dim", "64", "--tol", "0", "--identity", "layouts-agree"}, 1);
   CHECK(zero["max_error"].get<double>() < 1e-15);
 }
+
+// "all 1 identities hold" (issue 26): one identity is counted in the singular.
+TEST_CASE("check: one identity is counted in the singular", "[cli][check]") {
+  const auto holds = run_cli({"check", "sinusoidal", "--identity", "shift-linear"});
+  CHECK(holds.code == 0);
+  CHECK_THAT(holds.out, Catch::EndsWith("the 1 identity holds\n"));
+  const auto fails = run_cli({"check", "learned", "--len", "100", "--dim", "16", "--identity", "shift-linear"});
+  CHECK(fails.code == 1);
+  CHECK_THAT(fails.out, Catch::EndsWith("the 1 identity fails\n"));
+  const auto two = run_cli({"check", "learned", "--len", "100", "--dim", "16", "--identity", "shift-linear,bounded"});
+  CHECK(two.code == 1);
+  CHECK_THAT(two.out, Catch::EndsWith("1 of 2 identities fails\n"));
+}

@@ -67,3 +67,17 @@ TEST_CASE("scale multiplies every text size of a figure", "[cli][figure]") {
   CHECK(count(two.out, "12") == 0);
   CHECK(run_cli({"generate", "sinusoidal", "--scale", "9"}).err == "posenc: error: --scale must be a number in 0.5..4 (got '9')\n");
 }
+
+// Issue 26 item 23: "ALiBi symmetric biases, 1 heads" — a count of one takes the singular.
+TEST_CASE("bias figure titles count one head in the singular", "[cli][figure]") {
+  const auto first_line = [](const std::vector<std::string>& args) {
+    const auto r = run_cli(args);
+    return r.out.substr(0, r.out.find('\n'));
+  };
+  CHECK(first_line({"generate", "alibi", "--heads", "1", "--len", "4", "--format", "ansi", "--color", "never"}) ==
+        "ALiBi symmetric biases, 1 head");
+  CHECK(first_line({"generate", "alibi", "--heads", "2", "--len", "4", "--format", "ansi", "--color", "never"}) ==
+        "ALiBi symmetric biases, 2 heads");
+  CHECK(first_line({"generate", "sandwich", "--heads", "1", "--dim", "8", "--len", "4", "--format", "ansi", "--color",
+                    "never"}) == "Sandwich symmetric biases, d = 8, 1 head");
+}

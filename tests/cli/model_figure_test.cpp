@@ -135,3 +135,16 @@ TEST_CASE("model figure CLI: PNG and SVG with one heading per plot", "[models][f
   }
   std::filesystem::remove_all(dir);
 }
+
+// Issue 26 item 8: the top-level configs have no num_hidden_layers; the title said "layers none".
+TEST_CASE("model figure: a config without a layer count is titled every layer", "[models][figure]") {
+  const auto f = posenc::cli::model_figure(posenc::models::read_model(data_path("configs/llama-3.1-8b.json")));
+  CHECK_THAT(f.heading, Contains("RoPE, every layer: base 500000, llama3 ×8"));
+  CHECK_THAT(f.heading, !Contains("none"));
+  const auto r = run_cli({"model", data_path("configs/llama-3.1-8b.json"), "--format", "json"});
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Contains("\"where\": \"every layer\""));
+  CHECK_THAT(r.out, Contains("\"num_layers\": null"));
+  const auto t = run_cli({"model", data_path("configs/llama-3.1-8b.json")});
+  CHECK_THAT(t.out, Contains("\nrope — every layer\n"));
+}

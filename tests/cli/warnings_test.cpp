@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli_helpers.hpp"
+#include "test_data.hpp"
 
 namespace {
 
@@ -57,4 +58,40 @@ TEST_CASE("integer positions past 2^24 in float32 are warned about", "[cli][warn
 TEST_CASE("learned with --std 0 writes 0, never -0", "[cli][warnings]") {
   const auto r = run_cli({"generate", "learned", "--std", "0", "--len", "3", "--dim", "4"});
   CHECK(r.out == "position,dim0,dim1,dim2,dim3\n0,0,0,0,0\n1,0,0,0,0\n2,0,0,0,0\n");
+}
+
+// Issue 26 item 17: --quiet (anywhere on the line, every command) turns warnings and notes off
+// and keeps errors and the exit code.
+TEST_CASE("--quiet drops warnings and notes, keeps errors", "[cli][warnings]") {
+  const std::vector<std::string> ntk = {"rope", "--scaling", "ntk", "--factor", "2"};  // warns: not a transformers type
+  const auto loud = run_cli(ntk);
+  CHECK(loud.code == 0);
+  CHECK_THAT(loud.err, Catch::Contains("posenc: warning: ntk: not a transformers rope_type"));
+  for (const auto& at : {std::size_t{0}, std::size_t{1}, ntk.size()}) {
+    auto args = ntk;
+    args.insert(args.begin() + static_cast<std::ptrdiff_t>(at), "--quiet");
+    const auto quiet = run_cli(args);
+    CHECK(quiet.code == 0);
+    CHECK(quiet.err.empty());
+    CHECK(quiet.out == loud.out);
+  }
+  // notes (generate rope --hf-config on DeepSeek: the half-layout tensor) and table warnings
+  const std::string ds = posenc::test::data_path("configs/deepseek-r1.json");
+  CHECK_THAT(run_cli({"generate", "rope", "--hf-config", ds, "--len", "2"}).err, Catch::Contains("posenc: note: "));
+  const auto noted = run_cli({"generate", "rope", "--hf-config", ds, "--len", "2", "--quiet"});
+  CHECK(noted.code == 0);
+  CHECK(noted.err.empty());
+  const auto alibi = run_cli({"generate", "alibi", "--form", "causal", "--len", "3", "--quiet"});
+  CHECK(alibi.code == 0);
+  CHECK(alibi.err.empty());
+  // errors stay, with their exit code
+  const auto bad = run_cli({"rope", "--quiet", "--dim", "63"});
+  CHECK(bad.code == 2);
+  CHECK(one_line(bad.err));
+  CHECK_THAT(bad.err, Catch::StartsWith("posenc: error: "));
+  const auto unknown = run_cli({"--quiet", "frobnicate"});
+  CHECK(unknown.code == 2);
+  CHECK_THAT(unknown.err, Catch::StartsWith("posenc: error: unknown command 'frobnicate'"));
+  // listed in --help
+  CHECK_THAT(run_cli({"--help"}).out, Catch::Contains("--quiet"));
 }

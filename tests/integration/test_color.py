@@ -91,6 +91,11 @@ def main():
     expect(r.stderr.startswith("posenc: error: ") and ESC not in r.stderr, f"pipe: {r.stderr!r}")
     r = run("--color", "always", *bad, text=True, env=env_with())
     expect(r.stderr.startswith(ESC + "[1;31mposenc: error:"), f"pipe with --color always: {r.stderr!r}")
+    # --quiet keeps errors, coloured as ever (its filter passes each line whole).
+    r = run("--color", "always", "--quiet", *bad, text=True, env=env_with())
+    expect(r.stderr.startswith(ESC + "[1;31mposenc: error:" + ESC + "[0m "), f"--quiet --color always: {r.stderr!r}")
+    got = on_pty_stderr(["--quiet", *bad], env_with())
+    expect(got.startswith(ESC + "[1;31mposenc: error:" + ESC + "[0m "), f"terminal with --quiet: {got!r}")
 
     # The progress bar: drawn on a terminal, never on a pipe or file.
     got = on_pty_stderr(LONG, env_with(), until="% ")

@@ -65,6 +65,7 @@ expect(conventions and bash_complete(["posenc", "rope", "--convention", ""]) == 
 expect(bash_complete(["posenc", "rope", "--convention", "=", ""]) == conventions, "bash: --convention=<TAB>")
 expect(bash_complete(["posenc", "generate", "sinusoidal", "--le"]) == ["--len"], "bash: --le -> --len")
 expect("--max-memory" in bash_complete(["posenc", "decay", "--max"]), "bash: --max-memory offered in a command")
+expect("--quiet" in bash_complete(["posenc", "model", "--qu"]), "bash: --quiet offered in a command")
 cmaps = help_choices(["generate"], "--cmap")  # generate's option, accepted after the scheme too
 expect(cmaps and bash_complete(["posenc", "generate", "sinusoidal", "--len", "8", "--cmap", ""]) == cmaps,
        "bash: a value after --len is skipped and --cmap offers the colormaps")

@@ -75,40 +75,79 @@ TEST_CASE("layer_ranges", "[models][layers]") {
   CHECK(layer_ranges({}) == "none");
 }
 
-// A 60-byte config claiming a million layers used to be cut to 2^20 layers silently (and `posenc
-// model --format json` wrote 48 MB of layer lists); it is refused naming the field and the range.
-TEST_CASE("a layer count beyond 2^20 is refused naming the field", "[models][layers]") {
+// A 60-byte config claiming a million layers used to be cut to 2^20 layers silently, then read
+// in full: `posenc model --format json` wrote 48 MB of layer lists for 1,000,000 layers. posenc
+// reads at most 8192 layers (docs/models.md; the deepest real models have a few hundred) and
+// refuses more in one line naming the field and the limit.
+TEST_CASE("a layer count beyond 8192 is refused naming the field and the limit", "[models][layers]") {
   const auto plan_error = [](const std::string& text) { return error_of([&] { parse_layer_plan(text, "c.json"); }); };
-  CHECK(plan_error(R"({"model_type": "smollm3", "num_hidden_layers": 1048577})") ==
-        "c.json: \"num_hidden_layers\" must be an integer within [1, 1048576] (got 1048577)");
+  CHECK(plan_error(R"({"model_type": "llama", "num_hidden_layers": 1000000})") ==
+        "c.json: \"num_hidden_layers\" must be an integer within [1, 8192] (got 1000000)");
+  CHECK(plan_error(R"({"model_type": "smollm3", "num_hidden_layers": 8193})") ==
+        "c.json: \"num_hidden_layers\" must be an integer within [1, 8192] (got 8193)");
   CHECK(plan_error(R"({"model_type": "gemma3", "text_config": {"model_type": "gemma3_text", "hidden_size": 8,
       "num_hidden_layers": 1000000000000}})") ==
-        "c.json: \"text_config.num_hidden_layers\" must be an integer within [1, 1048576] (got 1000000000000)");
+        "c.json: \"text_config.num_hidden_layers\" must be an integer within [1, 8192] (got 1000000000000)");
   CHECK(plan_error(R"({"model_type": "llama", "n_layer": 18446744073709551615})") ==
-        "c.json: \"n_layer\" must be an integer within [1, 1048576] (got 18446744073709551615)");
+        "c.json: \"n_layer\" must be an integer within [1, 8192] (got 18446744073709551615)");
   CHECK(plan_error(R"({"model_type": "llama", "num_hidden_layers": -3})") ==
-        "c.json: \"num_hidden_layers\" must be an integer within [1, 1048576] (got -3)");
-  // The bound itself is accepted: 2^20 layers, every 4th without RoPE.
-  const auto plan = parse_layer_plan(R"({"model_type": "smollm3", "num_hidden_layers": 1048576})", "c.json");
-  CHECK(plan.num_layers == 1048576);
-  CHECK(plan.no_rope_layers.size() == 262144);
-  // The `posenc model` report of a model without RoPE reads the count the same way.
+        "c.json: \"num_hidden_layers\" must be an integer within [1, 8192] (got -3)");
+  // layer_types without a count: its length is the count, under the same limit.
+  std::string types = R"("full_attention")";
+  for (int i = 0; i < 8192; ++i) types += R"(, "full_attention")";
+  CHECK(plan_error(R"({"model_type": "llama", "layer_types": [)" + types + "]}") ==
+        "c.json: \"layer_types\" must hold at most 8192 entries (got 8193)");
+  // The bound itself is accepted: 8192 layers, every 4th without RoPE.
+  const auto plan = parse_layer_plan(R"({"model_type": "smollm3", "num_hidden_layers": 8192})", "c.json");
+  CHECK(plan.num_layers == 8192);
+  CHECK(plan.no_rope_layers.size() == 2048);
+  // The `posenc model` report reads the count the same way, with or without RoPE.
   const auto t5 = error_of([] { posenc::models::parse_model(R"({"model_type": "t5", "num_layers": 2000000})", "t.json"); });
-  CHECK(t5 == "t.json: \"num_layers\" must be an integer within [1, 1048576] (got 2000000)");
+  CHECK(t5 == "t.json: \"num_layers\" must be an integer within [1, 8192] (got 2000000)");
+  const auto llama = error_of([] {
+    posenc::models::parse_model(R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+        "num_hidden_layers": 1000000})", "l.json");
+  });
+  CHECK(llama == "l.json: \"num_hidden_layers\" must be an integer within [1, 8192] (got 1000000)");
 }
 
 // The fuzz target found a 300-byte Llama 4 config with 488,192 layers that took 17 s in
-// `posenc model` (each layer looked up in the NoPE list: O(L²)). At the 2^20 bound the report is
-// now built in well under a second in Release (the old code needs minutes); 20 s leaves room for
-// sanitizer builds.
-TEST_CASE("a report of 2^20 layers with NoPE layers is built in linear time", "[models][layers]") {
+// `posenc model` (each layer looked up in the NoPE list: O(L²)); the report is linear in the
+// layers, and at the 8192 bound it takes milliseconds.
+TEST_CASE("a report of 8192 layers with NoPE layers is built in linear time", "[models][layers]") {
   const auto start = std::chrono::steady_clock::now();
   const auto r = posenc::models::parse_model(
-      R"({"model_type": "llama4_text", "hidden_size": 5120, "num_attention_heads": 40, "num_hidden_layers": 1048576})",
+      R"({"model_type": "llama4_text", "hidden_size": 5120, "num_attention_heads": 40, "num_hidden_layers": 8192})",
       "l.json");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   REQUIRE(r.mechanisms.size() == 2);
-  CHECK(r.mechanisms[0].layers.size() == 786432);  // 3 of every 4 layers rotate
-  CHECK(r.mechanisms[1].layers.size() == 262144);  // (layer + 1) % 4 == 0
+  CHECK(r.mechanisms[0].layers.size() == 6144);  // 3 of every 4 layers rotate
+  CHECK(r.mechanisms[1].layers.size() == 2048);  // (layer + 1) % 4 == 0
   CHECK(seconds < 20.0);
+}
+
+// Issue 26 item 8: a config without num_hidden_layers (every top-level config of
+// tests/data/configs) was reported as "rope — layers none". The count is the config class's
+// default where posenc's family table has one (Gemma2Config(num_hidden_layers=26), transformers
+// models/gemma2/configuration_gemma2.py), else unknown: RoPE is then in every layer.
+TEST_CASE("a config without a layer count: the class default, else every layer", "[models][layers]") {
+  const auto llama = parse_model(R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+      "rope_theta": 500000.0})", "l.json");
+  CHECK(llama.num_layers == 0);
+  REQUIRE(llama.mechanisms.size() == 1);
+  CHECK(llama.mechanisms[0].where == "every layer");
+  CHECK(llama.mechanisms[0].layers.empty());
+  REQUIRE(llama.notes.size() == 1);
+  CHECK(llama.notes[0] == "no layer count: l.json gives no num_hidden_layers (nor n_layer, num_layers, n_layers), so "
+                          "RoPE is reported for every layer, however many there are");
+  // An unknown model_type with RoPE fields reads the same way.
+  const auto other = parse_model(R"({"model_type": "mystery", "head_dim": 64, "rope_theta": 10000.0})", "m.json");
+  REQUIRE(other.mechanisms.size() == 1);
+  CHECK(other.mechanisms[0].where == "every layer");
+  // Gemma 2: the class default 26, sliding and full layers alternating.
+  const auto gemma2 = parse_model(R"({"model_type": "gemma2"})", "g.json");
+  CHECK(gemma2.num_layers == 26);
+  REQUIRE(gemma2.mechanisms.size() == 2);
+  CHECK(gemma2.mechanisms[0].where == "layers 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25 (full_attention)");
+  CHECK(gemma2.mechanisms[0].layers.size() == 13);
 }

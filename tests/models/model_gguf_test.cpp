@@ -142,6 +142,22 @@ TEST_CASE("gguf model: llama4 and smollm3 skip RoPE on every 4th layer", "[model
   CHECK_THAT(gguf_source(sm.mechanisms[1], "layers"), Contains("n_no_rope_layer_step = 4"));
 }
 
+// As a config.json's num_hidden_layers: more than 8192 layers (docs/models.md) is refused in one
+// line naming the key and the limit, instead of a report listing a million layers.
+TEST_CASE("gguf model: a block_count beyond 8192 is refused naming the key and the limit", "[models][gguf]") {
+  GgufWriter w;
+  w.str("general.architecture", "bloom").u32("bloom.context_length", 2048).u32("bloom.embedding_length", 768);
+  w.u32("bloom.block_count", 1000000).u32("bloom.attention.head_count", 12);
+  std::string message;
+  try {
+    gguf_report_of(w);
+  } catch (const posenc::Error& e) {
+    message = e.what();
+  }
+  CHECK_THAT(message, Contains("key bloom.block_count must be an integer within [1, 8192] (got 1000000)"));
+  CHECK(message.find('\n') == std::string::npos);
+}
+
 TEST_CASE("gguf model: ALiBi slopes as ggml computes them", "[models][gguf]") {
   GgufWriter w;  // bloom: max_bias 8 hard-coded; 12 heads (not a power of two)
   w.str("general.architecture", "bloom").u32("bloom.context_length", 2048).u32("bloom.embedding_length", 768);

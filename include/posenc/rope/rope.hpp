@@ -128,6 +128,10 @@ struct RopeConfig {
   std::shared_ptr<const struct RopeGgufSource> gguf;  ///< the file's header summary, or null
   std::vector<RopeSetting> sources;             ///< resolved values and their origin
   std::vector<std::string> notes;               ///< remarks found while resolving
+  /// Problems of the file's settings found while reading it (a rope_scaling key transformers
+  /// does not recognise, "type" contradicting "rope_type"): compute_frequencies copies them
+  /// to RopeFrequencies::warnings, first.
+  std::vector<std::string> file_warnings;
 
   /// Original (pre-extension) context: original_max_position_embeddings, else
   /// max_position_embeddings, else 0.
