@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "posenc/error.hpp"
+#include "posenc/formats/json_text.hpp"
 
 namespace posenc::models::detail {
 
@@ -29,7 +30,7 @@ std::string text_field(const json& o, const char* key) {
 json parse_root(const std::string& json_text, const std::string& file) {
   json root;
   try {
-    root = json::parse(json_text);
+    root = json::parse(formats::python_json_literals(json_text));  // NaN, Infinity as Python writes them
   } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers like 1e400
     std::string what = e.what();
     std::replace(what.begin(), what.end(), '\n', ' ');

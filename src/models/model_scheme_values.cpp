@@ -21,6 +21,7 @@
 #include "posenc/error.hpp"
 #include "posenc/models/layers.hpp"
 #include "posenc/models/model_schemes.hpp"
+#include "posenc/formats/json_text.hpp"
 
 namespace posenc::models::detail {
 namespace {
@@ -102,7 +103,7 @@ void mrope_values(const ModelReport& r, const MechanismUse& m, const std::string
               {"mrope-layout", std::string(interleaved ? "interleaved" : "sectioned")},
               {"layout", std::string("half")}};
   // The vision tower's numbers decide image/video positions: read them when the file has them.
-  const auto root = nlohmann::json::parse(config_text, nullptr, /*allow_exceptions=*/false);
+  const auto root = nlohmann::json::parse(formats::python_json_literals(config_text), nullptr, /*allow_exceptions=*/false);
   const nlohmann::json* vision = root.is_object() && root.contains("vision_config") && root["vision_config"].is_object()
                                      ? &root["vision_config"]
                                      : nullptr;

@@ -14,6 +14,7 @@
 #include "posenc/formats/gguf.hpp"
 #include "posenc/models/config_path.hpp"
 #include "posenc/models/model_report.hpp"
+#include "posenc/formats/json_text.hpp"
 #include "model_internal.hpp"
 
 namespace posenc::models {
@@ -50,7 +51,7 @@ std::string model_name(const ModelReport& r) {
 /// The model's initialisation std of its embeddings (init_std: OPT, Whisper, M2M100;
 /// initializer_range: GPT-2, BERT, RoBERTa); 0.02, both classes' default, when absent.
 double init_std(const std::string& text) {
-  const auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const auto j = nlohmann::json::parse(formats::python_json_literals(text), nullptr, /*allow_exceptions=*/false);
   for (const char* key : {"init_std", "initializer_range"})
     if (j.is_object() && j.contains(key) && j[key].is_number() && std::isfinite(j[key].get<double>()) &&
         j[key].get<double>() >= 0)

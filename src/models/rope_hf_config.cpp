@@ -18,6 +18,7 @@
 #include "posenc/formats/file.hpp"
 #include "posenc/models/config_path.hpp"
 #include "posenc/text.hpp"
+#include "posenc/formats/json_text.hpp"
 
 namespace posenc::models {
 
@@ -30,7 +31,10 @@ const char* type_name(const json& v) {
   switch (v.type()) {
     case json::value_t::null: return "null";
     case json::value_t::boolean: return "boolean";
-    case json::value_t::string: return "string";
+    case json::value_t::string: {
+      const std::string_view lit = formats::nonfinite_literal(v.get_ref<const std::string&>());
+      return lit.empty() ? "string" : lit.data();  // Python's NaN / Infinity, named as written
+    }
     case json::value_t::array: return "array";
     case json::value_t::object: return "object";
     default: return v.is_number() ? "number" : "value";
@@ -257,13 +261,29 @@ std::string json_error_message(const std::string& file, std::string what, std::s
   return fmt::format("{}: not valid JSON{}: {}", file, where, what);
 }
 
+/// Same, after literals were replaced: the line and column are counted in the original text.
+std::string json_error_at(const std::string& file, std::string what, std::string_view text, std::size_t byte) {
+  const std::size_t at = byte > 0 ? std::min(byte - 1, text.size()) : 0;
+  const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+  const std::size_t line_start = text.rfind('\n', at == 0 ? 0 : at - 1);
+  const std::size_t column = line_start == std::string_view::npos || at == 0 ? at + 1 : at - line_start;
+  const std::string msg = json_error_message(file, std::move(what), byte);
+  // json_error_message's "at line L, column C (byte offset B)" with the original's numbers.
+  const auto open = msg.find(" at line "), close = msg.find("): ", open == std::string::npos ? 0 : open);
+  if (open == std::string::npos || close == std::string::npos) return msg;
+  return fmt::format("{} at line {}, column {} (byte offset {}){}", msg.substr(0, open), line, column, at,
+                     msg.substr(close + 1));
+}
+
 }  // namespace
 
 RopeConfig parse_hf_config(const std::string& json_text, const std::string& file) {
   json root;
+  std::vector<std::size_t> replaced;  // Python's NaN and Infinity, read as strings
   try {
-    root = json::parse(json_text);
+    root = json::parse(formats::python_json_literals(json_text, &replaced));
   } catch (const json::parse_error& e) {
+    if (!replaced.empty()) throw Error(json_error_at(file, e.what(), json_text, formats::original_offset(e.byte, replaced)));
     throw Error(json_error_message(file, e.what(), e.byte));
   } catch (const json::exception& e) {  // out_of_range for numbers like 1e400
     throw Error(json_error_message(file, e.what(), 0));

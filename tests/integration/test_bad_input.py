@@ -138,7 +138,7 @@ CASES = [
     ([G, "rope", "--hf-config", I + "theta_string.json"], ["rope_theta", "number", "string"]),
     ([G, "rope", "--hf-config", I + "theta_one.json"], ["rope_theta", "1"]),
     ([G, "rope", "--hf-config", I + "theta_negative.json"], ["rope_theta", "-5"]),
-    ([G, "rope", "--hf-config", I + "theta_nan.json"], ["theta_nan.json", "json"]),
+    ([G, "rope", "--hf-config", I + "theta_nan.json"], ["theta_nan.json", "rope_theta", "got NaN"]),
     ([G, "rope", "--hf-config", I + "theta_huge.json"], ["theta_huge.json", "1e400"]),
     ([G, "rope", "--hf-config", I + "no_heads.json"], ["num_attention_heads", "missing"]),
     ([G, "rope", "--hf-config", I + "zero_heads.json"], ["num_attention_heads", "0"]),
