@@ -1,6 +1,8 @@
 // Terminal previews of figures: the picture in 24-bit colour half blocks (or glyphs, without
 // colour), sized to the terminal, with the title above and the colours named below.
 #include <fmt/format.h>
+
+#include <limits>
 #include <fmt/ranges.h>
 
 #include <algorithm>
@@ -68,6 +70,25 @@ std::string ansi_colour_scale(const std::string& cmap, double lo, double hi, con
 
 // "reduced 128→80 columns (sampled: they alternate), 50→46 rows (averaged)": each axis the
 // preview shrinks, from the table's cells to the preview's (half-block) pixels.
+/// The scale of a terminal line plot, which has no axes: "x 0 … 100, y -3.2 … 64: offset; dot"
+/// (the first and last x, the smallest and largest finite y of the curves drawn; on a log axis
+/// the positive ones), then the axis names.
+std::string line_scale(const LineFigure& l, int columns) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (const auto& s : l.series)
+    for (const double v : s.y)
+      if (std::isfinite(v) && (!l.log_y || v > 0)) lo = std::min(lo, v), hi = std::max(hi, v);
+  // The numbers first, the axis names after them: a narrow terminal cuts the names.
+  std::string numbers, names;
+  if (!l.x.empty()) numbers = fmt::format("x {:.4g} … {:.4g}", l.x.front(), l.x.back()), names = l.x_label;
+  if (lo <= hi) {
+    numbers += fmt::format("{}y {:.4g} … {:.4g}{}", numbers.empty() ? "" : ", ", lo, hi, l.log_y ? " (log)" : "");
+    names += (names.empty() ? "" : "; ") + l.y_label;
+  }
+  if (numbers.empty()) return {};
+  return cut(names.empty() ? numbers : numbers + ": " + names, columns) + "\n";
+}
+
 std::string reduction_note(const HeatmapFigure& h, int pw, int ph, bool sampled) {
   const char* how = h.reduce_by_max ? "largest" : "averaged";
   std::vector<std::string> parts;
@@ -127,13 +148,14 @@ std::string to_ansi(const Figure& f, int columns, int lines, bool colour) {
     return out + ansi_colour_scale(h->cmap, h->lo, h->hi, h->value_label, columns, colour);
   }
   if (const auto* l = std::get_if<LineFigure>(&f)) {
-    const int room = lines - title_lines - static_cast<int>(l->series.size()) - 1;
+    const int room = lines - title_lines - static_cast<int>(l->series.size()) - 2;  // the scale line too
     const int px_h = 2 * std::clamp(std::min(columns / 4, room), 3, 24);
     PngCanvas canvas(columns, px_h, theme().background);
     draw_line_plot(canvas, *l, true);
     std::vector<Rgb> colours;
     for (std::size_t i = 0; i < l->series.size(); ++i) colours.push_back(line_colour(l->cmap, i, l->series.size()));
     out += colour ? ansi_half_blocks(canvas.image()) : glyph_series(canvas.image(), colours);
+    out += line_scale(*l, columns);
     for (std::size_t i = 0; i < l->series.size(); ++i) {
       const Rgb c = colours[i];
       const std::string name = cut(l->series[i].name, columns - 3);

@@ -82,7 +82,9 @@ void add_samples(const std::vector<Point>& run, std::vector<Point>& out) {
 constexpr Rgb kReference{120, 120, 120};
 
 // A dashed line at r.y, labelled above its right or left end, whichever covers fewer of
-// the curves' points, on a white ground so that a curve passing behind does not cut it.
+// the curves' points, on a white ground so that a curve passing behind does not cut it. A line
+// too close to the top of the plot for its label above is labelled below it instead, so the
+// label never crosses the frame.
 // `label` false draws the line (under the curves), true the label (over them).
 void draw_reference(Canvas& c, const Rect& plot, const Axis& ya, const ReferenceLine& r, bool label,
                     const std::vector<Point>& curves) {
@@ -96,7 +98,9 @@ void draw_reference(Canvas& c, const Rect& plot, const Axis& ya, const Reference
   }
   if (r.label.empty()) return;
   const double px = theme().tick, w = text_width(r.label, px) + 4, h = px + 2;
-  const Rect right{plot.right() - 6 - w, y - 3 - h, w, h}, left{plot.x + 6, y - 3 - h, w, h};
+  const bool below = y - 3 - h < plot.y + 1 && y + 3 + h <= plot.bottom() - 1;
+  const double top = below ? y + 3 : y - 3 - h;
+  const Rect right{plot.right() - 6 - w, top, w, h}, left{plot.x + 6, top, w, h};
   auto hits = [&](const Rect& b) {
     return std::count_if(curves.begin(), curves.end(), [&](const Point& p) {
       return p.x >= b.x && p.x <= b.right() && p.y >= b.y && p.y <= b.bottom();
@@ -104,7 +108,7 @@ void draw_reference(Canvas& c, const Rect& plot, const Axis& ya, const Reference
   };
   const Rect b = hits(left) < hits(right) ? left : right;
   c.rect(b.x, b.y, b.w, b.h, theme().background);
-  c.text({b.x + 2, y - 4}, r.label, {px, kReference, HAlign::kLeft, VAlign::kBaseline});
+  c.text({b.x + 2, b.bottom() - 1}, r.label, {px, kReference, HAlign::kLeft, VAlign::kBaseline});
 }
 
 // One plot of a line figure: `f` gives the x values, x axis and colours, `p` its curves and

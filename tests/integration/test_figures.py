@@ -219,6 +219,38 @@ def check_colour_range_is_drawn_values():
     expect("1.0" in labels and "\u22121.0" in labels, f"fairseq colorbar ends labelled 1.0 and -1.0: {labels}")
 
 
+def check_reference_labels_inside_frames():
+    """Issue 26 item 22: a reference line near the top of its plot (Gemma 3's sliding layers:
+    wavelengths below 10^5, the original context 131072 at the top) is labelled below it; the
+    label stays inside the frame (the frame's vertical sides are 1-px rects of #3c3c3c)."""
+    cfg = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "configs", "models", "gemma-3-4b.json")
+    r = run("model", cfg, "--format", "svg")
+    expect(r.returncode == 0, f"model figure: exit {r.returncode} {r.stderr!r}")
+    root = ET.fromstring(r.stdout)
+    frames = [(float(e.get("y")), float(e.get("y")) + float(e.get("height"))) for e in root.iter(SVG + "rect")
+              if e.get("fill") == "#3c3c3c" and e.get("width") == "1"]
+    labels = [e for e in root.iter(SVG + "text") if (e.text or "").startswith("original context")]
+    expect(len(labels) == 2, f"two reference labels ({len(labels)})")
+    for e in labels:
+        base, size = float(e.get("y")), float(e.get("font-size"))
+        inside = any(top <= base - size and base <= bottom for top, bottom in frames)
+        expect(inside, f"label at baseline {base} (size {size}) lies inside a plot frame {sorted(set(frames))}")
+
+
+def check_ansi_line_scale():
+    """Issue 26 item 22: a terminal line plot has no axes, so a line gives its scale. decay
+    sinusoidal --dim 4 (base 10000: frequencies 1 and 0.01): the dot product at offset Δ is
+    cos(Δ) + cos(Δ/100), over Δ = 0 … 10 (computed here in numpy)."""
+    import numpy as np
+    d = np.arange(11.0)
+    dots = np.cos(d) + np.cos(d / 100)
+    env = dict(os.environ, COLUMNS="100", LINES="40", NO_COLOR="1")
+    r = run("decay", "sinusoidal", "--dim", "4", "--max-offset", "10", "--format", "ansi", env=env)
+    want = "x 0 … 10, y {:.4g} … {:.4g}: ".format(dots.min(), dots.max())
+    lines = r.stdout.decode().splitlines()
+    expect(any(l.startswith(want) for l in lines), f"ansi line plot: a scale line {want!r} in {lines[-3:]}")
+
+
 def main():
     figures = {
         "heatmap": ["generate", "sinusoidal", "--len", "50", "--dim", "128"],
@@ -280,6 +312,8 @@ def main():
         check_svg_rasters(["generate", "alibi", "--len", "10", "--heads", "3", "--width", "500", "--height", "300"])
         check_gallery(tmp)
     check_colour_range_is_drawn_values()
+    check_reference_labels_inside_frames()
+    check_ansi_line_scale()
     finish()
 
 
