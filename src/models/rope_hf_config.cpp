@@ -165,13 +165,23 @@ const std::vector<std::string_view>* hf_scaling_keys_of(std::string_view type) {
 /// transformers drops keys its validation does not know, with "Unrecognized keys in
 /// `rope_parameters` for 'rope_type'='yarn': {...}" (`_check_received_keys`); so does posenc, but
 /// says so: a typo such as "orignal_max_position_embeddings" silently loses a setting.
-/// mrope_section and mrope_interleaved are the M-RoPE configs' `ignore_keys_at_rope_validation`.
-void warn_unknown_scaling_keys(const Obj& s, const std::string& type, RopeConfig& c) {
+/// mrope_section and mrope_interleaved are the M-RoPE configs' `ignore_keys_at_rope_validation`
+/// (a few other classes have their own: hf_class_ignored_rope_keys).
+/// A config class's own `ignore_keys_at_rope_validation`, beyond the M-RoPE keys: Ministral3Config
+/// (transformers models/ministral3/configuration_ministral3.py @008e5743) keeps its
+/// llama_4_scaling_beta and max_position_embeddings in rope_parameters.
+std::vector<std::string_view> hf_class_ignored_rope_keys(std::string_view model_type) {
+  if (model_type == "ministral3") return {"llama_4_scaling_beta", "max_position_embeddings"};
+  return {};
+}
+
+void warn_unknown_scaling_keys(const Obj& s, const std::string& type, const std::string& model_type, RopeConfig& c) {
   const auto* accepted = hf_scaling_keys_of(type);
   if (s.o == nullptr || accepted == nullptr) return;
   std::vector<std::string> known = {"rope_type"};
   for (auto k : *accepted) known.emplace_back(k);
   known.emplace_back("partial_rotary_factor");
+  const std::vector<std::string_view> class_ignored = hf_class_ignored_rope_keys(model_type);
   // Keys posenc reads as a setting of another method (beta_fast under linear) get the warning
   // of add_warnings instead: "... is ignored: rope_type linear does not read it (yarn does)".
   constexpr std::string_view kSettingKeys[] = {"factor",           "beta_fast",       "beta_slow",        "mscale",
@@ -180,7 +190,8 @@ void warn_unknown_scaling_keys(const Obj& s, const std::string& type, RopeConfig
   for (const auto& [key, value] : s.o->items()) {
     if (key == "rope_type" || key == "type" || key == "mrope_section" || key == "mrope_interleaved" ||
         std::find(known.begin(), known.end(), key) != known.end() ||
-        std::find(std::begin(kSettingKeys), std::end(kSettingKeys), key) != std::end(kSettingKeys))
+        std::find(std::begin(kSettingKeys), std::end(kSettingKeys), key) != std::end(kSettingKeys) ||
+        std::find(class_ignored.begin(), class_ignored.end(), key) != class_ignored.end())
       continue;
     std::string guess = did_you_mean(key, known);  // ", did you mean 'x'?"
     if (!guess.empty()) guess = " (" + guess.substr(2) + ")";
@@ -348,7 +359,7 @@ RopeConfig parse_hf_config(const std::string& json_text, const std::string& file
     from_file(c, "original-max-position-embeddings", fmt::format("{}", *o), s, "original_max_position_embeddings");
   }
   if (s.o != nullptr) c.scaling = read_type(s, c);
-  warn_unknown_scaling_keys(s, hf_rope_type_text(s), c);
+  warn_unknown_scaling_keys(s, hf_rope_type_text(s), scope.model_type, c);
   mrope_note(s, c);
   // yarn: transformers (current main) uses max_position_embeddings / original_max_position_embeddings
   // when factor is absent, so it is not required here.

@@ -90,8 +90,18 @@ TEST_CASE("the accepted keys, the legacy type and the M-RoPE keys are not warned
   CHECK(parse_hf_config(R"({"model_type": "qwen2_vl", "hidden_size": 1536, "num_attention_heads": 12,
       "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}})")
             .file_warnings.empty());
+  // A config class's own ignore_keys_at_rope_validation: Ministral3Config's
+  // {"llama_4_scaling_beta", "max_position_embeddings"} (configuration_ministral3.py @008e5743).
+  CHECK(parse_hf_config(R"({"model_type": "ministral3", "head_dim": 128, "max_position_embeddings": 262144,
+      "rope_parameters": {"rope_type": "yarn", "factor": 16.0, "original_max_position_embeddings": 16384,
+      "llama_4_scaling_beta": 0.1, "max_position_embeddings": 262144, "rope_theta": 1000000.0}})")
+            .file_warnings.empty());
+  CHECK(parse_hf_config(R"({"model_type": "llama", "head_dim": 128, "max_position_embeddings": 262144,
+      "rope_parameters": {"rope_type": "yarn", "factor": 16.0, "original_max_position_embeddings": 16384,
+      "llama_4_scaling_beta": 0.1, "rope_theta": 1000000.0}})")
+            .file_warnings.size() == 1);
   // Every shipped config (real models' files) is clean.
-  for (const auto& dir : {"configs", "configs/models"})
+  for (const auto& dir : {"configs", "configs/models", "configs/families"})
     for (const auto& e : std::filesystem::directory_iterator(posenc::test::data_path(dir))) {
       if (e.path().extension() != ".json") continue;
       INFO(e.path().string());
