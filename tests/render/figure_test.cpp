@@ -126,7 +126,8 @@ TEST_CASE("the terminal preview is as wide as asked, in half blocks", "[figure][
   CHECK(blocks == 80);
   CHECK(line.substr(line.size() - 4) == "\x1b[0m");
   const std::string l = to_ansi(sample_lines(), 40);
-  CHECK(std::count(l.begin(), l.end(), '\n') == 1 + 10 + 2);  // title, 20 px in 10 lines, two legend lines
+  // title, 20 px in 10 lines, the scale line (a terminal plot has no axes), two legend lines
+  CHECK(std::count(l.begin(), l.end(), '\n') == 1 + 10 + 1 + 2);
 }
 
 TEST_CASE("integer_x puts the x ticks of an index axis on integers only", "[figure]") {
