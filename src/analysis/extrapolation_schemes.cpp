@@ -126,7 +126,13 @@ std::vector<std::string> extrapolation_layer_types(const ParamMap& rope) {
   if (rope.has("layer-type") && !rope.text("layer-type").empty()) return {rope.text("layer-type")};
   const std::string path = rope.has("hf-config") ? rope.text("hf-config") : std::string();
   if (path.empty() || formats::is_gguf_path(path)) return {""};
-  const models::LayerPlan plan = models::read_layer_plan(path);
+  // An unknown model_type is refused (or read as --assume-family's) by the rope reader itself.
+  models::LayerPlan plan;
+  try {
+    plan = models::read_layer_plan(path);
+  } catch (const Error&) {
+    return {""};
+  }
   if (plan.rope_types.size() < 2) return {""};
   return plan.rope_types;
 }

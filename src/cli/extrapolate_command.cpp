@@ -30,7 +30,7 @@ constexpr const char* kExtrapolateRopeParams[] = {
     "dim",         "base",      "rotary-dim",      "partial-rotary-factor", "factor",           "beta-fast",
     "beta-slow",   "mscale",    "mscale-all-dim",  "attention-factor",      "truncate",         "low-freq-factor",
     "high-freq-factor", "short-factor", "long-factor", "convention",       "precision",        "hf-config",
-    "layer-type"};
+    "layer-type", "assume-family"};
 
 struct ExtrapolateBound {
   std::string scheme, name;

@@ -36,8 +36,13 @@ int run_model(Context& ctx, const ModelOptions& o) {
   const models::ModelReport r = o.gguf.empty() ? models::read_model(o.path) : gguf_report(o.gguf);
   if (f == formats::Format::kPng || f == formats::Format::kSvg) {
     if (r.mechanisms.empty())
-      throw Error(fmt::format("{}: the model uses no position mechanism, so there is nothing to draw (see the text "
-                              "report)", r.source));
+      throw Error(r.family.empty() && !r.model_type.empty()
+                      ? fmt::format("{}: model_type '{}' is not one posenc knows, so there is no mechanism to draw (the "
+                                    "text report lists what the file states)",
+                                    r.source, r.model_type)
+                      : fmt::format("{}: the model uses no position mechanism, so there is nothing to draw (see the "
+                                    "text report)",
+                                    r.source));
     render::Figure fig = model_figure(r);
     o.figure.apply(fig);
     render::Metadata metadata = figure_metadata(std::get<render::LineFigure>(fig).title, {});

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "posenc/error.hpp"
+#include "posenc/text.hpp"
 #include "posenc/formats/json_text.hpp"
 
 namespace posenc::models::detail {
@@ -62,6 +63,29 @@ std::int64_t layer_count(const HfScope& s, const std::string& file) {
   return 0;
 }
 
+thread_local std::string t_assumed_family;  // models::AssumedFamily
+
+}  // namespace posenc::models::detail
+
+namespace posenc::models {
+
+AssumedFamily::AssumedFamily(const std::string& family) : previous_(detail::t_assumed_family) {
+  if (!family.empty() && find_family(family) == nullptr) {
+    std::vector<std::string> names;
+    for (const auto& f : families()) names.emplace_back(f.model_type);
+    throw Error(fmt::format("--assume-family '{}' is not a family posenc knows{}; give a model_type of docs/models.md "
+                            "(e.g. llama: RoPE, rotate_half, every layer)",
+                            family, did_you_mean(family, names)));
+  }
+  detail::t_assumed_family = family;
+}
+
+AssumedFamily::~AssumedFamily() { detail::t_assumed_family = previous_; }
+
+}  // namespace posenc::models
+
+namespace posenc::models::detail {
+
 HfScope prepare_scope(json& root) {
   HfScope s;
   s.cfg = &root;
@@ -73,6 +97,10 @@ HfScope prepare_scope(json& root) {
   s.model_type = text_field(*s.cfg, "model_type");
   if (s.model_type.empty()) s.model_type = text_field(root, "model_type");
   s.family = find_family(s.model_type);
+  if (s.family == nullptr && !t_assumed_family.empty() && !s.model_type.empty()) {
+    s.family = find_family(t_assumed_family);
+    s.assumed = true;
+  }
   if (s.family == nullptr) return s;
   for (const auto& d : s.family->defaults) {
     const std::string key(d.key);
@@ -102,6 +130,12 @@ bool uses_rope(const HfScope& s) {
 }
 
 void require_rope(const HfScope& s, const std::string& file) {
+  if (s.family == nullptr && !s.model_type.empty())
+    throw Error(fmt::format("{}: model_type '{}' is not one posenc knows, so it cannot tell whether, where and how the "
+                            "model rotates (it does not guess); read it as a known family with --assume-family FAMILY "
+                            "(e.g. llama: RoPE, rotate_half, every layer), or give the RoPE settings as flags without "
+                            "--hf-config; 'posenc model {}' shows what the file states",
+                            file, s.model_type, file));
   if (s.family == nullptr || uses_rope(s)) return;
   std::vector<std::string_view> names;
   for (auto m : mechanisms_used(s)) names.push_back(to_string(m));

@@ -10,6 +10,7 @@
 
 #include "posenc/rope/rope.hpp"
 #include "posenc/models/family.hpp"
+#include "posenc/models/rope_settings.hpp"
 
 namespace posenc::models::detail {
 
@@ -18,6 +19,7 @@ struct HfScope {
   std::string prefix;             ///< "" or "text_config."
   std::string model_type;         ///< of the scope, else of the root ("" when absent)
   const Family* family = nullptr;  ///< nullptr for a model_type posenc does not know
+  bool assumed = false;            ///< family is --assume-family's, not the model_type's
   std::vector<std::string> defaulted;  ///< keys filled from the config class's defaults
 };
 
@@ -52,7 +54,8 @@ bool uses_rope(const HfScope& s);
 std::vector<Mechanism> mechanisms_used(const HfScope& s);
 
 /// Throws Error "<file>: model_type 'bloom' (BLOOM) uses alibi, not RoPE: 'posenc model <file>'
-/// shows it" for a known model without RoPE.
+/// shows it" for a known model without RoPE, and refuses a model_type posenc does not know
+/// (no silent guess), naming --assume-family; a config without model_type is read as it states.
 void require_rope(const HfScope& s, const std::string& file);
 
 /// What the family adds to a RoPE config read from the scope: "class default (...)" as the

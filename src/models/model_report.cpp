@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <regex>
 #include <cmath>
 
 #include "model_internal.hpp"
@@ -243,16 +244,31 @@ ModelReport parse_model(const std::string& json_text, const std::string& file) {
       r.defaults.push_back({s.prefix + key, (*s.cfg)[key].dump(), detail::class_default_source(*s.family)});
   }
   const auto used = detail::mechanisms_used(s);
+  if (s.family == nullptr && !s.model_type.empty()) {
+    // No silent guess: what the file states, and no mechanism.
+    static const std::regex position_field(
+        "rope|rotary|theta|position|pos_|window|layer_types|head_dim|partial|alibi|bucket|relative|max_position|"
+        "num_hidden_layers|hidden_size|num_attention_heads|num_key_value_heads|n_layer|n_head|n_embd");
+    for (const auto& [key, value] : s.cfg->items())
+      if (std::regex_search(key, position_field))
+        r.stated.push_back({s.prefix + key, value.dump(), "stated by the file"});
+    r.notes.push_back(fmt::format(
+        "model_type '{}' is not one posenc knows: it does not tell whether, where or how this model uses positions "
+        "(no guess); the fields above are what the file states. 'posenc rope --hf-config {} --assume-family FAMILY' "
+        "reads it as a known family",
+        s.model_type, file));
+    return r;
+  }
   if (s.family == nullptr) {
     const bool has_rope_fields = s.cfg->contains("rope_theta") || s.cfg->contains("rope_scaling") ||
                                  s.cfg->contains("rope_parameters") || s.cfg->contains("rotary_emb_base");
     if (!has_rope_fields)
-      throw Error(fmt::format("{}: model_type '{}' is not one posenc knows, and the file has no RoPE fields "
-                              "(rope_theta, rope_scaling, rope_parameters): 'docs/models.md lists the families posenc knows",
-                              file, s.model_type));
-    r.notes.push_back(fmt::format("model_type '{}' is not in posenc's family table: read as a model with RoPE in "
-                                  "every layer, rotate_half layout",
-                                  s.model_type));
+      throw Error(fmt::format("{}: the config names no model_type and has no RoPE fields (rope_theta, rope_scaling, "
+                              "rope_parameters): posenc cannot tell what it uses; docs/models.md lists the families "
+                              "posenc knows",
+                              file));
+    r.notes.push_back("the config names no model_type: read as it states, RoPE in every layer with transformers' "
+                      "rotate_half layout (inferred, not stated)");
     add_rope(s, json_text, file, r);
     return r;
   }

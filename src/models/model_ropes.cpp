@@ -4,6 +4,7 @@
 
 #include "posenc/rope/rope_config.hpp"
 #include "posenc/models/layers.hpp"
+#include "hf_scope.hpp"
 
 namespace posenc::models {
 
@@ -11,6 +12,7 @@ void add_layer_ropes(rope::RopeReport& r, const ParamMap& p) {
   const std::string path = p.has("hf-config") ? p.text("hf-config") : std::string();
   if (path.empty()) return;
   r.layer_type = p.has("layer-type") ? p.text("layer-type") : std::string();
+  const AssumedFamily assumed(p.has("assume-family") ? p.text("assume-family") : std::string());
   const LayerPlan plan = read_layer_plan(path);
   r.no_rope_layers = plan.no_rope_layers;
   if (plan.rope_types.size() < 2) return;

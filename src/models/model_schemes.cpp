@@ -149,6 +149,12 @@ ModelScheme scheme_of_config(const std::string& text, const std::string& file, c
                               "nope do): 'posenc model "
                               "{}' shows what the model uses",
                               requested, path));
+    if (r.family.empty() && !r.model_type.empty())  // no silent guess (issue 27)
+      throw Error(fmt::format("{}: model_type '{}' is not one posenc knows, so it cannot tell which scheme the model "
+                              "uses (it does not guess); name the scheme with --assume-family FAMILY (e.g. 'posenc "
+                              "generate rope --hf-config {} --assume-family llama'); 'posenc model {}' shows what the "
+                              "file states",
+                              file, r.model_type, path, path));
     throw Error(fmt::format("{}: {} uses {}, not {}: 'posenc model {}' shows it", file, model_name(r), uses(r),
                             requested.empty() ? "a scheme posenc tabulates from a config" : requested, path));
   }

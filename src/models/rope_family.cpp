@@ -12,6 +12,10 @@ void apply_family(const HfScope& s, rope::RopeConfig& c) {
   set_llama_arch_facts(c);
   if (s.family == nullptr) return;
   const Family& f = *s.family;
+  if (s.assumed)
+    c.notes.push_back(fmt::format("model_type '{}' is not one posenc knows: read as {} ({}) because of "
+                                  "--assume-family {}: its class defaults, rotation and layer rules",
+                                  s.model_type, f.model_type, f.name, f.model_type));
   // Every setting read from a defaulted field names the class, not the file.
   for (auto& st : c.sources) {
     for (const auto& key : s.defaulted) {

@@ -9,6 +9,7 @@
 #include "posenc/models/llama_arch.hpp"
 #include "posenc/models/rope_gguf.hpp"
 #include "posenc/rope/rope_config.hpp"
+#include "hf_scope.hpp"
 
 namespace posenc::models {
 
@@ -43,6 +44,7 @@ RopeConfig resolve_rope_config(const ParamMap& p, std::string_view config_option
   if (!layer_type.empty() && (!file || is_gguf))
     throw Error(fmt::format("--layer-type '{}' needs --hf-config with a config.json", layer_type));
   RopeConfig c;
+  const AssumedFamily assumed(p.has("assume-family") ? p.text("assume-family") : std::string());
   if (file && is_gguf) {
     try {
       c = read_gguf_rope_config(path);

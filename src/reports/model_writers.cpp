@@ -76,6 +76,8 @@ void write_model_text(const models::ModelReport& r, std::ostream& out) {
     for (const auto& [k, from] : m.sources) out << fmt::format("  from: {:<{}}  {}\n", k, width, from);
     if (!m.command.empty()) out << "  shown by: " << m.command << "\n";
   }
+  if (!r.stated.empty()) out << "\nposition-related fields the file states\n";
+  for (const auto& d : r.stated) out << fmt::format("  {} = {}\n", d.field, d.value);
   if (!r.defaults.empty()) out << "\nfields the config leaves out (the config class's defaults)\n";
   for (const auto& d : r.defaults) out << fmt::format("  {} = {}  ({})\n", d.field, d.value, d.source);
   for (const auto& n : r.notes) out << "note: " << n << "\n";
@@ -97,11 +99,14 @@ void write_model_json(const models::ModelReport& r, std::ostream& out) {
   json defaults = json::array();
   for (const auto& d : r.defaults)
     defaults.push_back({{"field", d.field}, {"value", json::parse(d.value, nullptr, false)}, {"source", d.source}});
+  json stated = json::array();
+  for (const auto& d : r.stated)
+    stated.push_back({{"field", d.field}, {"value", json::parse(d.value, nullptr, false)}, {"source", d.source}});
   json j = {{"source", r.source}, {"input", r.input}, {"convention", r.convention}, {"model_type", r.model_type},
             {"family", r.family.empty() ? json(nullptr) : json(r.family)},
             {"config_class", r.config_class.empty() ? json(nullptr) : json(r.config_class)},
             {"num_layers", r.num_layers > 0 ? json(r.num_layers) : json(nullptr)}, {"layer_types", r.layer_types},
-            {"mechanisms", mechanisms}, {"defaults", defaults}, {"notes", r.notes},
+            {"mechanisms", mechanisms}, {"defaults", defaults}, {"stated", stated}, {"notes", r.notes},
             {"gguf", r.gguf ? detail::gguf_source_json(*r.gguf) : json(nullptr)}};
   out << j.dump(2) << "\n";
 }

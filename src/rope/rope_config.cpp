@@ -98,6 +98,9 @@ std::vector<ParamSpec> rope_param_specs() {
         s.path = true;
         return s;
       }(),
+      {"assume-family", "with --hf-config: read a model_type posenc does not know as this known family's (e.g. llama: "
+                        "RoPE, rotate_half, every layer) instead of refusing it",
+       std::string(), {}},
       {"layer-type", "with --hf-config: the rope of these layers (e.g. sliding_attention; default: the full-attention "
                      "rope)", std::string(), {}},
   };

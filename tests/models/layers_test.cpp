@@ -140,10 +140,16 @@ TEST_CASE("a config without a layer count: the class default, else every layer",
   REQUIRE(llama.notes.size() == 1);
   CHECK(llama.notes[0] == "no layer count: l.json gives no num_hidden_layers (nor n_layer, num_layers, n_layers), so "
                           "RoPE is reported for every layer, however many there are");
-  // An unknown model_type with RoPE fields reads the same way.
+  // An unknown model_type (issue 27): no mechanism is guessed; the fields the file states are listed.
   const auto other = parse_model(R"({"model_type": "mystery", "head_dim": 64, "rope_theta": 10000.0})", "m.json");
-  REQUIRE(other.mechanisms.size() == 1);
-  CHECK(other.mechanisms[0].where == "every layer");
+  CHECK(other.mechanisms.empty());
+  REQUIRE(other.stated.size() == 2);
+  CHECK(other.stated[0].field == "head_dim");
+  CHECK(other.stated[0].value == "64");
+  CHECK(other.stated[1].field == "rope_theta");
+  CHECK(other.stated[1].value == "10000.0");
+  REQUIRE(other.notes.size() == 1);
+  CHECK(other.notes[0].find("model_type 'mystery' is not one posenc knows") == 0);
   // Gemma 2: the class default 26, sliding and full layers alternating.
   const auto gemma2 = parse_model(R"({"model_type": "gemma2"})", "g.json");
   CHECK(gemma2.num_layers == 26);

@@ -92,6 +92,7 @@ TEST_CASE("the accepted keys, the legacy type and the M-RoPE keys are not warned
             .file_warnings.empty());
   // A config class's own ignore_keys_at_rope_validation: Ministral3Config's
   // {"llama_4_scaling_beta", "max_position_embeddings"} (configuration_ministral3.py @008e5743).
+  const posenc::models::AssumedFamily as_mistral("mistral");  // ministral3 is not in the families table
   CHECK(parse_hf_config(R"({"model_type": "ministral3", "head_dim": 128, "max_position_embeddings": 262144,
       "rope_parameters": {"rope_type": "yarn", "factor": 16.0, "original_max_position_embeddings": 16384,
       "llama_4_scaling_beta": 0.1, "max_position_embeddings": 262144, "rope_theta": 1000000.0}})")

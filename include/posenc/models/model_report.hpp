@@ -52,6 +52,9 @@ struct ModelReport {
   std::vector<std::string> layer_types;  ///< one per layer; empty when every layer is alike
   std::vector<MechanismUse> mechanisms;
   std::vector<DefaultedField> defaults;
+  /// For a model_type posenc does not know: the position-related fields the file states (source
+  /// "stated by the file"), and no mechanism: posenc does not guess what the model's code does.
+  std::vector<DefaultedField> stated;
   std::vector<std::string> notes;
   /// What was read from a .gguf file (version, byte order, architecture, keys); null for a config.
   std::shared_ptr<const rope::RopeGgufSource> gguf;

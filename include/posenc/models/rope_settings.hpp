@@ -29,6 +29,20 @@ RopeConfig parse_hf_config(const std::string& json_text, const std::string& name
 /// gave the file (`rope diff --config-a`), for messages.
 RopeConfig resolve_rope_config(const ParamMap& p, std::string_view config_option = "--hf-config");
 
+/// While alive (on this thread), config readers take a model_type posenc does not know as
+/// `family`, a model_type of the families table (--assume-family), instead of refusing it; ""
+/// changes nothing. Throws Error naming --assume-family for a family posenc does not know.
+class AssumedFamily {
+ public:
+  explicit AssumedFamily(const std::string& family);
+  ~AssumedFamily();
+  AssumedFamily(const AssumedFamily&) = delete;
+  AssumedFamily& operator=(const AssumedFamily&) = delete;
+
+ private:
+  std::string previous_;
+};
+
 /// What llama.cpp's architecture table says of the config's model_type or GGUF architecture,
 /// recorded for --convention ggml (its default layout and the deepseek2 YaRN rule).
 void set_llama_arch_facts(RopeConfig& c);
