@@ -6,7 +6,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
+#include <climits>
 #include <cmath>
+#include <cstdint>
+#include <set>
 
 #include "posenc/models/llama_arch.hpp"
 #include "posenc/models/rope_gguf.hpp"
@@ -27,6 +31,9 @@ bool from_key(const RopeConfig& c, const std::string& name) {
 float f32(double v) { return static_cast<float>(v); }
 
 std::string num(double v) { return fmt::format("{}", v); }
+
+/// A float32 value in its shortest float32 spelling (0.1, not 0.10000000149011612).
+std::string num_f32(double v) { return fmt::format("{}", static_cast<float>(v)); }
 
 class Checker {
  public:
@@ -53,12 +60,26 @@ class Checker {
                       a_.model_type));
   }
 
+  void loads() {
+    for (const auto& why : g_.load_errors)
+      add("load", g_.path, "a file llama.cpp loads", "refused", why);
+  }
+
   void base() {
     if (f32(a_.base) == f32(b_.base)) return;
-    if (!from_key(b_, "base"))
+    if (!from_key(b_, "base")) {
+      // ../shared/reference/gguf.md §3: only these converters write no rope.freq_base.
+      static const std::set<std::string> kNoBase = {"gemma", "gemma2", "gptneox", "stablelm", "phi2", "falcon"};
       add("rope.freq_base", key("rope.freq_base"), num(f32(a_.base)), "absent: llama.cpp uses 10000",
-          "base never written: the converters of gemma, gemma2, gptneox (rotary_emb_base), stablelm, phi2 and falcon "
-          "write no rope.freq_base (CodeLlama's 1e6: ggml-org/llama.cpp#2768, fixed by #2773)");
+          kNoBase.count(g_.architecture) != 0
+              ? fmt::format("base never written: llama.cpp's converter for {} writes no rope.freq_base{}, so a "
+                            "rope_theta other than 10000 is lost",
+                            g_.architecture, g_.architecture == "gptneox" ? " (rotary_emb_base is dropped)" : "")
+              : fmt::format("base never written although llama.cpp's converter for {} writes rope_theta as "
+                            "rope.freq_base: an older converter (CodeLlama's 1e6 was dropped, ggml-org/llama.cpp#2768, "
+                            "fixed by #2773) or another tool wrote the file",
+                            g_.architecture));
+    }
     else
       add("rope.freq_base", key("rope.freq_base"), num(f32(a_.base)), num(b_.base),
           "rope_theta differs: converted from another revision of the config, or edited after conversion");
@@ -75,12 +96,25 @@ class Checker {
           num(static_cast<double>(b_.rotary_dim)),
           "partial rotary: the converters compute int(pct·n_embd)//n_head (phi2, phi3) or int(pct·head_dim) (gptneox, "
           "stablelm), transformers int(head_dim·partial_rotary_factor); Persimmon wrote head_dim (ggml-org/llama.cpp#5460)");
-    if (a_.max_position_embeddings > 0 && a_.max_position_embeddings != g_.n_ctx_train)
+    if (a_.max_position_embeddings > 0 && a_.max_position_embeddings != g_.n_ctx_train) {
+      // ../shared/reference/gguf.md §3: command-r writes model_max_length, falcon 2048; every other
+      // RoPE architecture writes the first of max_position_embeddings, n_ctx, n_positions, ...
+      // (conversion/base.py), so a different value is a finding there.
+      const std::string& an = g_.architecture;
+      const bool by_rule = an == "command-r" || an == "falcon";
       add("context length", key("context_length"), num(static_cast<double>(a_.max_position_embeddings)),
           num(static_cast<double>(g_.n_ctx_train)),
-          "by the converter's rule for some architectures (Command-R model_max_length, Falcon 2048, BLOOM seq_length, "
-          "T5 512, Gemma 3 131072); it sets llama.cpp's default -c and the LongRoPE switch",
-          false);
+          by_rule ? fmt::format("by the converter's rule for {} ({}); it sets llama.cpp's default -c", an,
+                                an == "falcon" ? "context_length hard-coded 2048" : "context_length = model_max_length")
+                  : fmt::format("llama.cpp's converter for {} writes max_position_embeddings as context_length: the "
+                                "file was edited or converted from another config; it sets llama.cpp's default -c "
+                                "(n_ctx_train){}",
+                                an, from_key(b_, "original-max-position-embeddings")
+                                        ? std::string()
+                                        : " and, without rope.scaling.original_context_length, the YaRN/LongRoPE "
+                                          "original context"),
+          !by_rule);
+    }
   }
 
   void original_length() {
@@ -142,6 +176,7 @@ class Checker {
       add("truncate", "(no GGUF key)", "false", "llama.cpp always rounds the correction range",
           "truncate: false cannot be stored (gpt-oss; vllm-project/vllm#28244 and sgl-project/sglang#14270 had to "
           "add it)");
+    yarn_log_multiplier();
     const bool reads_betas = g_.architecture == "grok" || g_.architecture == "mistral3";
     for (const auto& [name, v, dflt] : {std::tuple{"beta_fast", a_.beta_fast, 32.0}, std::tuple{"beta_slow", a_.beta_slow, 1.0}})
       if (v && *v != 0 && *v != dflt && !reads_betas)
@@ -149,6 +184,41 @@ class Checker {
             fmt::format("non-default {} is not read by llama.cpp for architecture {} (only grok and mistral3 read the "
                         "betas)",
                         name, g_.architecture));
+  }
+
+  /// deepseek2 reads yarn_log_multiplier as 0.1·mscale_all_dim (÷ 0.1 on load), mistral3 as
+  /// mscale_all_dim (../shared/reference/gguf.md §3; conversion/deepseek.py, llama-model.cpp,
+  /// [TAG_DEEPSEEK2_YARN_LOG_MUL_FIX], ggml-org/llama.cpp#17945). The converter writes the key
+  /// only when the config has mscale_all_dim.
+  void yarn_log_multiplier() {
+    const std::string& an = g_.architecture;
+    if (an != "deepseek2" && an != "mistral3") return;
+    const double unit = an == "deepseek2" ? 0.1 : 1.0;  // stored = unit · mscale_all_dim
+    const std::string k = key("rope.scaling.yarn_log_multiplier");
+    std::string stored = "absent";
+    for (const auto& kv : g_.keys)
+      if (kv.key == k) stored = kv.value;
+    const auto want = a_.mscale_all_dim;
+    const auto found = b_.mscale_all_dim;  // already ÷ 0.1 for deepseek2
+    if (!want && !found) return;
+    if (want && found && std::abs(f32(*want) - f32(*found)) <= 1e-6f * std::max(1.0f, std::abs(f32(*want)))) return;
+    const std::string expected = want ? fmt::format("{} ({}mscale_all_dim {})", num_f32(unit * *want),
+                                                    an == "deepseek2" ? "0.1·" : "", *want)
+                                      : std::string("absent (the config has no mscale_all_dim)");
+    std::string cause;
+    if (want && found && an == "deepseek2" && std::abs(*found - *want / unit) <= 1e-5 * std::abs(*want / unit))
+      cause = fmt::format("the key holds mscale_all_dim itself where deepseek2 stores 0.1·mscale_all_dim: llama.cpp "
+                          "divides it by 0.1 on load and reads mscale_all_dim = {}, so kq_scale's mscale² and the "
+                          "YaRN ratio change ([TAG_DEEPSEEK2_YARN_LOG_MUL_FIX], ggml-org/llama.cpp#17945)",
+                          num_f32(*found));
+    else if (want && !found)
+      cause = "yarn_log_multiplier not written: llama.cpp drops mscale_all_dim from the YaRN attention factor and the "
+              "softmax scale (ggml-org/llama.cpp#17945)";
+    else
+      cause = fmt::format("yarn_log_multiplier ≠ {}mscale_all_dim of the config: llama.cpp reads mscale_all_dim = {} "
+                          "(ggml-org/llama.cpp#17945, #22612)",
+                          an == "deepseek2" ? "0.1·" : "", found ? num_f32(*found) : std::string("0"));
+    add("rope.scaling.yarn_log_multiplier", k, expected, stored, cause);
   }
 
   void llama3() {
@@ -174,12 +244,23 @@ class Checker {
       return;
     }
     original_length();
-    compare_list("rope_factors_long.weight", a_.long_factor, b_.long_factor,
-                 "stale LongRoPE lists: Phi-3's factors changed upstream (su → longrope, ggml-org/llama.cpp#8262): "
-                 "convert again");
-    compare_list("rope_factors_short.weight", a_.short_factor, b_.short_factor,
-                 "stale LongRoPE lists: Phi-3's factors changed upstream (su → longrope, ggml-org/llama.cpp#8262): "
-                 "convert again");
+    if (a_.long_factor != a_.short_factor && lists_match(a_.long_factor, b_.short_factor) &&
+        lists_match(a_.short_factor, b_.long_factor)) {
+      add("rope_factors_long/short.weight", "tensors rope_factors_long.weight and rope_factors_short.weight",
+          "long = config long_factor, short = config short_factor",
+          "long = config short_factor, short = config long_factor",
+          "long and short lists swapped in conversion: llama.cpp uses the short list beyond the original context and "
+          "the long one within it");
+      return;
+    }
+    const std::string cause =
+        g_.architecture == "phi3"
+            ? "stale LongRoPE lists: Phi-3's factors changed upstream (su → longrope, ggml-org/llama.cpp#8262): "
+              "convert again"
+            : "the lists differ from the config's long_factor/short_factor: converted from another revision of the "
+              "config or another model";
+    compare_list("rope_factors_long.weight", a_.long_factor, b_.long_factor, cause);
+    compare_list("rope_factors_short.weight", a_.short_factor, b_.short_factor, cause);
   }
 
   void compare_list(const std::string& name, const std::vector<double>& want, const std::vector<double>& found,
@@ -189,20 +270,42 @@ class Checker {
           "length ≠ rotary_dim/2: " + cause);
       return;
     }
-    // As float32, within one unit in the last place: a writer that evaluates the rule in float32
-    // rather than in Python's double differs by that much.
-    const auto differ = [&](std::size_t j) {
-      const float w = f32(want[j]), x = f32(found[j]);
-      return !(std::abs(w - x) <= std::abs(w) * 1.2e-7f);
-    };
-    for (std::size_t i = 0; i < want.size(); ++i)
-      if (differ(i)) {
-        std::size_t n = 0;
-        for (std::size_t j = 0; j < want.size(); ++j) n += differ(j) ? 1 : 0;
-        add(name, fmt::format("tensor {}[{}] (first of {} differing values)", name, i, n), num(f32(want[i])),
-            num(found[i]), cause);
-        return;
+    // As float32, within kFactorUlps units in the last place (see gguf_check.hpp); beyond that a
+    // finding only when inv_freq moves by more than --tol (θ_i / factor_i: relative change
+    // |x − w| / |x|), else a note.
+    std::size_t first = want.size(), n = 0;
+    double worst = 0;
+    for (std::size_t j = 0; j < want.size(); ++j)
+      if (ulps_apart(f32(want[j]), f32(found[j])) > kFactorUlps) {
+        if (first == want.size()) first = j;
+        ++n;
+        const double x = f32(found[j]), w = f32(want[j]);
+        worst = std::max(worst, !(x != 0) ? INFINITY : std::abs(x - w) / std::abs(x));
       }
+    if (n == 0) return;
+    const bool moves = !(worst <= out_.tol);
+    add(name, fmt::format("tensor {}[{}] (first of {} values more than {} float32 ulps off)", name, first, n, kFactorUlps),
+        num(f32(want[first])), num(found[first]),
+        moves ? cause
+              : fmt::format("within --tol {}: inv_freq moves by at most {:.3g} relative, positions unchanged", out_.tol,
+                            worst),
+        moves);
+  }
+
+  static std::int64_t ulps_apart(float a, float b) {
+    if (std::isnan(a) || std::isnan(b)) return INT64_MAX;
+    const auto ordered = [](float v) {  // float bits in the order of the values
+      const auto i = static_cast<std::int64_t>(std::bit_cast<std::int32_t>(v));
+      return i < 0 ? std::int64_t{INT32_MIN} - i : i;
+    };
+    return std::abs(ordered(a) - ordered(b));
+  }
+
+  static bool lists_match(const std::vector<double>& a, const std::vector<double>& b) {
+    if (a.size() != b.size() || a.empty()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (ulps_apart(f32(a[i]), f32(b[i])) > kFactorUlps) return false;
+    return true;
   }
 
  private:
@@ -225,6 +328,7 @@ GgufEffect effect_at(const RopeConfig& hf, const RopeConfig& gg, std::int64_t co
     if (!(d <= e.max_rel_inv_freq)) e.max_rel_inv_freq = d, e.worst_pair = i;
   }
   e.attention_a = fa.attention_factor, e.attention_b = fb.attention_factor;
+  e.logit_a = fa.logit_scale, e.logit_b = fb.logit_scale;
   e.list_a = fa.longrope_list, e.list_b = fb.longrope_list;
   return e;
 }
@@ -242,6 +346,7 @@ GgufCheck check_gguf_conversion(const RopeConfig& hf, const RopeConfig& gguf, st
   GgufCheck out;
   out.tol = tol;
   Checker k(hf, gguf, out);
+  k.loads();
   k.architecture();
   k.base();
   k.shape();
@@ -273,6 +378,12 @@ GgufCheck check_gguf_conversion(const RopeConfig& hf, const RopeConfig& gguf, st
                                         "for mistral3 and nothing elsewhere; mscale is never stored "
                                         "(ggml-org/llama.cpp#17945, #22612)"
                                       : cause);
+    if (!(std::abs(e.logit_b - e.logit_a) <= tol * std::abs(e.logit_a)))
+      k.add("logit scale", where, fmt::format("{} (transformers)", e.logit_a), fmt::format("{} (llama.cpp)", e.logit_b),
+            gguf.gguf->architecture == "deepseek2"
+                ? "llama.cpp's deepseek2 graph scales kq by mscale² with mscale from yarn_log_multiplier ÷ 0.1 "
+                  "(src/models/deepseek2.cpp, ggml-org/llama.cpp#17945)"
+                : cause);
     if (e.list_a != e.list_b)
       k.add("LongRoPE list", where, e.list_a + " (transformers: by sequence length)",
             e.list_b + " (llama.cpp: by the allocated context -c)",

@@ -45,10 +45,12 @@ class Resolver {
       return v.numbers.front();  // per-layer head counts: llama.cpp's n_head() is layer 0's
     if (!v.is_numeric() || v.type == GgufType::kBool)
       throw Error(fmt::format("{}: byte {}: key {} must be a number (got {})", f_.name, kv->offset, kv->key, v.type_text()));
-    if (v.type != want)
+    if (v.type != want) {
       g_.notes.push_back(fmt::format("{} is stored as {}; llama.cpp requires {} and refuses to load the file (key "
                                      "has wrong type)",
                                      kv->key, formats::to_string(v.type), formats::to_string(want)));
+      g_.load_errors.push_back(g_.notes.back());
+    }
     return v.number;
   }
   std::int64_t length(const std::string& suffix, const char* what, double hi) {
@@ -101,11 +103,15 @@ std::shared_ptr<RopeGgufSource> gguf_header_source(const formats::GgufFile& f) {
       g->keys.push_back({kv.key, kv.value.type_text(), kv.value.to_text()});
   }
   g->rope_type = std::string(to_string(rope_type_of(f, *arch)));
-  if (f.version == 1)
+  if (f.version == 1) {
     g->notes.push_back("GGUF version 1: llama.cpp refuses it (\"GGUFv1 is no longer supported\", since "
                        "ggml-org/llama.cpp#3901); convert the model again");
-  if (f.big_endian)
+    g->load_errors.push_back(g->notes.back());
+  }
+  if (f.big_endian) {
     g->notes.push_back("big-endian file: llama.cpp on a little-endian host refuses it (endianness mismatch)");
+    g->load_errors.push_back(g->notes.back());
+  }
   return g;
 }
 
@@ -292,6 +298,15 @@ RopeConfig gguf_rope_config(const formats::GgufFile& f, const GgufTensorReader& 
   if (auto swa = r.number("rope.freq_base_swa", GgufType::kF32))
     c.notes.push_back(fmt::format("sliding-window layers use base {} ({}); this report shows the full-attention layers",
                                   *swa, r.key("rope.freq_base_swa")));
+  // M-RoPE architectures read the sections as a required key (llama-model.cpp, qwen2vl:
+  // `ml.get_key_or_arr(LLM_KV_ROPE_DIMENSION_SECTIONS, hparams.rope_sections, 4, true)`); glm4,
+  // glm4moe and hunyuan_vl choose M-RoPE only when the key is there.
+  if (!sections && (rope == LlamaRopeType::kMrope || rope == LlamaRopeType::kImrope)) {
+    g->notes.push_back(fmt::format("no {}: llama.cpp requires it for architecture {} ({} rope) and refuses to load the "
+                                   "file (key not found)",
+                                   r.key("rope.dimension_sections"), an, g->rope_type));
+    g->load_errors.push_back(g->notes.back());
+  }
   if (sections)
     c.notes.push_back(fmt::format("M-RoPE sections {} ({}): for text every section takes the same position, which is "
                                   "plain RoPE",

@@ -18,6 +18,7 @@ void write_gguf_check_text(const models::GgufCheck& k, const std::string& a, con
     out << fmt::format("effect at context {}: inv_freq max relative difference {:.3g} (pair {} of {}), attention factor "
                        "{} vs {}",
                        e.context, e.max_rel_inv_freq, e.worst_pair, e.pairs, e.attention_a, e.attention_b);
+    if (e.logit_a != 1.0 || e.logit_b != 1.0) out << fmt::format(", logit scale {} vs {}", e.logit_a, e.logit_b);
     if (!e.list_a.empty() || !e.list_b.empty())
       out << fmt::format(", LongRoPE list {} vs {}", e.list_a.empty() ? "none" : e.list_a, e.list_b.empty() ? "none" : e.list_b);
     out << "\n";
@@ -36,7 +37,7 @@ void write_gguf_check_json(const models::GgufCheck& k, const std::string& a, con
   for (const auto& e : k.effects)
     effects.push_back({{"context", e.context}, {"pairs", e.pairs}, {"max_rel_inv_freq", e.max_rel_inv_freq},
                        {"worst_pair", e.worst_pair}, {"attention_factor_a", e.attention_a},
-                       {"attention_factor_b", e.attention_b},
+                       {"attention_factor_b", e.attention_b}, {"logit_scale_a", e.logit_a}, {"logit_scale_b", e.logit_b},
                        {"longrope_list_a", e.list_a.empty() ? json(nullptr) : json(e.list_a)},
                        {"longrope_list_b", e.list_b.empty() ? json(nullptr) : json(e.list_b)}});
   const json j = {{"a", a}, {"b", b}, {"expected_architecture", k.expected_architecture}, {"tol", k.tol},

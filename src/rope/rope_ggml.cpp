@@ -167,6 +167,32 @@ void setup(const RopeConfig& c, RopeFrequencies& f) {
                          fmt::format("derived: √(1 + ln s / ln L) with s = {} = {} (convert_hf_to_gguf.py)",
                                      c.max_position_embeddings > 0 ? "max_position_embeddings / original" : "factor",
                                      f.factor)});
+  if (ggml_deepseek2_arch(c)) {
+    // llama.cpp's deepseek2 graph (src/models/deepseek2.cpp @ 07bede6a8f329362c72d46a0bc9756b6a12c22eb,
+    // [TAG_DEEPSEEK2_YARN_LOG_MUL_FIX], ggml-org/llama.cpp#17945): attn_factor_org = attn_factor·(1 +
+    // 0.1·ln(1/freq_scale)); mscale = attn_factor_org·(1 + 0.1·rope_yarn_log_mul·ln(1/freq_scale));
+    // kq_scale = mscale²/√d_k. rope_yarn_log_mul is the key ÷ 0.1 (the converter writes
+    // 0.1·mscale_all_dim, conversion/deepseek.py), i.e. mscale_all_dim; 0 when absent.
+    const T inv_scale = T(1) / static_cast<T>(f.ggml_freq_scale);
+    const T log_mul = static_cast<T>(c.mscale_all_dim.value_or(0.0));
+    const T org = static_cast<T>(f.ggml_attn_factor) * (T(1) + T(0.1) * std::log(inv_scale));
+    const T mscale = org * (T(1) + T(0.1) * log_mul * std::log(inv_scale));
+    f.logit_scale = static_cast<double>(mscale * mscale);
+    if (f.logit_scale != 1.0)
+      f.derived.push_back({"logit-scale", fmt::format("{}", f.logit_scale),
+                           fmt::format("derived: llama.cpp deepseek2 kq_scale = mscale²/√d_k, mscale = attn_factor·(1 + "
+                                       "0.1·ln s)·(1 + 0.1·mscale_all_dim·ln s) = {} (mscale_all_dim = "
+                                       "yarn_log_multiplier ÷ 0.1 = {})",
+                                       static_cast<double>(mscale), static_cast<double>(log_mul))});
+  }
+  // truncate: false has no GGUF key and ggml_rope_yarn_corr_dims always floors and ceils the
+  // range: a departure from transformers whenever the raw range is fractional.
+  if (f.yarn && c.truncate && !*c.truncate &&
+      (f.yarn->low_raw != std::floor(f.yarn->low_raw) || f.yarn->high_raw != std::ceil(f.yarn->high_raw)))
+    f.deviations.push_back(fmt::format("ggml always rounds the YaRN correction range (ggml_rope_yarn_corr_dims: "
+                                       "[{:.4g}, {:.4g}] → [{}, {}]): truncate: false is not honoured and cannot be "
+                                       "stored in a GGUF",
+                                       f.yarn->low_raw, f.yarn->high_raw, f.ggml_corr_dims[0], f.ggml_corr_dims[1]));
   // Effective inverse frequencies: the angles at position 1.
   RopeFrequencies unscaled = f;
   unscaled.ggml_freq_scale = 1.0;

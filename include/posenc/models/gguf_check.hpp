@@ -13,6 +13,12 @@
 
 namespace posenc::models {
 
+/// Stored frequency-factor tensors (rope_freqs, LongRoPE lists) equal the config's rule when
+/// within this many float32 ulps: llama.cpp's converter evaluates the llama3 rule in float32
+/// torch, another converter in float64 differs by up to 3 ulps (Llama 3.1, pair 33). A larger
+/// difference is a finding when it moves inv_freq by more than --tol, else a note.
+inline constexpr int kFactorUlps = 8;
+
 struct GgufFinding {
   std::string what;      ///< short name: "rope.freq_base", "rope_freqs.weight", "inv_freq"
   std::string where;     ///< the key, tensor element or pair and context
@@ -28,6 +34,8 @@ struct GgufEffect {
   double max_rel_inv_freq = 0;     ///< max over pairs of |b - a| / |a|
   std::size_t worst_pair = 0;
   double attention_a = 1, attention_b = 1;  ///< cos/sin multipliers
+  /// Extra softmax factors: DeepSeek's mscale² in transformers, llama.cpp deepseek2's kq_scale mscale².
+  double logit_a = 1, logit_b = 1;
   std::string list_a, list_b;      ///< LongRoPE list used ("" when none)
 };
 
@@ -42,8 +50,9 @@ struct GgufCheck {
 
 /// `hf`: a config.json resolved with convention hf; `gguf`: a .gguf resolved (gguf set).
 /// `max_model_len`: the context above the original length to compare at (0 = the larger of
-/// max_position_embeddings and twice the original length). `tol`: relative for inv_freq,
-/// absolute for the attention factor.
+/// max_position_embeddings and twice the original length). `tol`: relative for inv_freq and the
+/// logit scale, absolute for the attention factor. A file llama.cpp refuses to load is a
+/// finding; stored factor tensors are compared within kFactorUlps float32 ulps.
 GgufCheck check_gguf_conversion(const rope::RopeConfig& hf, const rope::RopeConfig& gguf, std::int64_t max_model_len, double tol);
 
 }  // namespace posenc::models

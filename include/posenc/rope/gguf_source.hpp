@@ -28,6 +28,9 @@ struct RopeGgufSource {
   std::vector<RopeGgufKey> keys;    ///< the position-relevant keys present, in file order
   std::vector<std::string> tensors; ///< frequency tensors read: "rope_freqs.weight F32[64]"
   std::vector<std::string> notes;   ///< what llama.cpp would refuse or ignore
+  /// Why llama.cpp refuses to load the file (a key of the wrong type, GGUF v1, another byte
+  /// order, a required key missing); each is also in `notes`.
+  std::vector<std::string> load_errors;
 };
 
 }  // namespace posenc::rope

@@ -15,12 +15,26 @@ bool exactly_equal(const RopeDiff& d, const RopeFrequencies& a, const RopeFreque
          a.attention_factor == b.attention_factor && a.logit_scale == b.logit_scale;
 }
 
+/// Relative inv_freq difference float32 arithmetic alone can explain: ggml iterates θ ← θ·theta_scale
+/// n_rot/2 times in float32 (up to 64 × 6e-8 ≈ 4e-6), the torch engines evaluate one power
+/// each; well above that a difference has a cause other than rounding.
+constexpr double kFloat32RelLimit = 1e-5;
+
+/// Whether the row's logit scale (the extra softmax factor) differs from transformers' by more
+/// than `tol`, relative.
+bool logit_scale_differs(const RopeFrequencies& row, const RopeFrequencies& hf, double tol) {
+  return !(std::abs(row.logit_scale - hf.logit_scale) <= tol * std::abs(hf.logit_scale));
+}
+
+// One rule for every row (meta, ggml and the engines): the named deviations first, then the
+// cache, then the logit scale; a difference no deviation names is called float32 rounding only
+// when it is of that size.
 std::string verdict(const RopeEngineRow& r, const RopeFrequencies& hf, double tol, std::int64_t len) {
   std::vector<std::string> causes = r.freqs.deviations;
   if (r.compared_len < len && causes.empty())
     causes.push_back(fmt::format("its cos/sin cache has {} rows: positions ≥ {} are outside it", r.compared_len,
                                  r.compared_len));
-  if (is_engine_convention(r.convention) && std::abs(r.freqs.logit_scale - hf.logit_scale) > tol && causes.empty())
+  if (logit_scale_differs(r.freqs, hf, tol))
     causes.push_back(fmt::format("logit scale {:.6g} where transformers uses {:.6g}", r.freqs.logit_scale, hf.logit_scale));
   if (!causes.empty()) {
     std::string v = r.within ? "within --tol, but " : "differs: ";
@@ -31,10 +45,17 @@ std::string verdict(const RopeEngineRow& r, const RopeFrequencies& hf, double to
   if (r.within)
     return fmt::format("agrees within --tol (float32 rounding: inv_freq {:.2g} relative, cos/sin {:.2g})",
                        r.diff.inv_freq_max_rel, std::max(r.diff.cos_max_abs, r.diff.sin_max_abs));
-  return fmt::format("differs by its float32 arithmetic: inv_freq {:.2g} relative (pair {}), cos/sin {:.2g} at "
-                     "position {}",
-                     r.diff.inv_freq_max_rel, r.diff.inv_freq_worst_pair, std::max(r.diff.cos_max_abs, r.diff.sin_max_abs),
-                     r.diff.table_worst_position);
+  if (r.diff.inv_freq_max_rel <= kFloat32RelLimit)
+    return fmt::format("differs by its float32 arithmetic: inv_freq {:.2g} relative (pair {}), cos/sin {:.2g} at "
+                       "position {}",
+                       r.diff.inv_freq_max_rel, r.diff.inv_freq_worst_pair,
+                       std::max(r.diff.cos_max_abs, r.diff.sin_max_abs), r.diff.table_worst_position);
+  return fmt::format("differs for a cause posenc does not name: inv_freq {:.2g} relative (pair {}), beyond float32 "
+                     "rounding; cos/sin {:.2g} at position {} (compare 'posenc rope --convention {}' with "
+                     "--convention hf)",
+                     r.diff.inv_freq_max_rel, r.diff.inv_freq_worst_pair,
+                     std::max(r.diff.cos_max_abs, r.diff.sin_max_abs), r.diff.table_worst_position,
+                     to_string(r.convention));
 }
 
 }  // namespace
@@ -75,10 +96,8 @@ RopeEnginesReport compare_engines(const RopeConfig& c, std::int64_t len, double 
       rep.rows.push_back(std::move(row));
       continue;
     }
-    // Meta and ggml do not model the softmax scale; the engines do.
-    const bool logits_ok = !is_engine_convention(conv) || std::abs(row.freqs.logit_scale - rep.hf.logit_scale) <= tol;
-    row.within = row.diff.within(tol) && logits_ok &&
-                 row.compared_len == len;
+    // The same rule for every row: frequencies, cos/sin, the logit scale and the cache length.
+    row.within = row.diff.within(tol) && !logit_scale_differs(row.freqs, rep.hf, tol) && row.compared_len == len;
     row.verdict = verdict(row, rep.hf, tol, len);
     rep.rows.push_back(std::move(row));
   }

@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <optional>
+#include <stdexcept>
 
 #include "posenc/rope/rope.hpp"
 #include "posenc/error.hpp"
@@ -207,4 +209,85 @@ TEST_CASE("rope engines: agreement, disagreement with cause, refusal", "[rope][e
   plain.max_position_embeddings = 64;
   const auto ok = compare_engines(plain, 64, 1e-3);
   CHECK(ok.within());
+}
+
+namespace {
+
+/// DeepSeek-V3's YaRN on a small head: d = 8, b = 10000, s = 40, L = 64; llama.cpp architecture deepseek2.
+RopeConfig small_deepseek(std::optional<double> mscale_all_dim) {
+  auto c = config(8, 10000.0, RopePrecision::kF32);
+  c.scaling = RopeScaling::kYarn;
+  c.factor = 40.0;
+  c.original_max_position_embeddings = 64;
+  c.max_position_embeddings = 64 * 40;
+  c.mscale = mscale_all_dim;
+  c.mscale_all_dim = mscale_all_dim;
+  c.model_type = "deepseek_v3";
+  c.ggml_deepseek2 = true;
+  return c;
+}
+
+const RopeEngineRow& row_of(const RopeEnginesReport& r, RopeConvention conv) {
+  for (const auto& row : r.rows)
+    if (row.convention == conv) return row;
+  throw std::runtime_error("no such row");
+}
+
+}  // namespace
+
+TEST_CASE("ggml deepseek2: logit scale = kq_scale's mscale², counted by the ggml verdict like every row's",
+          "[rope][engines]") {
+  // llama.cpp src/models/deepseek2.cpp @ 07bede6a: mscale = attn_factor·(1 + 0.1·ln s)·(1 + 0.1·log_mul·ln s),
+  // kq_scale = mscale²/√d_k, with attn_factor = get_mscale(s, m)/get_mscale(s, m)/(1 + 0.1·ln s) when
+  // log_mul = mscale_all_dim = m (llama-context.cpp), so mscale = 1 + 0.1·m·ln 40.
+  for (double m : {1.0, 0.707}) {  // DeepSeek-V3/R1, DeepSeek-V2-Lite
+    const double mscale = 1.0 + 0.1 * m * std::log(40.0);
+    const auto g = compute_frequencies(engine(small_deepseek(m), RopeConvention::kGgml));
+    CHECK(g.attention_factor == Approx(1.0).epsilon(1e-6));
+    CHECK(g.logit_scale == Approx(mscale * mscale).epsilon(1e-6));  // 1.873854 (V3), 1.589636 (V2-Lite)
+    const auto rep = compare_engines(small_deepseek(m), 64, 1e-3);
+    const auto& row = row_of(rep, RopeConvention::kGgml);
+    CHECK(row.within);
+    CHECK(row.verdict.rfind("agrees", 0) == 0);
+  }
+  CHECK(std::pow(1.0 + 0.1 * std::log(40.0), 2) == Approx(1.873854).epsilon(1e-6));
+  // No mscale_all_dim: the converter writes no yarn_log_multiplier (log_mul 0), llama.cpp's
+  // attn_factor is get_mscale(40)/(1 + 0.1·ln 40) = 1/(1 + 0.1·ln 40), so cos/sin carry
+  // get_mscale(40) and kq_scale mscale = get_mscale(40) again; transformers' DeepSeek code scales
+  // the softmax only when mscale_all_dim is set. The ggml row must differ by the logit scale.
+  const double plain = 1.0 + 0.1 * std::log(40.0);
+  const auto g = compute_frequencies(engine(small_deepseek(std::nullopt), RopeConvention::kGgml));
+  CHECK(g.logit_scale == Approx(plain * plain).epsilon(1e-6));
+  const auto rep = compare_engines(small_deepseek(std::nullopt), 64, 1e-3);
+  CHECK(rep.hf.logit_scale == 1.0);
+  const auto& row = row_of(rep, RopeConvention::kGgml);
+  CHECK_FALSE(row.within);
+  CHECK(row.verdict.find("logit scale 1.87385 where transformers uses 1") != std::string::npos);
+  CHECK_FALSE(rep.within());
+}
+
+TEST_CASE("ggml verdict names truncate: false (ggml always rounds the YaRN range), not float32 arithmetic",
+          "[rope][engines]") {
+  // gpt-oss-20b's YaRN: d = 64, b = 150000, s = 32, L = 4096, truncate false.
+  RopeConfig c = config(64, 150000.0, RopePrecision::kF32);
+  c.scaling = RopeScaling::kYarn;
+  c.factor = 32.0;
+  c.original_max_position_embeddings = 4096;
+  c.max_position_embeddings = 131072;
+  c.truncate = false;
+  // corr_dim(β) = d·ln(L/(2πβ))/(2·ln b): 8.09 for β = 32, 17.40 for β = 1, rounded by ggml to [8, 18].
+  const double pi = 3.14159265358979323846;
+  const auto corr = [&](double beta) { return 64.0 * std::log(4096.0 / (2 * pi * beta)) / (2 * std::log(150000.0)); };
+  REQUIRE(std::floor(corr(32.0)) == 8.0);
+  REQUIRE(std::ceil(corr(1.0)) == 18.0);
+  const auto rep = compare_engines(c, 4096, 0.01);
+  const auto& row = row_of(rep, RopeConvention::kGgml);
+  CHECK_FALSE(row.within);
+  CHECK(row.verdict.find("ggml always rounds the YaRN correction range") != std::string::npos);
+  CHECK(row.verdict.find("→ [8, 18]") != std::string::npos);
+  CHECK(row.verdict.find("truncate: false is not honoured") != std::string::npos);
+  CHECK(row.verdict.find("float32") == std::string::npos);
+  // With truncate true the same settings agree up to float32 rounding.
+  c.truncate = true;
+  CHECK(row_of(compare_engines(c, 4096, 0.01), RopeConvention::kGgml).within);
 }
