@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <tuple>
+#include <utility>
 
 #include "posenc/render/axes.hpp"
 #include "layouts.hpp"
@@ -51,105 +53,155 @@ double panel_aspect(const HeatmapFigure& f) {
 
 double panel_title_height(std::size_t panels) { return panels > 1 ? 1.3 * theme().tick + 4 : 0.0; }
 
-Layout layout(const HeatmapFigure& f) {
-  const Theme& th = theme();
-  Layout l;
+/// The grid of panels and the three axes' ranges and labels. Cell c spans [c − ½, c + ½) so that
+/// a tick at c sits at the cell's centre.
+void set_heatmap_grid_and_axes(const HeatmapFigure& f, Layout& l) {
   const std::size_t n = std::max<std::size_t>(f.panels.size(), 1);
   l.ncols = heatmap_grid_columns(n);
   l.nrows = (n + l.ncols - 1) / l.ncols;
   l.x.label = f.x_label, l.y.label = f.y_label, l.values.label = f.value_label;
-  // Cell c spans [c − ½, c + ½) so that a tick at c sits at the cell's centre.
   const double cols = static_cast<double>(std::max<std::size_t>(f.cols, 1));
   const double rows = static_cast<double>(std::max<std::size_t>(f.rows, 1));
   l.x.lo = f.first_col - 0.5, l.x.hi = f.first_col + cols - 0.5;
   l.y.lo = f.first_row - 0.5, l.y.hi = f.first_row + rows - 0.5, l.y.downward = true;
   l.values.lo = f.lo, l.values.hi = f.hi;
+}
 
-  // The subtitle wraps to the figure's width: the given one, else the narrowest automatic one
-  // until the width is known (below).
-  l.title_width = f.width > 0 ? f.width : kMinWidth;
-  double top = title_height(f.title, f.subtitle, l.title_width) + panel_title_height(n);
-  const double bottom = x_axis_height(l.x) + th.pad;
-  const double gap_y = n > 1 ? panel_title_height(n) + 8 : 0.0;
+/// The room around and between the panels, in pixels.
+struct HeatmapMargins {
+  double top = 0;     ///< titles and panel titles
+  double bottom = 0;  ///< the x axis
+  double gap_y = 0;   ///< between rows of panels (their titles)
+};
+
+/// The automatic panel size: the cell image enlarged by a whole factor (cells stay equal) until
+/// the grid is tall enough for the axis labels and colorbar ticks.
+struct HeatmapZoom {
+  int cw = 1, ch = 1;  ///< the cell image's size
+  int want_h = 0;      ///< the panel height wanted
+  int zoom = 1;
+};
+
+HeatmapZoom heatmap_zoom(const HeatmapFigure& f, const Layout& l) {
   const auto nc = static_cast<double>(l.ncols), nr = static_cast<double>(l.nrows);
-  // Panel size: from --width and --height; from one of them and the table's shape; else the
-  // cell image enlarged by a whole factor (cells stay equal) until the grid is tall enough
-  // for the axis labels and colorbar ticks.
   const Image* first = f.panels.empty() ? nullptr : &f.panels.front().cells;
-  const int cw = first ? std::max(first->width(), 1) : 1, ch = first ? std::max(first->height(), 1) : 1;
-  const int want_h = static_cast<int>(std::ceil(kMinGridHeight / nr));
-  const int zoom = std::clamp(want_h / ch + (want_h % ch != 0), 1,
-                              std::max(1, static_cast<int>(kMaxAutoWidth / nc) / cw));
-  // The colorbar's labels depend on the grid's height, which (with --width) depends on their
-  // width: a second pass settles it.
-  l.values.ticks = fit_ticks(f.lo, f.hi, f.height > 0 ? f.height - top - bottom : nr * want_h, false);
+  HeatmapZoom z;
+  z.cw = first ? std::max(first->width(), 1) : 1, z.ch = first ? std::max(first->height(), 1) : 1;
+  z.want_h = static_cast<int>(std::ceil(kMinGridHeight / nr));
+  z.zoom = std::clamp(z.want_h / z.ch + (z.want_h % z.ch != 0), 1,
+                      std::max(1, static_cast<int>(kMaxAutoWidth / nc) / z.cw));
+  return z;
+}
+
+/// The y ticks for a panel `h` pixels tall, the first row labelled.
+void fit_heatmap_y_ticks(const HeatmapFigure& f, Layout& l, double h) {
+  const double rows = static_cast<double>(std::max<std::size_t>(f.rows, 1));
+  l.y.ticks = fit_ticks(f.first_row, f.first_row + rows - 1, h, false, false, 1.0);
+  label_first(l.y.ticks, f.first_row, h / rows, [&](const Tick&, const Tick&) { return 1.6 * theme().tick; });
+  thin_ticks(l.y, h, false);
+}
+
+/// The size of one panel and of the grid, and the colorbar's width.
+struct HeatmapSizes {
   double panel_w = 0, panel_h = 0, grid_w = 0, grid_h = 0, right = 0;
-  for (int pass = 0; pass < 2; ++pass) {
-    right = colorbar_width(l.values);
-    const auto y_ticks = [&](double h) {
-      l.y.ticks = fit_ticks(f.first_row, f.first_row + rows - 1, h, false, false, 1.0);
-      label_first(l.y.ticks, f.first_row, h / rows, [&](const Tick&, const Tick&) { return 1.6 * th.tick; });
-      thin_ticks(l.y, h, false);
-    };
-    if (f.width > 0 && f.height > 0) {
-      panel_h = std::max(8.0, (f.height - top - bottom - (nr - 1) * gap_y) / nr);
-      y_ticks(panel_h);
-      panel_w = std::max(8.0, (f.width - th.pad - y_axis_width(l.y) - right - (nc - 1) * kGapX) / nc);
-    } else if (f.width > 0 || f.height > 0) {
-      // One side given: the other keeps the table's shape as the automatic figure shows it
-      // (square matrices square), within the same limits.
-      const double aspect = panel_aspect(f);
-      if (f.height > 0) {
-        panel_h = std::max(8.0, (f.height - top - bottom - (nr - 1) * gap_y) / nr);
-        panel_w = std::min(std::round(panel_h * aspect), std::floor(kMaxAutoWidth / nc));
-        y_ticks(panel_h);
-      } else {
-        y_ticks(want_h);  // for the width of its labels
-        panel_w = std::max(8.0, (f.width - th.pad - y_axis_width(l.y) - right - (nc - 1) * kGapX) / nc);
-        panel_h = std::round(panel_w / aspect);
-        y_ticks(panel_h);
-      }
+};
+
+/// One panel's width and height: from --width and --height; from one of them and the table's
+/// shape; else the zoomed cell image. Sets the y ticks for that height.
+std::pair<double, double> heatmap_panel_wh(const HeatmapFigure& f, Layout& l, const HeatmapMargins& m,
+                                           const HeatmapZoom& z, double right) {
+  const Theme& th = theme();
+  const auto nc = static_cast<double>(l.ncols), nr = static_cast<double>(l.nrows);
+  double panel_w = 0, panel_h = 0;
+  if (f.width > 0 && f.height > 0) {
+    panel_h = std::max(8.0, (f.height - m.top - m.bottom - (nr - 1) * m.gap_y) / nr);
+    fit_heatmap_y_ticks(f, l, panel_h);
+    panel_w = std::max(8.0, (f.width - th.pad - y_axis_width(l.y) - right - (nc - 1) * kGapX) / nc);
+  } else if (f.width > 0 || f.height > 0) {
+    // One side given: the other keeps the table's shape as the automatic figure shows it
+    // (square matrices square), within the same limits.
+    const double aspect = panel_aspect(f);
+    if (f.height > 0) {
+      panel_h = std::max(8.0, (f.height - m.top - m.bottom - (nr - 1) * m.gap_y) / nr);
+      panel_w = std::min(std::round(panel_h * aspect), std::floor(kMaxAutoWidth / nc));
+      fit_heatmap_y_ticks(f, l, panel_h);
     } else {
-      panel_h = ch * zoom;
-      y_ticks(panel_h);
-      // A tall, narrow table (8 bits of 64 positions) gets wider cells: panels at least 0.6 as
-      // wide as they are tall.
-      panel_w = std::max<double>(cw * zoom, std::round(kMinAspect * panel_h));
+      fit_heatmap_y_ticks(f, l, z.want_h);  // for the width of its labels
+      panel_w = std::max(8.0, (f.width - th.pad - y_axis_width(l.y) - right - (nc - 1) * kGapX) / nc);
+      panel_h = std::round(panel_w / aspect);
+      fit_heatmap_y_ticks(f, l, panel_h);
     }
-    grid_h = nr * panel_h + (nr - 1) * gap_y, grid_w = nc * panel_w + (nc - 1) * kGapX;
+  } else {
+    panel_h = z.ch * z.zoom;
+    fit_heatmap_y_ticks(f, l, panel_h);
+    // A tall, narrow table (8 bits of 64 positions) gets wider cells: panels at least 0.6 as
+    // wide as they are tall.
+    panel_w = std::max<double>(z.cw * z.zoom, std::round(kMinAspect * panel_h));
+  }
+  return {panel_w, panel_h};
+}
+
+/// The panels' and grid's sizes with the colorbar's ticks. Those labels depend on the grid's
+/// height, which (with --width) depends on their width: a second pass settles it.
+HeatmapSizes size_heatmap_panels(const HeatmapFigure& f, Layout& l, const HeatmapMargins& m) {
+  const auto nc = static_cast<double>(l.ncols), nr = static_cast<double>(l.nrows);
+  const HeatmapZoom z = heatmap_zoom(f, l);
+  l.values.ticks = fit_ticks(f.lo, f.hi, f.height > 0 ? f.height - m.top - m.bottom : nr * z.want_h, false);
+  HeatmapSizes s;
+  for (int pass = 0; pass < 2; ++pass) {
+    s.right = colorbar_width(l.values);
+    std::tie(s.panel_w, s.panel_h) = heatmap_panel_wh(f, l, m, z, s.right);
+    s.grid_h = nr * s.panel_h + (nr - 1) * m.gap_y, s.grid_w = nc * s.panel_w + (nc - 1) * kGapX;
     if (pass == 0) {  // pass 1 fits the grid to them
-      l.values.ticks = fit_ticks(f.lo, f.hi, grid_h, false);
-      thin_ticks(l.values, grid_h, false);
+      l.values.ticks = fit_ticks(f.lo, f.hi, s.grid_h, false);
+      thin_ticks(l.values, s.grid_h, false);
     }
   }
-  if (f.levels.size() >= 2) {
-    // A discrete scale: one block per level, its value labelled at the block's centre.
-    const auto n_levels = static_cast<double>(f.levels.size());
-    l.values.blocks = static_cast<int>(f.levels.size());
-    l.values.ticks.clear();
-    for (std::size_t k = 0; k < f.levels.size(); ++k)
-      l.values.ticks.push_back({f.lo + (static_cast<double>(k) + 0.5) * (f.hi - f.lo) / n_levels, tick_label(f.levels[k], 1.0)});
-  }
+  return s;
+}
+
+/// A discrete scale: one colorbar block per level, its value labelled at the block's centre.
+void set_heatmap_level_ticks(const HeatmapFigure& f, Layout& l) {
+  const auto n_levels = static_cast<double>(f.levels.size());
+  l.values.blocks = static_cast<int>(f.levels.size());
+  l.values.ticks.clear();
+  for (std::size_t k = 0; k < f.levels.size(); ++k)
+    l.values.ticks.push_back({f.lo + (static_cast<double>(k) + 0.5) * (f.hi - f.lo) / n_levels, tick_label(f.levels[k], 1.0)});
+}
+
+/// The figure's width and height and the panels' places. An automatic width is wide enough for
+/// the title (within reason), the plot centred in any extra room; with both sides automatic the
+/// subtitle wraps to the final width.
+void place_heatmap_panels(const HeatmapFigure& f, Layout& l, HeatmapMargins m, const HeatmapSizes& s) {
+  const Theme& th = theme();
+  const std::size_t n = std::max<std::size_t>(f.panels.size(), 1);
   double left = th.pad + y_axis_width(l.y);
-  l.width = f.width > 0 ? f.width : static_cast<int>(std::ceil(left + grid_w + right));
+  l.width = f.width > 0 ? f.width : static_cast<int>(std::ceil(left + s.grid_w + s.right));
   if (f.width <= 0) {
-    // Wide enough for the title (within reason); the plot is centred in any extra room.
     const double title_w = std::min(kMaxTitleWidth, text_width(f.title, th.title) + 2 * th.pad);
     const int want = std::max({l.width, kMinWidth, static_cast<int>(std::ceil(title_w))});
     left += (want - l.width) / 2.0;
     l.width = want;
   }
-  if (f.width <= 0 && f.height <= 0) {  // both automatic: the subtitle wraps to the final width
+  if (f.width <= 0 && f.height <= 0) {
     l.title_width = l.width;
-    top = title_height(f.title, f.subtitle, l.title_width) + panel_title_height(n);
+    m.top = title_height(f.title, f.subtitle, l.title_width) + panel_title_height(n);
   }
-  l.height = f.height > 0 ? f.height : static_cast<int>(std::ceil(top + grid_h + bottom));
-  l.grid = {std::round(left), std::round(top), std::round(grid_w), std::round(grid_h)};
+  l.height = f.height > 0 ? f.height : static_cast<int>(std::ceil(m.top + s.grid_h + m.bottom));
+  l.grid = {std::round(left), std::round(m.top), std::round(s.grid_w), std::round(s.grid_h)};
   for (std::size_t i = 0; i < n; ++i) {
-    const double px = l.grid.x + static_cast<double>(i % l.ncols) * (panel_w + kGapX);
-    const double py = l.grid.y + static_cast<double>(i / l.ncols) * (panel_h + gap_y);
-    l.plots.push_back({std::round(px), std::round(py), std::round(panel_w), std::round(panel_h)});
+    const double px = l.grid.x + static_cast<double>(i % l.ncols) * (s.panel_w + kGapX);
+    const double py = l.grid.y + static_cast<double>(i / l.ncols) * (s.panel_h + m.gap_y);
+    l.plots.push_back({std::round(px), std::round(py), std::round(s.panel_w), std::round(s.panel_h)});
   }
+  l.bar = {l.grid.right() + 16, l.grid.y, 16, l.grid.h};
+}
+
+/// The x ticks for panels `panel_w` pixels wide: the first column labelled, named columns by
+/// name, and with panels side by side none running into the next panel.
+void fit_heatmap_x_ticks(const HeatmapFigure& f, Layout& l, double panel_w) {
+  const Theme& th = theme();
+  const double cols = static_cast<double>(std::max<std::size_t>(f.cols, 1));
   l.x.ticks = fit_ticks(f.first_col, f.first_col + cols - 1, std::round(panel_w), true, false, 1.0);
   label_first(l.x.ticks, f.first_col, std::round(panel_w) / cols, [&](const Tick& a, const Tick& b) {
     return (text_width(a.label, th.tick) + text_width(b.label, th.tick)) / 2 + 8;
@@ -169,7 +221,23 @@ Layout layout(const HeatmapFigure& f) {
       return at - half < p.x - kGapX / 2 || at + half > p.right() + kGapX / 2;
     });
   }
-  l.bar = {l.grid.right() + 16, l.grid.y, 16, l.grid.h};
+}
+
+Layout layout(const HeatmapFigure& f) {
+  Layout l;
+  set_heatmap_grid_and_axes(f, l);
+  const std::size_t n = std::max<std::size_t>(f.panels.size(), 1);
+  // The subtitle wraps to the figure's width: the given one, else the narrowest automatic one
+  // until the width is known (place_heatmap_panels).
+  l.title_width = f.width > 0 ? f.width : kMinWidth;
+  HeatmapMargins m;
+  m.top = title_height(f.title, f.subtitle, l.title_width) + panel_title_height(n);
+  m.bottom = x_axis_height(l.x) + theme().pad;
+  m.gap_y = n > 1 ? panel_title_height(n) + 8 : 0.0;
+  const HeatmapSizes s = size_heatmap_panels(f, l, m);
+  if (f.levels.size() >= 2) set_heatmap_level_ticks(f, l);
+  place_heatmap_panels(f, l, m, s);
+  fit_heatmap_x_ticks(f, l, s.panel_w);
   return l;
 }
 

@@ -58,11 +58,48 @@ RopePairValues values_ggml(const RopeConfig& c, const RopeFrequencies& f, std::i
   return v;
 }
 
+/// llama.cpp's YaRN attention factor, before ggml's internal one: yarn_attn_factor =
+/// get_mscale(s, mscale)/get_mscale(s, mscale_all_dim) when mscale_all_dim (GGUF
+/// yarn_log_multiplier) is set, else get_mscale(s); divided by ggml's internal 1 + 0.1 ln s. It
+/// reads no mscale: 1, or for its deepseek2 architecture mscale_all_dim itself when that is not 1.
 template <class T>
-void setup(const RopeConfig& c, RopeFrequencies& f) {
-  const std::size_t n = static_cast<std::size_t>(c.rotary_dim / 2);
-  const T base = static_cast<T>(f.base);
-  f.ggml_theta_scale = static_cast<double>(std::pow(base, T(-2) / static_cast<T>(c.rotary_dim)));
+T ggml_yarn_attn_factor(const RopeConfig& c, T s) {
+  T att = truthy(c.mscale_all_dim)
+              ? get_mscale(s, static_cast<T>(ggml_mscale(c))) / get_mscale(s, static_cast<T>(*c.mscale_all_dim))
+              : get_mscale(s, T(1));
+  att *= T(1) / (T(1) + T(0.1) * std::log(s));
+  return att;
+}
+
+/// Longrope: the stored long or short factors (llama_model::get_rope_factors: long when the
+/// context exceeds n_ctx_orig_yarn) and the attention factor √(1 + ln s / ln L).
+template <class T>
+void ggml_longrope_setup(const RopeConfig& c, RopeFrequencies& f, std::size_t n, std::int64_t n_ctx_orig) {
+  const std::int64_t n_ctx = c.seq_len > 0 ? c.seq_len : c.max_position_embeddings;
+  const bool use_long = n_ctx > n_ctx_orig;
+  f.longrope_list = use_long ? "long" : "short";
+  const auto& ext = use_long ? c.long_factor : c.short_factor;
+  if (ext.size() != n)
+    throw Error(fmt::format("{} must have {} values (rotary_dim/2), got {}",
+                            c.label(use_long ? "long-factor" : "short-factor"), n, ext.size()));
+  for (double e : ext) f.ggml_freq_factors.push_back(static_cast<double>(static_cast<T>(e)));
+  // convert_hf_to_gguf.py: scale = max_position_embeddings / original (not `factor`).
+  const double scale = c.max_position_embeddings > 0
+                           ? static_cast<double>(c.max_position_embeddings) / static_cast<double>(n_ctx_orig)
+                           : c.factor.value_or(1.0);
+  f.factor = scale;
+  if (scale > 1.0 && n_ctx_orig < 2)
+    throw Error(fmt::format("{} = {} leaves longrope's attention factor √(1 + ln s / ln L) undefined: it needs an "
+                            "original length ≥ 2",
+                            c.label("original-max-position-embeddings"), n_ctx_orig));
+  f.ggml_attn_factor =
+      scale > 1.0 ? std::sqrt(1.0 + std::log(scale) / std::log(static_cast<double>(n_ctx_orig))) : 1.0;
+}
+
+/// What each scaling method sets in ggml's terms (freq_scale, ext_factor, freq factors,
+/// attention factor); returns the original context length it uses.
+template <class T>
+std::int64_t ggml_scaling_setup(const RopeConfig& c, RopeFrequencies& f, std::size_t n) {
   std::int64_t n_ctx_orig = c.original_length();
   switch (c.scaling) {
     case RopeScaling::kNone: break;
@@ -75,16 +112,7 @@ void setup(const RopeConfig& c, RopeFrequencies& f) {
       f.factor = yarn_factor(c, f);
       f.ggml_freq_scale = static_cast<double>(T(1) / static_cast<T>(f.factor));
       f.ggml_ext_factor = 1.0;
-      const T s = T(1) / static_cast<T>(f.ggml_freq_scale);
-      // llama.cpp: yarn_attn_factor = get_mscale(s, mscale)/get_mscale(s, mscale_all_dim) when
-      // mscale_all_dim (GGUF yarn_log_multiplier) is set, else get_mscale(s); divided by ggml's
-      // internal 1 + 0.1 ln s. It reads no mscale: 1, or for its deepseek2 architecture
-      // mscale_all_dim itself when that is not 1.
-      T att = truthy(c.mscale_all_dim)
-                  ? get_mscale(s, static_cast<T>(ggml_mscale(c))) / get_mscale(s, static_cast<T>(*c.mscale_all_dim))
-                  : get_mscale(s, T(1));
-      att *= T(1) / (T(1) + T(0.1) * std::log(s));
-      f.ggml_attn_factor = static_cast<double>(att);
+      f.ggml_attn_factor = static_cast<double>(ggml_yarn_attn_factor<T>(c, T(1) / static_cast<T>(f.ggml_freq_scale)));
       f.ggml_internal_mscale = static_cast<double>(T(1) + T(0.1) * std::log(T(1) / static_cast<T>(f.ggml_freq_scale)));
       break;
     }
@@ -98,37 +126,22 @@ void setup(const RopeConfig& c, RopeFrequencies& f) {
       f.llama3->original_length = ctx;
       break;
     }
-    case RopeScaling::kLongrope: {
+    case RopeScaling::kLongrope:
       n_ctx_orig = required_original(c);
-      // llama_model::get_rope_factors: long factors when the context exceeds n_ctx_orig_yarn.
-      const std::int64_t n_ctx = c.seq_len > 0 ? c.seq_len : c.max_position_embeddings;
-      const bool use_long = n_ctx > n_ctx_orig;
-      f.longrope_list = use_long ? "long" : "short";
-      const auto& ext = use_long ? c.long_factor : c.short_factor;
-      if (ext.size() != n)
-        throw Error(fmt::format("{} must have {} values (rotary_dim/2), got {}",
-                                c.label(use_long ? "long-factor" : "short-factor"), n, ext.size()));
-      for (double e : ext) f.ggml_freq_factors.push_back(static_cast<double>(static_cast<T>(e)));
-      // convert_hf_to_gguf.py: scale = max_position_embeddings / original (not `factor`).
-      const double scale = c.max_position_embeddings > 0
-                               ? static_cast<double>(c.max_position_embeddings) / static_cast<double>(n_ctx_orig)
-                               : c.factor.value_or(1.0);
-      f.factor = scale;
-      if (scale > 1.0 && n_ctx_orig < 2)
-        throw Error(fmt::format("{} = {} leaves longrope's attention factor √(1 + ln s / ln L) undefined: it needs an "
-                                "original length ≥ 2",
-                                c.label("original-max-position-embeddings"), n_ctx_orig));
-      f.ggml_attn_factor =
-          scale > 1.0 ? std::sqrt(1.0 + std::log(scale) / std::log(static_cast<double>(n_ctx_orig))) : 1.0;
+      ggml_longrope_setup<T>(c, f, n, n_ctx_orig);
       break;
-    }
     case RopeScaling::kNtk:
     case RopeScaling::kDynamic:
     case RopeScaling::kProportional: break;  // handled by ggml_frequencies
   }
-  // A GGUF's rope_freqs.weight is used as stored (llama.cpp passes it to ggml_rope_ext), and its
-  // rope.scaling.attn_factor multiplies the attention factor (llama-context.cpp); for longrope
-  // llama.cpp computes none, the stored one is all there is.
+  return n_ctx_orig;
+}
+
+/// A GGUF's rope_freqs.weight is used as stored (llama.cpp passes it to ggml_rope_ext), and its
+/// rope.scaling.attn_factor multiplies the attention factor (llama-context.cpp); for longrope
+/// llama.cpp computes none, the stored one is all there is.
+template <class T>
+void ggml_stored_factors(const RopeConfig& c, RopeFrequencies& f, std::size_t n) {
   if (!c.gguf_freq_factors.empty() && c.scaling != RopeScaling::kLongrope) {
     if (c.gguf_freq_factors.size() < n)
       throw Error(fmt::format("rope_freqs.weight has {} values; ggml needs at least rotary_dim/2 = {}",
@@ -141,7 +154,11 @@ void setup(const RopeConfig& c, RopeFrequencies& f) {
                              ? static_cast<double>(static_cast<T>(*c.gguf_attn_factor))
                              : static_cast<double>(static_cast<T>(f.ggml_attn_factor) * static_cast<T>(*c.gguf_attn_factor));
   }
-  f.original_length = n_ctx_orig;
+}
+
+/// YaRN's ramp between the correction dims (ggml_rope_yarn_corr_dims), when ext_factor is on.
+template <class T>
+void ggml_ramp_dims(const RopeConfig& c, RopeFrequencies& f, std::int64_t n_ctx_orig, T base) {
   const T beta_fast = static_cast<T>(c.beta_fast.value_or(32.0));
   const T beta_slow = static_cast<T>(c.beta_slow.value_or(1.0));
   if (f.ggml_ext_factor != 0.0) {
@@ -152,6 +169,12 @@ void setup(const RopeConfig& c, RopeFrequencies& f) {
     f.yarn = YarnRange{static_cast<double>(beta_fast), static_cast<double>(beta_slow), static_cast<double>(lo_raw),
                        static_cast<double>(hi_raw), f.ggml_corr_dims[0], f.ggml_corr_dims[1], true};
   }
+}
+
+/// The attention factor the report shows, and how it was derived; deepseek2's logit scale; the
+/// YaRN range ggml rounds whatever truncate says.
+template <class T>
+void ggml_attention_factor(const RopeConfig& c, RopeFrequencies& f) {
   f.attention_factor = f.ggml_attn_factor * (f.ggml_ext_factor != 0.0 ? f.ggml_internal_mscale : 1.0);
   if (f.ggml_ext_factor != 0.0)
     f.derived.push_back({"attention-factor", fmt::format("{}", f.attention_factor),
@@ -193,42 +216,67 @@ void setup(const RopeConfig& c, RopeFrequencies& f) {
                                        "[{:.4g}, {:.4g}] → [{}, {}]): truncate: false is not honoured and cannot be "
                                        "stored in a GGUF",
                                        f.yarn->low_raw, f.yarn->high_raw, f.ggml_corr_dims[0], f.ggml_corr_dims[1]));
-  // Effective inverse frequencies: the angles at position 1.
+}
+
+/// Effective inverse frequencies, scaled and not: the angles at position 1.
+template <class T>
+void ggml_inverse_frequencies(const RopeConfig& c, RopeFrequencies& f) {
   RopeFrequencies unscaled = f;
   unscaled.ggml_freq_scale = 1.0;
   unscaled.ggml_ext_factor = 0.0;
   unscaled.ggml_freq_factors.clear();
   f.inv_freq_original = values_ggml<T>(c, unscaled, 1).angle;
   f.inv_freq = values_ggml<T>(c, f, 1).angle;
-  if (f.llama3) {  // classify by the factor: 1 unchanged, s divided, else 1/ff = (1−w)/s + w
-    f.blend.resize(n);
-    f.regime.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const double ff = f.ggml_freq_factors[i];
-      const double w = (1.0 / ff - 1.0 / f.factor) / (1.0 - 1.0 / f.factor);
-      f.blend[i] = ff == 1.0 ? 1.0 : ff == static_cast<double>(static_cast<T>(f.factor)) ? 0.0 : w;
-      f.regime[i] = f.blend[i] == 1.0   ? RopeRegime::kUnchanged
-                    : f.blend[i] == 0.0 ? RopeRegime::kInterpolated
-                                        : RopeRegime::kBlended;
-      auto& b = *f.llama3;
-      (f.regime[i] == RopeRegime::kUnchanged ? b.unchanged
-       : f.regime[i] == RopeRegime::kInterpolated ? b.divided : b.smoothed)++;
-    }
-    f.llama3->low_freq_wavelen = static_cast<double>(f.llama3->original_length) / c.low_freq_factor;
-    f.llama3->high_freq_wavelen = static_cast<double>(f.llama3->original_length) / c.high_freq_factor;
+}
+
+RopeRegime ggml_regime_of(double blend) {
+  return blend == 1.0 ? RopeRegime::kUnchanged : blend == 0.0 ? RopeRegime::kInterpolated : RopeRegime::kBlended;
+}
+
+/// llama3 through rope_freqs: each pair classified by its factor (1 unchanged, s divided, else
+/// 1/ff = (1−w)/s + w), counted in the bands.
+template <class T>
+void ggml_llama3_regimes(const RopeConfig& c, RopeFrequencies& f, std::size_t n) {
+  f.blend.resize(n);
+  f.regime.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double ff = f.ggml_freq_factors[i];
+    const double w = (1.0 / ff - 1.0 / f.factor) / (1.0 - 1.0 / f.factor);
+    f.blend[i] = ff == 1.0 ? 1.0 : ff == static_cast<double>(static_cast<T>(f.factor)) ? 0.0 : w;
+    f.regime[i] = ggml_regime_of(f.blend[i]);
+    auto& b = *f.llama3;
+    (f.regime[i] == RopeRegime::kUnchanged ? b.unchanged
+     : f.regime[i] == RopeRegime::kInterpolated ? b.divided : b.smoothed)++;
   }
-  if (f.ggml_ext_factor != 0.0) {  // the ramp mix is the weight of the unscaled frequency
-    f.blend.resize(n);
-    f.regime.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const double y = (static_cast<double>(i) - f.ggml_corr_dims[0]) /
-                       std::max(0.001, f.ggml_corr_dims[1] - f.ggml_corr_dims[0]);
-      f.blend[i] = 1.0 - std::clamp(y, 0.0, 1.0);
-      f.regime[i] = f.blend[i] == 1.0   ? RopeRegime::kUnchanged
-                    : f.blend[i] == 0.0 ? RopeRegime::kInterpolated
-                                        : RopeRegime::kBlended;
-    }
+  f.llama3->low_freq_wavelen = static_cast<double>(f.llama3->original_length) / c.low_freq_factor;
+  f.llama3->high_freq_wavelen = static_cast<double>(f.llama3->original_length) / c.high_freq_factor;
+}
+
+/// YaRN: the ramp mix of each pair is the weight of its unscaled frequency.
+void ggml_ramp_regimes(RopeFrequencies& f, std::size_t n) {
+  f.blend.resize(n);
+  f.regime.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double y = (static_cast<double>(i) - f.ggml_corr_dims[0]) /
+                     std::max(0.001, f.ggml_corr_dims[1] - f.ggml_corr_dims[0]);
+    f.blend[i] = 1.0 - std::clamp(y, 0.0, 1.0);
+    f.regime[i] = ggml_regime_of(f.blend[i]);
   }
+}
+
+template <class T>
+void setup(const RopeConfig& c, RopeFrequencies& f) {
+  const std::size_t n = static_cast<std::size_t>(c.rotary_dim / 2);
+  const T base = static_cast<T>(f.base);
+  f.ggml_theta_scale = static_cast<double>(std::pow(base, T(-2) / static_cast<T>(c.rotary_dim)));
+  const std::int64_t n_ctx_orig = ggml_scaling_setup<T>(c, f, n);
+  ggml_stored_factors<T>(c, f, n);
+  f.original_length = n_ctx_orig;
+  ggml_ramp_dims<T>(c, f, n_ctx_orig, base);
+  ggml_attention_factor<T>(c, f);
+  ggml_inverse_frequencies<T>(c, f);
+  if (f.llama3) ggml_llama3_regimes<T>(c, f, n);
+  if (f.ggml_ext_factor != 0.0) ggml_ramp_regimes(f, n);
 }
 
 }  // namespace
