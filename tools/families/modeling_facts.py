@@ -33,14 +33,20 @@ def class_parts(node):
     return {s.name: s for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
 
 
-def walk_skipping(node, skip=("_init_weights",)):
-    """ast.walk that does not enter methods named in `skip` (weight init touches every class)."""
+def walk_skipping(node, skip=("_init_weights",), skip_decorators=False):
+    """ast.walk that does not enter methods named in `skip` (weight init touches every class).
+
+    With skip_decorators, the node's own decorators are left out: transformers puts
+    `@use_kernelized_func(apply_rotary_pos_emb)` on attention classes that never call it.
+    """
     stack = [node]
     while stack:
         current = stack.pop()
         yield current
         for child in ast.iter_child_nodes(current):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) and child.name in skip:
+                continue
+            if skip_decorators and current is node and child in getattr(node, "decorator_list", []):
                 continue
             stack.append(child)
 
@@ -55,6 +61,10 @@ class Module:
             self.source = handle.read()
         self.tree = ast.parse(self.source)
         self.defs = {n.name: n for n in self.tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+        for node in self.tree.body:  # tables such as {"recurrent": XRecurrentBlock, "attention": XAttention}
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                node.name = node.targets[0].id
+                self.defs.setdefault(node.name, node)
         self.imports = self._imports()
         self._facts = {}
 
@@ -118,7 +128,7 @@ def def_facts(node, source):
         name = _plain_name(base)
         if name and not re.search(r"Pre[Tt]rained", name):
             facts["refs"].add(name)
-    for sub in walk_skipping(node):
+    for sub in walk_skipping(node, skip_decorators=isinstance(node, ast.ClassDef)):
         if isinstance(sub, ast.Name):
             facts["refs"].add(sub.id)
         _config_read(sub, facts)
@@ -126,6 +136,10 @@ def def_facts(node, source):
     _mechanisms_by_body(node, source, facts)
     if ROTARY_NAME_RE.search(node.name):
         _rotation(node, source, facts)
+    else:
+        for method in class_parts(node).values():
+            if ROTARY_NAME_RE.search(method.name):
+                _rotation(method, source, facts, f"{node.name}.")
     _rope_guards(node, source, facts)
     _rope_types(node, facts)
     _layer_branches(node, source, facts)
@@ -169,6 +183,9 @@ def _mechanisms_by_name(node, facts):
             if pattern.search(name):
                 _add(facts, mechanism, name)
                 break
+        for method in class_parts(node):
+            if method.startswith("apply_rotary") or method.startswith("rotate_"):
+                _add(facts, "rope", f"{name}.{method}")
     else:
         if name.startswith("apply_rotary") or name in ("rotate_half", "rotate_every_two"):
             _add(facts, "rope", name)
@@ -192,12 +209,15 @@ def _mechanisms_by_body(node, source, facts):
             continue
         target = sub.targets[0]
         attr = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
-        call = sub.value if isinstance(sub.value, ast.Call) else None
+        value = sub.value.body if isinstance(sub.value, ast.IfExp) else sub.value
+        call = value if isinstance(value, ast.Call) else None
         callee = source_of(call.func, source) if call else ""
         if attr == "relative_attention_bias" and callee.endswith("Embedding"):
             _add(facts, "relative_buckets", f"{node.name}.relative_attention_bias")
         elif LEARNED_ATTR_RE.match(attr) and re.search(r"(^|\.)(Embedding|Parameter)$", callee):
             _add(facts, "learned", f"{node.name}.{attr} = {callee}(...)")
+        elif attr == "relative_position_bias_table" and callee.endswith("Parameter"):
+            _add(facts, "relative_bias_table", f"{node.name}.relative_position_bias_table")
         elif attr in ("distance_embedding", "rel_embeddings") and callee.endswith("Embedding"):
             _add(facts, "relative_learned", f"{node.name}.{attr}")
 
@@ -216,6 +236,15 @@ def _slice_kind(sub, source):
     return None
 
 
+def _number(node):
+    """The value of a numeric literal such as 2 or -1, else None."""
+    try:
+        value = ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError):
+        return None
+    return value if isinstance(value, (int, float)) else None
+
+
 def _call_kind(sub, source):
     """Pairing told by a call: view_as_complex, repeat_interleave(2), stack((-x2, x1), dim=-1)."""
     callee = source_of(sub.func, source)
@@ -225,6 +254,12 @@ def _call_kind(sub, source):
         values = [a for a in sub.args] + [k.value for k in sub.keywords if k.arg == "repeats"]
         if any(isinstance(v, ast.Constant) and v.value == 2 for v in values):
             return "adjacent", "repeat_interleave(2)"
+    if re.search(r"(reshape|view|unflatten)$", callee) and len(sub.args) >= 2:
+        tail = [_number(a) for a in sub.args[-3:]]
+        if tail[-1] == 2 and (tail[-2] == -1 or tail[-2:] == [1, 2] and tail[-3:-2] == [-1]):
+            return "adjacent", f"{callee.split('.')[-1]}(..., -1, 2)"
+    if callee.endswith("chunk") and not re.search(r"cos|sin|freq|pos", callee) and any(isinstance(a, ast.Constant) and a.value == 2 for a in sub.args):
+        return "half", "chunk(2, dim=-1)"
     if callee.endswith("stack") and sub.args and isinstance(sub.args[0], (ast.Tuple, ast.List)):
         first = sub.args[0].elts[0] if sub.args[0].elts else None
         if isinstance(first, ast.UnaryOp) and isinstance(first.op, ast.USub):
@@ -232,9 +267,9 @@ def _call_kind(sub, source):
     return None, None
 
 
-def _rotation(node, source, facts):
+def _rotation(node, source, facts, prefix=""):
     """How the def pairs rotated dimensions, with evidence."""
-    name = node.name
+    name = prefix + node.name
     if name.startswith("apply_rotary") and name.endswith("_interleave"):
         facts["rotation"].setdefault("interleave", set()).add(name)
         return

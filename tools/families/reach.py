@@ -99,7 +99,9 @@ def reach(roots, config_name, workspace):
     return [seen[k] for k in sorted(seen)]
 
 
-POSITION_MECHANISMS = ("rope", "learned", "sinusoidal", "relative_buckets", "relative_learned", "alibi", "conv")
+POSITION_MECHANISMS = ("rope", "learned", "sinusoidal", "relative_buckets", "relative_learned", "relative_bias_table",
+                       "alibi", "conv")
+LAYERWISE_RE = re.compile(r"layer|sliding|use_rope|no_rope|nope|is_local|is_global", re.I)
 NOPE_READS = ("no_rope_layers", "no_rope_layer_interval", "use_rope", "nope_layer_interval")
 
 
@@ -126,10 +128,12 @@ def _collect(reached):
 def _nope_evidence(total):
     """Evidence that some layers skip rope: config reads of NoPE keys, rope applied under a condition only."""
     evidence = {f"reads config.{key}" for key in NOPE_READS if key in total["config_reads"]}
+    conditional = set()
     for guard in total["rope_guards"]:
         if "then" in guard and "else" not in guard and "interleave" not in guard["condition"]:
-            evidence.add(f'{guard["where"]}: rope only if {guard["condition"]}')
-    return evidence
+            text = f'{guard["where"]}: rope only if {guard["condition"]}'
+            (evidence if LAYERWISE_RE.search(guard["condition"]) else conditional).add(text)
+    return evidence, conditional
 
 
 def rotation_summary(total):
@@ -148,9 +152,11 @@ def summarize(reached):
     """The family facts of a set of reached defs."""
     total = _collect(reached)
     mechanisms = {k: sorted(v)[:MAX_EVIDENCE] for k, v in total["mechanisms"].items()}
-    nope = _nope_evidence(total)
+    nope, conditional = _nope_evidence(total)
     if nope and "rope" in mechanisms:
         mechanisms["nope"] = sorted(nope)[:MAX_EVIDENCE]
+    if conditional and "rope" in mechanisms:
+        mechanisms["rope_conditional"] = sorted(conditional)[:MAX_EVIDENCE]
     if not any(k in mechanisms for k in POSITION_MECHANISMS):
         mechanisms["none"] = ["no position code reached from the config's model classes"]
     rotation, rotation_evidence = rotation_summary(total)
