@@ -87,6 +87,7 @@ def config_record(index, entry):
     subs = cf.dict_attribute(node, "sub_configs", source)
     if subs:
         record["sub_configs"] = {k: sub_model_type(index, v, rel) for k, v in sorted(subs.items())}
+        record["_sub_classes"] = sorted(v for v in subs.values() if isinstance(v, str))
     return record
 
 
@@ -122,7 +123,8 @@ def modeling_record(record, workspace, shared_reads):
     folder = os.path.join(workspace.root, os.path.dirname(record["file"]))
     modules = [m for m in workspace.modeling_modules(folder) if m is not None]
     roots, scope = reach.find_roots(modules, record["config_class"], workspace)
-    summary = reach.summarize(reach.reach(roots, record["config_class"], workspace))
+    subs = set(record.pop("_sub_classes", []))
+    summary = reach.summarize(reach.reach(roots, record["config_class"], workspace, subs))
     reads = summary.pop("config_reads") | (shared_reads if summary.pop("uses_rope_utils") else set())
     fields = set(record["defaults"]) | set(record["legacy_kwargs"])
     fields -= {"default_theta", "rope_parameters", "rope_scaling"}

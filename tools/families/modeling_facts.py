@@ -15,7 +15,7 @@ import re
 
 from config_facts import segment, source_of
 
-LEARNED_ATTR_RE = re.compile(r"^(wpe|embed_positions|pos_embed\w*|position_embeddings?|\w*_position_embeddings?"
+LEARNED_ATTR_RE = re.compile(r"^(wpe|embed_positions|pos_embed\w*|positions?_embed\w*|\w*_position_embeddings?"
                              r"|\w*_pos_embed\w*|positional_embedding|row_embed\w*|col(umn)?_embed\w*)$")
 MIXER_RULES = [  # (mechanism, class-name pattern); first match wins
     ("linear_attention", re.compile(r"GatedDeltaNet|LightningAttention|LinearAttention")),
@@ -23,6 +23,7 @@ MIXER_RULES = [  # (mechanism, class-name pattern); first match wins
     ("conv_mixer", re.compile(r"ShortConv")),
     ("mamba", re.compile(r"Mamba\w*Mixer|Mamba2?Mixer|BambaMixer|FalconH1Mixer|MambaMixer")),
 ]
+GENERIC_CONFIGS = {"PreTrainedConfig", "PretrainedConfig"}
 ROTARY_NAME_RE = re.compile(r"rotary|rotate|rope", re.I)
 
 
@@ -107,7 +108,8 @@ class Module:
             return None
         for arg in init.args.args:
             if arg.arg == "config" and arg.annotation is not None:
-                return _plain_name(arg.annotation)
+                found = _plain_name(arg.annotation)
+                return None if found in GENERIC_CONFIGS else found
         return None
 
 
@@ -173,19 +175,18 @@ def _mechanisms_by_name(node, facts):
     if isinstance(node, ast.ClassDef):
         if name.endswith("RotaryEmbedding") or re.search(r"Rotary|RoPE|Rope[A-Z]", name):
             _add(facts, "rope", name)
-        if re.search(r"Sinusoid", name):
-            _add(facts, "sinusoidal", name)
-        if name.endswith("PositionalConvEmbedding"):
-            _add(facts, "conv", name)
-        if re.search(r"LearnedPositionalEmbedding|LearnedPosition", name):
-            _add(facts, "learned", name)
+        position = _position_class_kind(node)
+        if position:
+            _add(facts, position, name)
         for mechanism, pattern in MIXER_RULES:
             if pattern.search(name):
                 _add(facts, mechanism, name)
                 break
-        for method in class_parts(node):
+        for method, method_node in class_parts(node).items():
             if method.startswith("apply_rotary") or method.startswith("rotate_"):
                 _add(facts, "rope", f"{name}.{method}")
+            if re.search(r"position|sinusoid", method, re.I) and _calls_sin_and_cos(method_node):
+                _add(facts, "sinusoidal", f"{name}.{method}")
     else:
         if name.startswith("apply_rotary") or name in ("rotate_half", "rotate_every_two"):
             _add(facts, "rope", name)
@@ -193,8 +194,38 @@ def _mechanisms_by_name(node, facts):
             _add(facts, "sinusoidal", name)
         if "alibi" in name:
             _add(facts, "alibi", name)
+        if re.search(r"position|sinusoid", name, re.I) and _calls_sin_and_cos(node):
+            _add(facts, "sinusoidal", name)
     if name == "_relative_position_bucket" or name.endswith("relative_position_bucket"):
         _add(facts, "relative_buckets", name)
+
+
+def _position_class_kind(node):
+    """The mechanism a class named for positions implements, told by its name and bases."""
+    name = node.name
+    rules = [
+        (r"Rotary|RoPE|Rope[A-Z]", None),
+        (r"Sinusoid|Sine?Position|PositionEmbeddingSine|Cosine", "sinusoidal"),
+        (r"PositionalConv", "conv"),
+        (r"RelativePositionBias", "relative_bias_table"),
+        (r"Rel(ative)?Positional|RelPosition", "relative_positional"),
+        (r"Learned\w*Position|TrainablePosition", "learned"),
+    ]
+    for pattern, kind in rules:
+        if re.search(pattern, name):
+            return kind
+    if re.search(r"Position", name) and re.search(r"Embedding|Encoding", name):
+        bases = {getattr(b, "attr", getattr(b, "id", "")) for b in node.bases}
+        if "Embedding" in bases:
+            return "learned"
+        return "position_other"
+    return None
+
+
+def _calls_sin_and_cos(node):
+    """True when a function's body calls both sin and cos."""
+    called = {getattr(s.func, "attr", getattr(s.func, "id", "")) for s in ast.walk(node) if isinstance(s, ast.Call)}
+    return {"sin", "cos"} <= called
 
 
 def _mechanisms_by_body(node, source, facts):
@@ -214,7 +245,8 @@ def _mechanisms_by_body(node, source, facts):
         callee = source_of(call.func, source) if call else ""
         if attr == "relative_attention_bias" and callee.endswith("Embedding"):
             _add(facts, "relative_buckets", f"{node.name}.relative_attention_bias")
-        elif LEARNED_ATTR_RE.match(attr) and re.search(r"(^|\.)(Embedding|Parameter)$", callee):
+        elif (LEARNED_ATTR_RE.match(attr) and re.search(r"(^|\.)(\w*Embedding|Parameter)$", callee)
+              and not re.search(r"Sinus|Sine|Rotary|Conv|Rel", callee)):
             _add(facts, "learned", f"{node.name}.{attr} = {callee}(...)")
         elif attr == "relative_position_bias_table" and callee.endswith("Parameter"):
             _add(facts, "relative_bias_table", f"{node.name}.relative_position_bias_table")

@@ -46,7 +46,7 @@ def effective_config(module, name, workspace, seen=None):
     if (module.rel, name) in seen:
         return None
     seen.add((module.rel, name))
-    declared = module.config_annotation(name)
+    declared = module.config_annotation(name) or module.init_config_annotation(name)
     if declared:
         return declared
     node = module.defs.get(name)
@@ -77,11 +77,12 @@ def find_roots(modules, config_name, workspace):
     return everything, "whole modeling file (no class names the config)" if everything else "no modeling file"
 
 
-def reach(roots, config_name, workspace):
+def reach(roots, config_name, workspace, sub_config_classes=()):
     """Every def reachable from the roots by name references.
 
-    Model classes declared for another config (a vision tower, a text decoder
-    of a composite model) are not entered: they are facts of that config.
+    Model classes declared for one of the config's sub-configs (the vision
+    tower, the text decoder of a composite model) are not entered: they are
+    facts of that sub-config. Other model classes (BertModel inside DPR) are.
     """
     seen = {(m.rel, n): (m, n) for m, n in roots}
     queue = list(roots)
@@ -92,15 +93,14 @@ def reach(roots, config_name, workspace):
             if not found or (found[0].rel, found[1]) in seen:
                 continue
             other = effective_config(found[0], found[1], workspace)
-            if other and other != config_name:
+            if other and other != config_name and other in sub_config_classes:
                 continue
             seen[(found[0].rel, found[1])] = found
             queue.append(found)
     return [seen[k] for k in sorted(seen)]
 
 
-POSITION_MECHANISMS = ("rope", "learned", "sinusoidal", "relative_buckets", "relative_learned", "relative_bias_table",
-                       "alibi", "conv")
+MIXERS = ("mamba", "linear_attention", "conv_mixer", "recurrent")
 LAYERWISE_RE = re.compile(r"layer|sliding|use_rope|no_rope|nope|is_local|is_global", re.I)
 NOPE_READS = ("no_rope_layers", "no_rope_layer_interval", "use_rope", "nope_layer_interval")
 
@@ -157,7 +157,7 @@ def summarize(reached):
         mechanisms["nope"] = sorted(nope)[:MAX_EVIDENCE]
     if conditional and "rope" in mechanisms:
         mechanisms["rope_conditional"] = sorted(conditional)[:MAX_EVIDENCE]
-    if not any(k in mechanisms for k in POSITION_MECHANISMS):
+    if all(k in MIXERS for k in mechanisms):
         mechanisms["none"] = ["no position code reached from the config's model classes"]
     rotation, rotation_evidence = rotation_summary(total)
     return {
