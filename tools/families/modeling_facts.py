@@ -23,6 +23,8 @@ MIXER_RULES = [  # (mechanism, class-name pattern); first match wins
     ("conv_mixer", re.compile(r"ShortConv")),
     ("mamba", re.compile(r"Mamba\w*Mixer|Mamba2?Mixer|BambaMixer|FalconH1Mixer|MambaMixer")),
 ]
+RELATIVE_ATTRS = {"distance_embedding", "rel_embeddings", "rel_pos_emb", "rpb", "attention_biases", "rel_pos_h",
+                  "rel_pos_w", "relative_attention_bias", "relative_position_bias_table"}
 GENERIC_CONFIGS = {"PreTrainedConfig", "PretrainedConfig"}
 ROTARY_NAME_RE = re.compile(r"rotary|rotate|rope", re.I)
 
@@ -207,7 +209,7 @@ def _position_class_kind(node):
         (r"Rotary|RoPE|Rope[A-Z]", None),
         (r"Sinusoid|Sine?Position|PositionEmbeddingSine|Cosine", "sinusoidal"),
         (r"PositionalConv", "conv"),
-        (r"RelativePositionBias", "relative_bias_table"),
+        (r"RelativePositionBias|Relative\w*Bias|RelativeLogits", "relative_bias_table"),
         (r"Rel(ative)?Positional|RelPosition", "relative_positional"),
         (r"Learned\w*Position|TrainablePosition", "learned"),
     ]
@@ -250,8 +252,10 @@ def _mechanisms_by_body(node, source, facts):
             _add(facts, "learned", f"{node.name}.{attr} = {callee}(...)")
         elif attr == "relative_position_bias_table" and callee.endswith("Parameter"):
             _add(facts, "relative_bias_table", f"{node.name}.relative_position_bias_table")
-        elif attr in ("distance_embedding", "rel_embeddings") and callee.endswith("Embedding"):
+        elif attr in RELATIVE_ATTRS and re.search(r"Embedding$", callee):
             _add(facts, "relative_learned", f"{node.name}.{attr}")
+        elif attr in RELATIVE_ATTRS and re.search(r"Parameter$", callee):
+            _add(facts, "relative_bias_table", f"{node.name}.{attr}")
 
 
 def _slice_kind(sub, source):
