@@ -159,8 +159,8 @@ def legacy_kwargs(cls, source):
     """Keys read with kwargs.get/pop("key", default) in the class's methods, with defaults.
 
     Old config.json keys (global_rope_theta, rope_local_base_freq, rotary_pct, ...) are
-    read this way by the dataclass configs; `into` says where the value lands when the
-    call is the value of a `X.setdefault("key", ...)`.
+    read this way by the dataclass configs; `into` lists where the value lands when the
+    call is the value of a `X.setdefault("key", ...)`. kwargs.setdefault("key", v) counts too.
     """
     found = {}
     for node in ast.walk(cls):
@@ -184,15 +184,15 @@ def _note_kwarg(node, source, found, into):
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
         return
     func = node.func
-    if func.attr not in ("get", "pop") or not isinstance(func.value, ast.Name) or func.value.id != "kwargs":
+    if func.attr not in ("get", "pop", "setdefault") or getattr(func.value, "id", None) != "kwargs":
         return
     key = _const(node.args[0]) if node.args else None
     if not isinstance(key, str) or (key in found and into is None):
         return
     entry = found.setdefault(key, {})
     entry["default"] = value_of(node.args[1], source) if len(node.args) > 1 else None
-    if into:
-        entry["into"] = into.replace("self.", "")
+    if into and into.replace("self.", "") not in entry.setdefault("into", []):
+        entry["into"].append(into.replace("self.", ""))
 
 
 def derived_fields(cls, source):

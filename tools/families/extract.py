@@ -126,8 +126,7 @@ def modeling_record(record, workspace, shared_reads):
     subs = set(record.pop("_sub_classes", []))
     summary = reach.summarize(reach.reach(roots, record["config_class"], workspace, subs))
     reads = summary.pop("config_reads") | (shared_reads if summary.pop("uses_rope_utils") else set())
-    fields = set(record["defaults"]) | set(record["legacy_kwargs"])
-    fields -= {"default_theta", "rope_parameters", "rope_scaling"}
+    fields = set(record["defaults"]) - {"default_theta", "rope_parameters", "rope_scaling"}
     amap = record["attribute_map"]
     aliases = {f: {f, amap.get(f)} | {k for k, v in amap.items() if v == f} for f in fields}
     summary["modeling_unread"] = sorted(f for f in fields if not aliases[f] & reads)
@@ -175,6 +174,10 @@ def add_sub_config_mechanisms(families):
                 found[name] = sorted(by_type[model_type]["mechanisms"])
         if found:
             family["sub_config_mechanisms"] = found
+        rotations = {k: by_type[v]["rotation"] for k, v in subs.items() if isinstance(v, str) and v in by_type}
+        if family["rotation"] == "unknown" and any(r not in ("none", "unknown") for r in rotations.values()):
+            family["rotation"] = "in_sub_configs"
+            family["sub_config_rotation"] = rotations
 
 
 def build(root, commit, manual_path):
