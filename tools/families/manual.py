@@ -4,7 +4,8 @@ manual.json holds:
   "expected": model types that issue 27 names; those with no config class go to `absent`;
   "entries": [{"model_type": ..., ["config_class": ...,] "why": ..., <field>: <value>, ...}].
 A field given by hand replaces the extracted one; the family's `source` map then
-says "manual" for it (every other field says "extracted"), the extracted value is
+says "manual" for it, or "manual (extracted agrees)" when the script found the same
+value (every other field says "extracted"), the extracted value is
 kept under `extracted_before_manual`, and `why` is kept as `manual_why`.
 """
 
@@ -32,10 +33,11 @@ def apply_entry(family, entry):
     for key, value in sorted(entry.items()):
         if key in IDENTITY or key == "why":
             continue
-        if key in family and family[key] != value:
+        agrees = key in family and family[key] == value
+        if key in family and not agrees:
             family.setdefault("extracted_before_manual", {})[key] = family[key]
         family[key] = value
-        family["source"][key] = "manual"
+        family["source"][key] = "manual (extracted agrees)" if agrees else "manual"
     family["manual_why"] = entry["why"]
 
 
