@@ -132,6 +132,9 @@ def modeling_record(record, workspace, shared_reads):
     summary["modeling_unread"] = sorted(f for f in fields if not aliases[f] & reads)
     summary["modeling_files"] = sorted(m.rel for m in modules)
     summary["modeling_scope"] = scope
+    if not modules:
+        summary["mechanisms"] = {"unknown": ["no modeling_*.py in the config's folder"]}
+        summary["rotation"] = "unknown"
     return summary
 
 
@@ -174,6 +177,9 @@ def add_sub_config_mechanisms(families):
                 found[name] = sorted(by_type[model_type]["mechanisms"])
         if found:
             family["sub_config_mechanisms"] = found
+            if list(family["mechanisms"]) == ["none"]:
+                family["mechanisms"] = {"in_sub_configs": ["the config's own model classes hold no position code;"
+                                                           " see sub_config_mechanisms"]}
         rotations = {k: by_type[v]["rotation"] for k, v in subs.items() if isinstance(v, str) and v in by_type}
         if family["rotation"] == "unknown" and any(r not in ("none", "unknown") for r in rotations.values()):
             family["rotation"] = "in_sub_configs"
