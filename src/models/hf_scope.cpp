@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "posenc/error.hpp"
+#include "posenc/models/transformers_families.hpp"
 #include "posenc/text.hpp"
 #include "posenc/formats/json_text.hpp"
 
@@ -132,10 +133,10 @@ bool uses_rope(const HfScope& s) {
 void require_rope(const HfScope& s, const std::string& file) {
   if (s.family == nullptr && !s.model_type.empty())
     throw Error(fmt::format("{}: model_type '{}' is not one posenc knows, so it cannot tell whether, where and how the "
-                            "model rotates (it does not guess); read it as a known family with --assume-family FAMILY "
-                            "(e.g. llama: RoPE, rotate_half, every layer), or give the RoPE settings as flags without "
-                            "--hf-config; 'posenc model {}' shows what the file states",
-                            file, s.model_type, file));
+                            "model rotates (it does not guess; {}); read it as a known family with --assume-family "
+                            "FAMILY (e.g. llama: RoPE, rotate_half, every layer), or give the RoPE settings as flags "
+                            "without --hf-config; 'posenc model {}' shows what the file states",
+                            file, s.model_type, transformers_family_note(s.model_type), file));
   if (s.family == nullptr || uses_rope(s)) return;
   std::vector<std::string_view> names;
   for (auto m : mechanisms_used(s)) names.push_back(to_string(m));

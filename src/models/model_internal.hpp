@@ -8,10 +8,6 @@
 #include "posenc/models/model_report.hpp"
 
 namespace posenc::models {
-struct RopeConfig;
-}
-
-namespace posenc::models {
 struct ModelScheme;
 }
 

@@ -13,6 +13,7 @@
 #include "model_internal.hpp"
 #include "posenc/rope/rope_config.hpp"
 #include "posenc/error.hpp"
+#include "posenc/models/transformers_families.hpp"
 #include "posenc/formats/file.hpp"
 #include "posenc/formats/gguf.hpp"
 #include "posenc/models/config_path.hpp"
@@ -257,6 +258,8 @@ ModelReport parse_model(const std::string& json_text, const std::string& file) {
         "(no guess); the fields above are what the file states. 'posenc rope --hf-config {} --assume-family FAMILY' "
         "reads it as a known family",
         s.model_type, file));
+    r.notes.push_back(transformers_family_note(s.model_type) + " (data/families/families.json: a table of what the "
+                      "code contains, not of which layers use it)");
     return r;
   }
   if (s.family == nullptr) {

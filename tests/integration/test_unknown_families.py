@@ -40,6 +40,14 @@ for path in CONFIGS:
     for k in want:
         same = got.get(k) == want[k] or (isinstance(want[k], float) and want[k] != want[k])
         expect(k not in got or same, f"{name}: {k} = {got.get(k)!r} as the file states {want[k]!r}")
+    # what transformers' code holds, from the families table read from its sources (data/families)
+    table = {f["model_type"]: f for f in json.load(open(os.path.join(HERE, "..", "..", "data", "families",
+                                                                       "families.json")))["families"]}
+    fam = table.get(report["model_type"])
+    note = " ".join(report["notes"])
+    expect((fam is not None and f"reads it as {fam['config_class']}" in note)
+           or (fam is None and f"has no model_type '{report['model_type']}'" in note),
+           f"{name}: the note names what transformers makes of {report['model_type']} ({note[-200:]})")
     r = run("rope", "--hf-config", path, text=True)
     expect(r.returncode == 2 and r.stderr.count("\n") == 1 and "--assume-family" in r.stderr
            and f"model_type '{report['model_type']}' is not one posenc knows" in r.stderr,

@@ -148,8 +148,9 @@ TEST_CASE("a config without a layer count: the class default, else every layer",
   CHECK(other.stated[0].value == "64");
   CHECK(other.stated[1].field == "rope_theta");
   CHECK(other.stated[1].value == "10000.0");
-  REQUIRE(other.notes.size() == 1);
+  REQUIRE(other.notes.size() == 2);  // and what transformers makes of it: no such model_type
   CHECK(other.notes[0].find("model_type 'mystery' is not one posenc knows") == 0);
+  CHECK(other.notes[1].find("has no model_type 'mystery'") != std::string::npos);
   // Gemma 2: the class default 26, sliding and full layers alternating.
   const auto gemma2 = parse_model(R"({"model_type": "gemma2"})", "g.json");
   CHECK(gemma2.num_layers == 26);
