@@ -22,6 +22,8 @@ bool st_name_is_checkpoint(const std::string& prefix) {
   const std::string l = lower(prefix);
   const auto ends = [&](std::string_view suf) { return l.size() >= suf.size() && l.compare(l.size() - suf.size(), suf.size(), suf) == 0; };
   if (ends(".safetensors") || ends(".safetensors.index.json")) return true;
+  // PyTorch checkpoints too, so that FILE.bin:NAME gets the conversion command.
+  if (ends(".bin") || ends(".pt") || ends(".pth") || ends(".ckpt")) return true;
   std::error_code ec;
   return !prefix.empty() && std::filesystem::is_directory(prefix, ec);
 }
