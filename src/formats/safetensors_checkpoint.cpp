@@ -193,8 +193,8 @@ bool is_pytorch_checkpoint(const std::string& path) {
 std::string pytorch_refusal(const std::string& path) {
   const std::string name = fs::path(path).filename().string();
   return fmt::format(
-      "'{}' is a PyTorch checkpoint (a zip or pickle), which posenc does not read: unpickling can run code. Convert it "
-      "to safetensors first, e.g. python3 -c \"import torch; from safetensors.torch import save_file; "
+      "'{}' is a PyTorch checkpoint (a zip or pickle), which posenc does not read (unpickling can run code): convert "
+      "it to safetensors first, e.g. python3 -c \"import torch; from safetensors.torch import save_file; "
       "sd = torch.load('{}', map_location='cpu', weights_only=True); "
       "save_file({{k: v.contiguous().clone() for k, v in sd.items()}}, 'model.safetensors')\" "
       "(or safetensors' bindings/python/convert.py for a Hub model)",

@@ -90,7 +90,7 @@ NpyArray read_tensor_table(const std::string& path, const std::string& name, con
   if (t == nullptr) {
     std::vector<std::string> names;
     for (const auto& x : c.tensors) names.push_back(x.name);
-    throw Error(fmt::format("--input '{}': no tensor {} in '{}'{}; 'posenc tensors {}' lists its {}", printable(input),
+    throw Error(fmt::format("--input '{}': no tensor {} in '{}'{} ('posenc tensors {}' lists its {})", printable(input),
                             st_detail::st_quoted(base), path, did_you_mean(base, names), path,
                             counted(static_cast<std::int64_t>(names.size()), "tensor", "tensors")));
   }
