@@ -40,15 +40,29 @@ std::string index_reason(const std::string& what) {
   return printable(p == std::string::npos ? what : what.substr(p + 3), 160);
 }
 
+/// The byte of `"name":` in a JSON text (the first from `from` on whose next token is ':'),
+/// for messages; 0 when the name is written with escapes that differ from its dump.
+std::uint64_t index_key_byte(std::string_view json, const std::string& name, std::size_t from = 0) {
+  const std::string key = StIndexJson(name).dump(-1, ' ', false, StIndexJson::error_handler_t::replace);
+  for (std::size_t p = json.find(key, from); p != std::string_view::npos; p = json.find(key, p + 1)) {
+    std::size_t q = p + key.size();
+    while (q < json.size() && std::string_view(" \t\r\n").find(json[q]) != std::string_view::npos) ++q;
+    if (q < json.size() && json[q] == ':') return p;
+  }
+  return 0;
+}
+
 /// A shard name is a file name next to the index: no folder, no parent, no drive, no NUL.
-void check_shard_name(const std::string& shard, const std::string& tensor, const std::string& path) {
+void check_shard_name(const std::string& shard, const std::string& tensor, const std::string& path,
+                      std::uint64_t byte) {
   const bool bad = shard.empty() || shard.find_first_of(std::string_view("/\\\0", 3)) != std::string::npos ||
                    shard == "." || shard == ".." || shard.find("..") != std::string::npos ||
                    (shard.size() >= 2 && shard[1] == ':');
   if (bad)
-    throw Error(fmt::format("'{}': tensor {}: shard {} is not a plain file name (a shard is a file beside the index; "
-                            "'/', '\\', '..', a drive and NUL are not allowed)",
-                            path, st_quoted(tensor), st_quoted(shard)));
+    fail(path, byte,
+         fmt::format("tensor {}: shard {} is not a plain file name (a shard is a file beside the index; '/', '\\', "
+                     "'..', a drive and NUL are not allowed)",
+                     st_quoted(tensor), st_quoted(shard)));
 }
 
 StCheckpoint open_index(const std::string& index_path, const std::string& opened) {
@@ -61,15 +75,21 @@ StCheckpoint open_index(const std::string& index_path, const std::string& opened
   const fs::path folder = fs::path(index_path).parent_path();
   std::unordered_map<std::string, std::size_t> shard_of;  // tensor name -> file index where found
   std::unordered_map<std::string, std::string> wanted(idx.weight_map.begin(), idx.weight_map.end());
+  const auto first_use = [&](const std::string& shard) -> std::size_t {
+    for (std::size_t i = 0; i < idx.weight_map.size(); ++i)
+      if (idx.weight_map[i].second == shard) return i;
+    return 0;
+  };
   for (const std::string& shard : idx.shards) {
     const std::string shard_path = (folder / shard).string();
     std::error_code ec;
     if (!fs::exists(shard_path, ec))
-      throw Error(fmt::format("'{}': shard {} is missing (the index lists it for {} tensors); every shard must be "
-                              "present",
-                              index_path, st_quoted(shard),
-                              std::count_if(idx.weight_map.begin(), idx.weight_map.end(),
-                                            [&](const auto& kv) { return kv.second == shard; })));
+      fail(index_path, idx.weight_map_bytes[first_use(shard)],
+           fmt::format("tensor {}: shard {} is missing (the index lists it for {}); every shard must be present",
+                       st_quoted(idx.weight_map[first_use(shard)].first), st_quoted(shard),
+                       counted(std::count_if(idx.weight_map.begin(), idx.weight_map.end(),
+                                             [&](const auto& kv) { return kv.second == shard; }),
+                               "tensor", "tensors")));
     StFile f = read_safetensors_header(shard_path);
     const std::size_t fi = c.files.size();
     for (StTensor& t : f.tensors) {
@@ -92,10 +112,12 @@ StCheckpoint open_index(const std::string& index_path, const std::string& opened
     }
     c.files.push_back(std::move(f));
   }
-  for (const auto& [name, shard] : idx.weight_map)
+  for (std::size_t i = 0; i < idx.weight_map.size(); ++i) {
+    const auto& [name, shard] = idx.weight_map[i];
     if (shard_of.find(name) == shard_of.end())
-      throw Error(fmt::format("'{}': tensor {}: the index puts it in {}, which does not hold it", index_path,
-                              st_quoted(name), st_quoted(shard)));
+      fail(index_path, idx.weight_map_bytes[i],
+           fmt::format("tensor {}: the index puts it in {}, which does not hold it", st_quoted(name), st_quoted(shard)));
+  }
   return c;
 }
 
@@ -146,10 +168,12 @@ StIndex parse_safetensors_index(std::string_view json, const std::string& path) 
     using E = nlohmann::detail::parse_event_t;
     if (ev == E::object_start) seen.emplace_back();
     if (ev == E::object_end && !seen.empty()) seen.pop_back();
-    if (ev == E::key && !seen.empty() && !seen.back().insert(v.get<std::string>()).second)
-      throw Error(fmt::format("'{}': tensor {}: the name appears twice in the index (a tensor may be in one shard "
-                              "only)",
-                              path, st_quoted(v.get<std::string>())));
+    if (ev == E::key && !seen.empty() && !seen.back().insert(v.get<std::string>()).second) {
+      const std::string k = v.get<std::string>();
+      const std::uint64_t first = index_key_byte(json, k);
+      fail(path, index_key_byte(json, k, static_cast<std::size_t>(first) + 1),
+           fmt::format("tensor {}: the name appears twice in the index (a tensor may be in one shard only)", st_quoted(k)));
+    }
     return true;
   };
   StIndexJson j;
@@ -167,12 +191,17 @@ StIndex parse_safetensors_index(std::string_view json, const std::string& path) 
     for (const auto& [k, v] : j["metadata"].items())
       idx.metadata.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump(-1, ' ', false, StIndexJson::error_handler_t::replace));
   std::set<std::string> shards;
+  const auto weight_map_at = static_cast<std::size_t>(index_key_byte(json, "weight_map"));
   for (const auto& [name, shard] : j["weight_map"].items()) {
     if (!shard.is_string())
-      throw Error(fmt::format("'{}': tensor {}: weight_map values must be shard file names (strings)", path, st_quoted(name)));
+      fail(path, index_key_byte(json, name),
+           fmt::format("tensor {}: weight_map values must be shard file names (strings)", st_quoted(name)));
     const std::string s = shard.get<std::string>();
-    check_shard_name(s, name, path);
+    // Keys of weight_map appear after "weight_map" in the text.
+    const std::uint64_t at = index_key_byte(json, name, weight_map_at);
+    check_shard_name(s, name, path, at);
     idx.weight_map.emplace_back(name, s);
+    idx.weight_map_bytes.push_back(at);
     if (shards.insert(s).second) idx.shards.push_back(s);
   }
   if (idx.weight_map.empty()) throw Error(fmt::format("'{}': the index's weight_map is empty", path));

@@ -401,14 +401,16 @@ TEST_CASE("safetensors: a sharded checkpoint through its index, and the index's 
     }
     return std::string("(no error)");
   };
+  // The index text: {"metadata": {"total_size": 12}, "weight_map": {"a": ...: key "a" at byte 48.
   CHECK_THAT(index_error(R"({"a": "../model-00001-of-00002.safetensors", "b": "model-00002-of-00002.safetensors"})"),
-             Contains("tensor 'a': shard '../model-00001-of-00002.safetensors' is not a plain file name"));
+             Contains("model.safetensors.index.json': byte 48: tensor 'a': shard '../model-00001-of-00002.safetensors' "
+                      "is not a plain file name"));
   CHECK_THAT(index_error(R"({"a": "/etc/passwd", "b": "model-00002-of-00002.safetensors"})"),
              Contains("shard '/etc/passwd' is not a plain file name"));
   CHECK_THAT(index_error(R"({"a": "model-00001-of-00002.safetensors", "b": "model-00003-of-00003.safetensors"})"),
-             Contains("shard 'model-00003-of-00003.safetensors' is missing"));
+             Contains("byte 89: tensor 'b': shard 'model-00003-of-00003.safetensors' is missing"));
   CHECK_THAT(index_error(R"({"a": "model-00001-of-00002.safetensors", "a": "model-00002-of-00002.safetensors"})"),
-             Contains("tensor 'a': the name appears twice in the index"));
+             Contains("byte 89: tensor 'a': the name appears twice in the index"));
   CHECK_THAT(index_error(R"({"a": "model-00002-of-00002.safetensors", "b": "model-00002-of-00002.safetensors"})"),
              Contains("tensor 'a': the index puts it in 'model-00002-of-00002.safetensors', which does not hold it"));
   CHECK_THAT(index_error(R"({"a": "model-00001-of-00002.safetensors", "b": "model-00001-of-00002.safetensors"})"),

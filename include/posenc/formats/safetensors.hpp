@@ -73,6 +73,7 @@ StFile read_safetensors_header(const std::string& path);
 struct StIndex {
   std::vector<std::pair<std::string, std::string>> metadata;
   std::vector<std::pair<std::string, std::string>> weight_map;
+  std::vector<std::uint64_t> weight_map_bytes;  ///< byte of each weight_map key in the index (messages)
   std::vector<std::string> shards;  ///< the distinct shard names, in order of first use
 };
 /// Parses an index's JSON; refuses duplicate names, a shard name with '/', '\', "..", a drive
