@@ -69,6 +69,8 @@ std::string selector_hint(const std::string& path, const std::string& name, cons
 }  // namespace
 
 std::pair<std::string, std::string> split_tensor_input(const std::string& input) {
+  std::error_code ec;
+  if (input.find(':') == std::string::npos || std::filesystem::exists(input, ec)) return {};  // a file named a:b.csv
   for (std::size_t i = input.find(':'); i != std::string::npos; i = input.find(':', i + 1)) {
     const std::string prefix = input.substr(0, i);
     if (st_name_is_checkpoint(prefix)) return {prefix, input.substr(i + 1)};

@@ -482,6 +482,12 @@ TEST_CASE("safetensors: --input FILE:NAME reads a tensor as a table", "[safetens
   CHECK_THROWS_WITH(posenc::formats::read_input(file + ":wpe.weigth"),
                     Contains("no tensor 'wpe.weigth'") && Contains("did you mean 'wpe.weight'?"));
   CHECK_THROWS_WITH(posenc::formats::read_input(file), Contains("name the tensor to read"));
+  // A file whose own name holds a ':' after a folder's name is read as that file.
+  std::filesystem::create_directories(dir / "runs");
+  st_write(dir / "runs:1.csv", "a,b\n1,2\n");
+  CHECK(posenc::formats::read_input((dir / "runs").string() + ":1.csv").values(0, 1) == 2.0);
+  CHECK(st::split_tensor_input((dir / "runs").string() + ":x") ==
+        std::pair<std::string, std::string>{(dir / "runs").string(), "x"});
 
   // The command line: exit 2, one line naming the file and the tensor.
   const CliResult r = run_cli({"generate", "--input", file + ":cube", "-o", "-", "--format", "csv"});
