@@ -136,7 +136,9 @@ void SchemeOptions::bind(CLI::App& parent, std::ostream* notes) {
   parent_ = &parent;
   notes_ = notes;
   parent.add_option("--input", input_,
-                    "a table of your own (.npy, .npz or .csv; - reads stdin: rows = positions) in place of a SCHEME")
+                    "a table of your own (.npy, .npz or .csv; - reads stdin: rows = positions), or a checkpoint's tensor: "
+                    "FILE.safetensors:NAME (a folder or model.safetensors.index.json too; NAME[i] slices a 3-D tensor) in "
+                    "place of a SCHEME")
       ->type_name("FILE");
   bind_input_options(parent, input_flags_);
   parent

@@ -12,6 +12,7 @@
 
 #include "posenc/error.hpp"
 #include "posenc/formats/file.hpp"
+#include "posenc/formats/safetensors.hpp"
 #include "posenc/memory.hpp"
 #include "posenc/text.hpp"
 
@@ -62,6 +63,10 @@ std::string format_of_name(const std::string& path) {
   if (ext == ".npy" || ext == ".npz" || ext == ".csv") return ext.substr(1);
   if (ext == ".tsv") return "tsv";
   if (ext.empty()) return "";
+  if (ext == ".safetensors" || lower_ext(path).ends_with(".safetensors.index.json"))
+    throw Error(fmt::format("--input '{}': name the tensor to read: --input '{}:NAME' ('posenc tensors {}' lists them)",
+                            path, path, path));
+  if (is_pytorch_checkpoint(path)) throw Error("--input " + pytorch_refusal(path));
   throw Error(fmt::format("--input '{}': cannot read '{}' files: give a .npy, .npz or .csv file, or say what it "
                           "holds with --input-format csv|npy|npz",
                           path, printable(ext)));
@@ -148,6 +153,9 @@ TableFile read_input(const std::string& path, const ReadOptions& opts) {
 TableFile read_whole_input(const std::string& path, const ReadOptions& opts) {
   if (path == "-" && ::isatty(0) == 1)
     throw Error("--input -: stdin is a terminal; pipe a table in (cat pe.csv | posenc ... --input -) or give a file");
+  // FILE.safetensors:NAME, INDEX.json:NAME, FOLDER:NAME: one tensor of a checkpoint.
+  if (const auto [file, tensor] = split_tensor_input(path); !file.empty())
+    return from_array(read_tensor_table(file, tensor, path));
   std::string format = opts.format.empty() ? format_of_name(path) : opts.format;
   ReadOptions o = opts;
   if (format == "tsv") {

@@ -1,0 +1,53 @@
+// libFuzzer target: the safetensors header reader on arbitrary bytes must return a validated
+// header or throw Error; every tensor of a parsed file must then decode to exactly its element
+// count (or throw Error for a dtype posenc does not read); the same bytes as a sharded index
+// must parse or throw Error.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "posenc/error.hpp"
+#include "posenc/formats/safetensors.hpp"
+#include "posenc/memory.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  posenc::set_memory_limit(std::uint64_t{64} << 20);
+  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  namespace f = posenc::formats;
+  try {
+    const f::StFile file = f::parse_safetensors(bytes, "fuzz.safetensors");
+    // What the validation promises: the data section is covered exactly.
+    std::uint64_t covered = 0;
+    for (const auto& t : file.tensors) {
+      if (t.end < t.begin || file.data_offset + t.end > size) __builtin_trap();
+      covered += t.bytes();
+      if (t.bytes() * 8 != t.elements * f::dtype_bits(t.dtype)) __builtin_trap();
+      if (t.name.find('\0') != std::string::npos || t.name.find('/') != std::string::npos) __builtin_trap();
+    }
+    if (covered != file.file_size - file.data_offset) __builtin_trap();
+    for (const auto& t : file.tensors) {
+      try {
+        const auto v = f::tensor_from_bytes(file, t, bytes);
+        if (v.size() != t.elements) __builtin_trap();
+      } catch (const posenc::Error&) {
+        if (f::is_decodable(t.dtype) && t.elements < 1000000) __builtin_trap();  // only the dtype or memory refuses
+      }
+    }
+  } catch (const posenc::Error&) {
+  }
+  try {
+    const f::StIndex idx = f::parse_safetensors_index(bytes, "model.safetensors.index.json");
+    for (const auto& [name, shard] : idx.weight_map)
+      if (shard.find('/') != std::string::npos || shard.find("..") != std::string::npos) __builtin_trap();
+  } catch (const posenc::Error&) {
+  }
+  // The decoders on raw bytes, for every dtype they read.
+  for (const auto t : {f::StDtype::kF16, f::StDtype::kBF16, f::StDtype::kF8E4M3, f::StDtype::kF8E5M2,
+                       f::StDtype::kI64, f::StDtype::kF64}) {
+    const std::size_t n = size / (f::dtype_bits(t) / 8);
+    std::vector<float> out(n);
+    f::decode_elements(t, bytes.substr(0, n * (f::dtype_bits(t) / 8)), std::span<float>(out));
+  }
+  return 0;
+}
