@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -76,6 +77,19 @@ std::vector<double> roformer_bound(const std::vector<double>& theta, const std::
     out.push_back(theta.empty() ? 0.0 : sum / static_cast<double>(theta.size()));
   }
   return out;
+}
+
+double roformer_step(const std::vector<double>& theta, const std::vector<double>& q, const std::vector<double>& k,
+                     bool interleaved) {
+  const RopeLayout layout = interleaved ? RopeLayout::kInterleaved : RopeLayout::kHalf;
+  const auto h = [&](std::size_t i) {
+    if (i >= theta.size()) return std::complex<double>(0.0);  // h_{d/2} = 0
+    const auto [a, b] = rope_pair(layout, q.size(), i);
+    return std::complex<double>(q[a], q[b]) * std::conj(std::complex<double>(k[a], k[b]));
+  };
+  double step = 0.0;
+  for (std::size_t i = 0; i < theta.size(); ++i) step = std::max(step, std::abs(h(i + 1) - h(i)));
+  return step;
 }
 
 std::vector<double> rope_ones_dot(const std::vector<double>& theta, const std::vector<std::int64_t>& offsets) {

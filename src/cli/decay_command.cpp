@@ -135,13 +135,19 @@ int run_decay(Context& ctx, const DecayOptions& o) {
   const ParamMap base = analysis::fit_len(scheme, given, req);  // the --len used, echoed as such
 
   Collected c;
+  const bool figure = format != formats::Format::kCsv && format != formats::Format::kJson;
+  // A figure of several schemes' dot products puts each on its own scale at Δ = 0 (their vectors'
+  // norms differ: 64 for a dim-128 sinusoidal table, 128 for rope's q = k = ones), said in the legend.
+  const bool normalise = figure && !o.compare.empty() && o.metric == "dot";
   const auto add_curves = [&](const std::string& label, const std::string& sch, const ParamMap& p, const SchemeOptions& source) {
     auto curves = decay_curves(sch, analysis::fit_len(sch, p, req), source, req);
     c.uses_metric |= curves.uses_metric, c.uses_qk |= curves.uses_qk, c.has_extras |= curves.has_extras;
     if (std::find(c.methods.begin(), c.methods.end(), curves.method) == c.methods.end()) c.methods.push_back(curves.method);
+    const double by = normalise ? analysis::normalise_at_zero(curves, req.offsets) : 1.0;
+    const std::string scaled = by == 1.0 ? "" : fmt::format(" (/{})", by);
     const std::size_t n = curves.series.size();
     for (auto& s : curves.series) {
-      c.legend.push_back(label.empty() || n > 1 ? (label.empty() ? s.name : label + ": " + s.name) : label);
+      c.legend.push_back((label.empty() || n > 1 ? (label.empty() ? s.name : label + ": " + s.name) : label) + scaled);
       if (!label.empty()) s.name = label + ": " + s.name;
       c.all.push_back(std::move(s));
     }
@@ -189,6 +195,7 @@ int run_decay(Context& ctx, const DecayOptions& o) {
     const std::string metric = o.metric == "dot" ? "dot product" : o.metric == "cosine" ? "cosine similarity" : o.metric;
     const std::string value = analysis::decay_value_name(scheme, o.metric);
     fig.y_label = value.empty() ? metric : value;
+    if (normalise) fig.y_label += " / its value at Δ = 0";
     fig.title = compared.empty()
                     ? fmt::format("{} against the offset: {}{}", fig.y_label, who, vary.empty() ? "" : " (" + vary + ")")
                     : fmt::format("{} against the offset", fig.y_label);

@@ -32,7 +32,14 @@ std::vector<double> decay_sinusoids(const Sinusoids& s, const std::vector<std::i
 
 /// RoFormer's long-term-decay "relative upper bound" (Su et al. 2021, §3.4.3, Fig. 2):
 /// (1/(d/2)) Σ_{j=1}^{d/2} |S_j|, S_j = Σ_{k=0}^{j−1} e^{iΔθ_k}, for inverse frequencies θ.
+/// It is relative: it bounds |score| / ((d/2)·roformer_step), not the score (see roformer_step).
 std::vector<double> roformer_bound(const std::vector<double>& theta, const std::vector<std::int64_t>& offsets);
+
+/// RoFormer's max_i |h_{i+1} − h_i| (§3.4.3, Abel summation, h_{d/2} = 0), h_i = q̃_i conj(k̃_i)
+/// with pairs read in `interleaved` or half layout: |<R_T q, R_{T+Δ} k>| ≤ roformer_step ·
+/// Σ_j |S_j| = roformer_step · (d/2) · roformer_bound. For q = k = ones, h_i = 2: the step is 2.
+double roformer_step(const std::vector<double>& theta, const std::vector<double>& q, const std::vector<double>& k,
+                     bool interleaved);
 
 /// <R_T q, R_{T+Δ} k> for q = k = all ones: Σ_i 2 cos(Δθ_i).
 std::vector<double> rope_ones_dot(const std::vector<double>& theta, const std::vector<std::int64_t>& offsets);
