@@ -54,6 +54,13 @@ def works(posenc, tmp):
         ("decay d=4096, 65536 offsets -> CSV", 10,
          [[posenc, "decay", "sinusoidal", "--dim", "4096", "--max-offset", "65535", "-o", o("decay.csv")]],
          [peer + ["decay", "4096", "65536", o("decay.csv")]], [o("decay.csv")]),
+        # Issue 26 item 12: rope's q = k = ones curve on sinusoidal's kernel, streamed; no goal set.
+        ("26.12 decay rope d=128, 1048576 offsets --no-extras -> CSV", None,
+         [[posenc, "decay", "rope", "--dim", "128", "--max-offset", "1048575", "--no-extras", "-o", o("rdecay.csv")]],
+         [peer + ["rope_decay", "128", "1048576", o("rdecay.csv")]], [o("rdecay.csv")]),
+        ("26.12 decay rope d=128, 262144 offsets + RoFormer bound -> CSV", None,
+         [[posenc, "decay", "rope", "--dim", "128", "--max-offset", "262143", "-o", o("rbound.csv")]],
+         [peer + ["rope_decay", "128", "262144", o("rbound.csv"), "yes"]], [o("rbound.csv")]),
         # Issue 15 items 8-10, at sizes numpy can hold (its N x N matrices: 0.5-1.2 GB); no goal set.
         ("15.8 check sinusoidal 8192x64 (5 identities)", None,
          [[posenc, "check", "sinusoidal", "--len", "8192", "--dim", "64"]],

@@ -81,6 +81,22 @@ def decay(d, offsets, out):
     np.savetxt(out, np.column_stack([delta, dot]), fmt="%.7g", delimiter=",", header="offset,dot", comments="")
 
 
+def rope_decay(d, offsets, out, bound="no"):
+    # RoPE's q = k = ones score 2 sum_i cos(delta theta_i) (issue 26 item 12), with bound="yes"
+    # also RoFormer's bound on it: 2 sum_j |S_j|, S_j the partial sums of e^{i delta theta_k}.
+    d, offsets = int(d), int(offsets)
+    theta = 1.0 / 10000 ** (np.arange(0, d, 2) / d)
+    delta = np.arange(offsets)
+    angle = np.outer(delta, theta)
+    cols = [delta, 2 * np.cos(angle).sum(axis=1)]
+    header = "offset,q=k=ones"
+    if bound == "yes":
+        s = np.cumsum(np.exp(1j * angle), axis=1)
+        cols.insert(1, 2 * np.abs(s).sum(axis=1))
+        header = "offset,roformer bound on |q.k|,q=k=ones"
+    np.savetxt(out, np.column_stack(cols), fmt="%.7g", delimiter=",", header=header, comments="")
+
+
 def check_sinusoidal(n, d):
     # posenc check sinusoidal (issue 15 item 8) by brute force: the table in float64, its Gram
     # matrix, and each identity over every offset: bounded, unique (smallest distance between
@@ -174,7 +190,7 @@ def learned_similarity_png(n, d, out):
     cosine_png(np.random.default_rng(0).normal(0.0, 0.02, (int(n), int(d))), out)
 
 
-WORKS = {f.__name__: f for f in (sin_npy, rope_npy, savetxt_csv, pandas_csv, heatmap_png, similarity, decay,
+WORKS = {f.__name__: f for f in (sin_npy, rope_npy, savetxt_csv, pandas_csv, heatmap_png, similarity, decay, rope_decay,
                                  check_sinusoidal, t5_png, alibi_png, sinusoidal_similarity_png,
                                  learned_similarity_png)}
 

@@ -6,6 +6,8 @@
 #include <numeric>
 #include <random>
 
+#include "posenc/parallel.hpp"
+
 namespace posenc::analysis {
 double dot(std::span<const double> a, std::span<const double> b) {
   double s = 0.0;
@@ -169,6 +171,7 @@ ProjectionResidual projection_residual(const Matrix& x_in, const Matrix& y_in, d
   std::vector<double> norm2(n), fresh(n);
   for (std::size_t c = 0; c < n; ++c) fresh[c] = norm2[c] = dot(xt.row(c), xt.row(c));
   for (std::size_t j = 0; j < std::min(m, n); ++j) {
+    report_progress(j, std::min(m, n));  // O(m·n²): a bar on a terminal (shift-linear of a large --input)
     // Pivot: the unused column with the largest remaining norm (rows j..m-1).
     std::size_t best = n;
     double best_norm = -1.0;

@@ -128,14 +128,32 @@ DecayCurves rope_curves(const ParamMap& p, const DecayRequest& r) {
                                                : fmt::format("q, k random (seed {})", r.seed);
   DecayCurves out;
   out.uses_metric = out.uses_qk = out.has_extras = true;
-  // Extras first, so the default (q = k = ones, dot) is the bound and the ones curve, as before.
-  if (r.extras) {
-    out.series.push_back({"roformer bound", roformer_bound(view.theta, r.offsets)});
-    if (r.qk != "ones" || r.metric != "dot") out.series.push_back({"q=k=ones", rope_ones_dot(view.theta, r.offsets)});
+  // Extras first. RoFormer's relative bound (1/(d/2)) Σ|S_j| bounds |score| / ((d/2)·max|h_(i+1) − h_i|),
+  // not the score: drawn on the score's axis it lay below the curve it bounds. It is scaled here
+  // to the bound on |score| itself (on |cosine| for the cosine); a distance has no such bound.
+  if (r.extras && metric != Metric::kDistance) {
+    const double half = static_cast<double>(view.theta.size());
+    double scale = half * roformer_step(view.theta, c.q, c.k, interleaved);
+    if (metric == Metric::kCosine) scale /= std::sqrt(qq * kk);
+    auto bound = roformer_bound(view.theta, r.offsets);
+    for (double& v : bound) v *= scale;
+    out.series.push_back({metric == Metric::kDot ? "roformer bound on |q.k|" : "roformer bound on |cosine|",
+                          std::move(bound)});
+  }
+  if (r.extras && r.qk != "ones") {  // the ones curve in the same metric as the main one
+    const auto ones = make_rope_case(view.theta, view.layout, 1, QkChoice::kOnes, 0);
+    auto v = metric == Metric::kDistance ? rope_qk_distance(view.theta, ones.q, ones.k, interleaved, r.offsets)
+                                         : rope_ones_dot(view.theta, r.offsets);
+    const double nn = dot(ones.q, ones.q);
+    if (metric != Metric::kDistance)
+      for (double& x : v) x = metric_from_dot(metric, x, nn, nn);
+    out.series.push_back({r.metric == "dot" ? "q=k=ones" : "q=k=ones " + r.metric, std::move(v)});
   }
   out.series.push_back({r.metric == "dot" ? vectors : vectors + " " + r.metric, std::move(score)});
   out.method = fmt::format("closed form: <R_T q, R_T+delta k> = Re sum q k* e^(-i delta theta){}, theta in {}",
-                           r.extras ? ", RoFormer bound (1/(d/2)) sum |S_j|" : "",
+                           !r.extras || metric == Metric::kDistance ? ""
+                           : metric == Metric::kDot ? ", RoFormer bound on |q.k| = max|h_(i+1)-h_i| sum |S_j|"
+                                                    : ", RoFormer bound on |cosine| = max|h_(i+1)-h_i| sum |S_j| / (|q||k|)",
                            p.text("precision") == "f32" ? "float32 (HF's inv_freq)" : "float64");
   return out;
 }
@@ -171,6 +189,16 @@ DecayCurves scheme_decay_curves(const std::string& scheme, const ParamMap& param
   if (scheme == "sandwich") return sandwich_curves(params, r);
   if (scheme == "fire") return fire_curves(params, r);
   return table_decay_curves(*schemes::make_table(scheme, params), r);
+}
+
+double normalise_at_zero(DecayCurves& c, const std::vector<std::int64_t>& offsets) {
+  const auto zero = std::find(offsets.begin(), offsets.end(), std::int64_t{0});
+  if (!c.uses_metric || c.series.empty() || zero == offsets.end()) return 1.0;
+  const double at = c.series.back().values[static_cast<std::size_t>(zero - offsets.begin())];
+  if (!std::isfinite(at) || at == 0.0) return 1.0;
+  for (auto& s : c.series)
+    for (double& v : s.values) v /= at;
+  return at;
 }
 
 DecayCurves table_decay_curves(const Table& table, const DecayRequest& r) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "posenc/analysis/identity_bias.hpp"
@@ -75,7 +76,47 @@ IdentityResult run_axial(const std::string& name, const AxialCase& c, double tol
   return check_axial_norm(c, tol);
 }
 
+// Refuses direct checks whose estimated work exceeds settings.max_work, naming the option
+// that bounds each (issue 26 item 11: unique on 200000 x 256 ran 14 minutes without a word).
+void check_work(const std::vector<std::string>& direct, const Table& table, bool lsq, const CheckSettings& s) {
+  std::vector<std::pair<double, std::string>> parts;
+  double total = 0.0;
+  for (const auto& n : direct) {
+    const double w = direct_check_work(n, table.rows(), table.cols(), s.max_offset, lsq && n == "shift-linear");
+    parts.emplace_back(w, n);
+    total += w;
+  }
+  if (total <= s.max_work) return;
+  std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<std::string> text, fit;  // fit: the cheapest ones that stay within the limit together
+  for (const auto& [w, n] : parts) text.push_back(fmt::format("{} {:.2g}", n, w));
+  double used = 0.0;
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it)
+    if (used + it->first <= s.max_work) fit.push_back(it->second), used += it->first;
+  bool dots = false;
+  for (const auto& [w, n] : parts) dots |= n == "dot-shift-invariant" || n == "dot-symmetric";
+  std::vector<std::string> ways;
+  if (!fit.empty()) ways.push_back(fmt::format("give --identity {} to leave out the costly ones", fmt::join(fit, ",")));
+  if (dots) ways.push_back("lower --max-offset (dot identities)");
+  std::string how;
+  for (std::size_t i = 0; i < ways.size(); ++i) how += ways[i] + (i + 1 < ways.size() ? ", " : " or ");
+  throw Error(fmt::format("check of a {} x {} table needs about {:.2g} operations ({}), above --max-work {:.2g}{}: "
+                          "{}raise --max-work",
+                          table.rows(), table.cols(), total, fmt::join(text, ", "), s.max_work,
+                          parts.front().second == "unique" ? " (unique compares every pair of positions)" : "", how));
+}
+
 }  // namespace
+
+double direct_check_work(const std::string& name, std::size_t n, std::size_t d, std::int64_t max_offset, bool lsq) {
+  const auto nn = static_cast<double>(n), dd = static_cast<double>(d);
+  const auto k = static_cast<double>(effective_max_offset(n, max_offset));
+  if (name == "unique") return nn * (nn - 1.0) / 2.0 * dd;
+  if (name == "dot-shift-invariant") return (k + 1.0) * nn * dd;
+  if (name == "dot-symmetric") return std::min(k, std::floor((nn - 1.0) / 2.0)) * nn * dd;
+  if (name == "shift-linear") return lsq ? 4.0 * nn * dd * dd : k * nn * dd;
+  return nn * dd;  // bounded, bias-relative, bias-symmetric: each value once
+}
 
 std::vector<std::string> default_identities(const std::string& scheme) {
   if (scheme == "xpos") return {"xpos-relative"};
@@ -153,6 +194,7 @@ CheckRun run_identities(const std::string& scheme, const ParamMap& params, const
       const auto n = static_cast<double>(table.rows()), d = static_cast<double>(table.cols());
       const bool lsq = contains(direct, "shift-linear") && !(known && known->dim == table.cols());
       check_working_memory((lsq ? 6 : 1) * n * d, fmt::format("check of a {} x {} table", table.rows(), table.cols()));
+      check_work(direct, table, lsq, s);
     }
     const Matrix pe = !vectors || direct.empty() ? Matrix() : table.to_matrix();
     for (std::size_t i = 0; i < names.size(); ++i) {

@@ -137,7 +137,8 @@ void add_check_command(CLI::App& app, Context& ctx, int& exit_code) {
   cmd->footer(
       "identities (default: every one that applies to the scheme):" + names +
       "\nabsolute tables (incl. --input): shift-linear dot-shift-invariant dot-symmetric unique bounded"
-      "\n  sinusoidal: closed forms, O(N*D), rows streamed; other tables in memory, unique O(N^2*D)"
+      "\n  sinusoidal: closed forms, O(N*D), rows streamed; other tables in memory, unique O(N^2*D),"
+      "\n  refused with an estimate above --max-work operations"
       "\nrope: rope-relative rope-norm rope-forms-agree layouts-agree (+ dot-shift-invariant dot-symmetric on request);"
       "\n  the scheme's own cos/sin are checked, in float64 unless --precision f32 (HF's float32 angles)"
       "\nalibi, t5, deberta, fire, an H x N x M --input .npy: bias-relative (+ bias-symmetric on request);"
@@ -166,6 +167,10 @@ void add_check_command(CLI::App& app, Context& ctx, int& exit_code) {
   cmd->add_option("--max-offset", opts->settings.max_offset, "offsets checked: 1..K (0: up to N-1, at most 1024)")
       ->capture_default_str()
       ->transform(integer_in(0, 1 << 30))->type_name(integer_type(0, 1 << 30));
+  cmd->add_option("--max-work", opts->settings.max_work,
+                  "refuse direct checks of a table estimated above this many operations (unique: N(N-1)/2*D)")
+      ->capture_default_str()
+      ->check(finite_at_least(0.0));
   cmd->add_option("--qk", opts->settings.qk, "rope: random (q != k), same (k = q) or ones")
       ->capture_default_str()
       ->check(CLI::IsMember({"random", "same", "ones"}));

@@ -49,13 +49,17 @@ struct Collected {
   bool uses_metric = false, uses_qk = false, has_extras = false;
 };
 
-void write_csv(std::ostream& s, const std::vector<std::int64_t>& offsets, const std::vector<Series>& series, bool f32) {
+void write_csv_header(std::ostream& s, const std::vector<Series>& series) {
   std::string line = "offset";
   for (const auto& x : series) {
     line += ',';  // appended piecewise: GCC 12 warns (-Wrestrict) on "," + std::string
     line += csv_field(x.name);
   }
   s << line << "\n";
+}
+
+void write_csv_rows(std::ostream& s, const std::vector<std::int64_t>& offsets, const std::vector<Series>& series, bool f32) {
+  std::string line;
   for (std::size_t i = 0; i < offsets.size(); ++i) {
     line = fmt::format("{}", offsets[i]);
     for (const auto& x : series) {
@@ -64,6 +68,16 @@ void write_csv(std::ostream& s, const std::vector<std::int64_t>& offsets, const 
     }
     s << line << "\n";
   }
+}
+
+// Offsets [first, last], at most kPart of them: a CSV of schemes is computed and written in
+// such parts, so a curve over 16M offsets is never held whole.
+constexpr std::int64_t kPart = 1 << 16;
+std::vector<std::int64_t> offset_part(std::int64_t first, std::int64_t last) {
+  std::vector<std::int64_t> out;
+  out.reserve(static_cast<std::size_t>(last - first + 1));
+  for (std::int64_t d = first; d <= last; ++d) out.push_back(d);
+  return out;
 }
 
 // A value for JSON: null when not finite; with float32 output the float's shortest text read
@@ -125,44 +139,83 @@ int run_decay(Context& ctx, const DecayOptions& o) {
   const std::string varied = vary.substr(0, vary.find('='));
   const ParamMap given = scheme.empty() ? ParamMap() : analysis::analysis_params(scheme, o.scheme.values());
   const bool past_only = !scheme.empty() && analysis::is_causal(scheme, given);
+  std::vector<std::unique_ptr<Compared>> compared;
+  for (const auto& spec : o.compare) compared.push_back(parse_compare(spec));
+  // A CSV of schemes (no --input table, which would be read again for each part) is streamed.
+  const bool stream = format == formats::Format::kCsv && !scheme.empty() &&
+                      std::all_of(compared.begin(), compared.end(), [](const auto& x) { return !x->source.scheme().empty(); });
+  const auto range = analysis::decay_offset_range(o.max_offset, o.symmetric, past_only);
+  const std::int64_t lo = range.first, hi = range.second;
   DecayRequest req;
-  req.offsets = analysis::decay_offsets(o.max_offset, o.symmetric, past_only);
+  req.offsets = stream ? offset_part(lo, std::min(hi, lo + kPart - 1)) : analysis::decay_offsets(o.max_offset, o.symmetric, past_only);
   req.from = o.from >= 0 ? o.from : (o.symmetric || past_only ? o.max_offset : 0);
   req.metric = o.metric;
   req.qk = o.qk;
   req.seed = o.seed;
   req.extras = !o.no_extras;
-  const ParamMap base = analysis::fit_len(scheme, given, req);  // the --len used, echoed as such
+  DecayRequest ends = req;  // what fit_len reads: the first and last offset of the whole run
+  ends.offsets = {lo, hi};
+  const ParamMap base = analysis::fit_len(scheme, given, ends);  // the --len used, echoed as such
 
-  Collected c;
-  const auto add_curves = [&](const std::string& label, const std::string& sch, const ParamMap& p, const SchemeOptions& source) {
-    auto curves = decay_curves(sch, analysis::fit_len(sch, p, req), source, req);
-    c.uses_metric |= curves.uses_metric, c.uses_qk |= curves.uses_qk, c.has_extras |= curves.has_extras;
-    if (std::find(c.methods.begin(), c.methods.end(), curves.method) == c.methods.end()) c.methods.push_back(curves.method);
-    const std::size_t n = curves.series.size();
-    for (auto& s : curves.series) {
-      c.legend.push_back(label.empty() || n > 1 ? (label.empty() ? s.name : label + ": " + s.name) : label);
-      if (!label.empty()) s.name = label + ": " + s.name;
-      c.all.push_back(std::move(s));
-    }
+  struct Source {
+    std::string label, scheme;
+    ParamMap params;
+    const SchemeOptions* options;
   };
-  std::vector<std::unique_ptr<Compared>> compared;
-  for (const auto& spec : o.compare) compared.push_back(parse_compare(spec));
+  std::vector<Source> sources;
   // With --compare, every curve is named after what made it.
   const std::string own = compared.empty() ? "" : scheme.empty() ? o.scheme.input() : scheme;
   const auto variants = make_variants(scheme, base, vary);
   for (const auto& v : variants)
-    add_curves(own.empty() || v.label.empty() ? own + v.label : own + " " + v.label, scheme, v.params, o.scheme);
+    sources.push_back({own.empty() || v.label.empty() ? own + v.label : own + " " + v.label, scheme, v.params, &o.scheme});
   for (const auto& cmp : compared) {
     const std::string sch = cmp->source.scheme();
-    add_curves(cmp->spec, sch, sch.empty() ? ParamMap() : analysis::analysis_params(sch, cmp->source.values()), cmp->source);
+    sources.push_back({cmp->spec, sch, sch.empty() ? ParamMap() : analysis::analysis_params(sch, cmp->source.values()), &cmp->source});
+  }
+  for (auto& src : sources) src.params = analysis::fit_len(src.scheme, src.params, ends);
+
+  const bool figure = format != formats::Format::kCsv && format != formats::Format::kJson;
+  // A figure of several schemes' dot products puts each on its own scale at Δ = 0 (their vectors'
+  // norms differ: 64 for a dim-128 sinusoidal table, 128 for rope's q = k = ones), said in the legend.
+  const bool normalise = figure && !o.compare.empty() && o.metric == "dot";
+  const auto collect = [&](const DecayRequest& r) {
+    Collected c;
+    for (const auto& src : sources) {
+      auto curves = decay_curves(src.scheme, src.params, *src.options, r);
+      c.uses_metric |= curves.uses_metric, c.uses_qk |= curves.uses_qk, c.has_extras |= curves.has_extras;
+      if (std::find(c.methods.begin(), c.methods.end(), curves.method) == c.methods.end()) c.methods.push_back(curves.method);
+      const double by = normalise ? analysis::normalise_at_zero(curves, r.offsets) : 1.0;
+      const std::string scaled = by == 1.0 ? "" : fmt::format(" (/{})", by);
+      const std::string& label = src.label;
+      const std::size_t n = curves.series.size();
+      for (auto& s : curves.series) {
+        c.legend.push_back((label.empty() || n > 1 ? (label.empty() ? s.name : label + ": " + s.name) : label) + scaled);
+        if (!label.empty()) s.name = label + ": " + s.name;
+        c.all.push_back(std::move(s));
+      }
+    }
+    return c;
+  };
+  const Collected c = collect(req);
+  if (stream && hi > req.offsets.back()) {  // errors of the last offset come before any output
+    DecayRequest last = req;
+    last.offsets = {hi};
+    collect(last);
   }
   refuse_unused(o, c, scheme.empty() ? "an --input table" : scheme);
 
   const std::string method = fmt::format("{}", fmt::join(c.methods, "; "));
   const bool f32 = o.output.dtype == "float32";
   if (format == formats::Format::kCsv) {
-    emit(ctx, o.output, false, [&](std::ostream& s) { write_csv(s, req.offsets, c.all, f32); });
+    emit(ctx, o.output, false, [&](std::ostream& s) {
+      write_csv_header(s, c.all);
+      write_csv_rows(s, req.offsets, c.all, f32);
+      for (std::int64_t first = req.offsets.back() + 1; stream && first <= hi; first += kPart) {
+        DecayRequest part = req;
+        part.offsets = offset_part(first, std::min(hi, first + kPart - 1));
+        write_csv_rows(s, part.offsets, collect(part).all, f32);
+      }
+    });
   } else if (format == formats::Format::kJson) {
     nlohmann::ordered_json j;
     j["command"] = "decay";
@@ -189,6 +242,7 @@ int run_decay(Context& ctx, const DecayOptions& o) {
     const std::string metric = o.metric == "dot" ? "dot product" : o.metric == "cosine" ? "cosine similarity" : o.metric;
     const std::string value = analysis::decay_value_name(scheme, o.metric);
     fig.y_label = value.empty() ? metric : value;
+    if (normalise) fig.y_label += " / its value at Δ = 0";
     fig.title = compared.empty()
                     ? fmt::format("{} against the offset: {}{}", fig.y_label, who, vary.empty() ? "" : " (" + vary + ")")
                     : fmt::format("{} against the offset", fig.y_label);

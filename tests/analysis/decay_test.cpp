@@ -159,3 +159,18 @@ TEST_CASE("rope q.k distance: exactly 0 at delta 0 for q = k, accurate for small
     }
   }
 }
+
+// Issue 26 item 12: rope's q = k = ones score is sinusoidal's Σ cos(Δθ_i) doubled, and is now
+// computed by the same kernel (it summed cos per offset, 7× slower): the same bits.
+TEST_CASE("rope_ones_dot and rope_qk_decay of ones are twice sinusoid_dots, bit for bit", "[decay][rope]") {
+  const auto theta = rope_theta(10000.0, 128);
+  std::vector<std::int64_t> offsets;
+  for (std::int64_t d = -300; d <= 3000; ++d) offsets.push_back(d);
+  const auto dots = posenc::analysis::sinusoid_dots(posenc::analysis::interleaved_sinusoids(theta, 128), offsets);
+  const auto ones = rope_ones_dot(theta, offsets);
+  const std::vector<double> q(128, 1.0);
+  const auto qk = rope_qk_decay(theta, q, q, false, offsets);
+  std::size_t same = 0;
+  for (std::size_t i = 0; i < offsets.size(); ++i) same += ones[i] == 2 * dots[i] && qk[i] == 2 * dots[i];
+  CHECK(same == offsets.size());
+}

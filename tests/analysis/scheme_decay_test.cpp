@@ -2,9 +2,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <complex>
 #include <limits>
 
+#include "posenc/analysis/rope_identity.hpp"
 #include "posenc/analysis/scheme_traits.hpp"
 #include "posenc/schemes/registry.hpp"
 #include "posenc/error.hpp"
@@ -68,13 +71,13 @@ TEST_CASE("rope decay with q = k = ones: 2 cos(delta) + 2 cos(delta/100) and RoF
   p.set("dim", std::int64_t{4});  // theta = 1, 10000^(-1/2) = 0.01
   const auto c = posenc::analysis::scheme_decay_curves("rope", p, decay_test_request({0, 1, 5}));
   REQUIRE(c.series.size() == 2);
-  CHECK(c.series[0].name == "roformer bound");
+  CHECK(c.series[0].name == "roformer bound on |q.k|");
   CHECK(c.series[1].name == "q=k=ones");
   for (std::size_t i = 0; i < 3; ++i) {
     const double d = std::vector<double>{0, 1, 5}[i];
     CHECK(c.series[1].values[i] == Approx(2 * std::cos(d) + 2 * std::cos(0.01 * d)).epsilon(1e-12));
-    // (1/2)(|S_1| + |S_2|), |S_1| = 1, |S_2| = |e^{i d} + e^{i 0.01 d}| = 2 |cos(0.495 d)|.
-    CHECK(c.series[0].values[i] == Approx(0.5 * (1 + 2 * std::abs(std::cos(0.495 * d)))).epsilon(1e-12));
+    // max|h_(i+1) - h_i| (|S_1| + |S_2|) = 2 (|S_1| + |S_2|), |S_1| = 1, |S_2| = |e^{i d} + e^{i 0.01 d}| = 2 |cos(0.495 d)|.
+    CHECK(c.series[0].values[i] == Approx(2 * (1 + 2 * std::abs(std::cos(0.495 * d)))).epsilon(1e-12));
   }
   CHECK(c.uses_metric);
   CHECK(c.uses_qk);
@@ -147,4 +150,69 @@ TEST_CASE("kerple, sandwich and fire decay by hand", "[scheme_decay]") {
   // fire at T = 1000 > L = 512: ln(1 + 0.1 * 100) / (ln(1 + 0.1 * 1000) + 1e-6)
   const auto fc = posenc::analysis::scheme_decay_curves("fire", decay_test_params("fire"), decay_test_request({-100}, 1000));
   CHECK(fc.series[0].values[0] == Approx(std::log(11.0) / (std::log(101.0) + 1e-6)).epsilon(1e-14));
+}
+
+// Issue 26 item 9: RoFormer (arXiv 2104.09864 §3.4.3) bounds |Σ_i h_i e^{iΔθ_i}|, h_i = q̃_i conj(k̃_i),
+// by max_i |h_(i+1) − h_i| · Σ_j |S_j| (Abel summation, h_(d/2) = 0); its plotted "relative upper
+// bound" (1/(d/2)) Σ_j |S_j| lay below the q = k = ones score (32.5 against 128 at Δ = 0).
+TEST_CASE("rope decay: RoFormer's bound is on |q.k| and lies above it (issue 26 item 9)", "[scheme_decay][rope]") {
+  auto p = decay_test_params("rope");
+  p.set("dim", std::int64_t{128});
+  p.set("precision", std::string("f64"));
+  std::vector<std::int64_t> offsets;
+  for (std::int64_t d = 0; d <= 3000; d += 7) offsets.push_back(d);
+  const auto c = posenc::analysis::scheme_decay_curves("rope", p, decay_test_request(offsets));
+  REQUIRE(c.series.size() == 2);
+  CHECK(c.series[0].name == "roformer bound on |q.k|");
+  // Δ = 0: |S_j| = j, h_i = (1 + i)(1 − i) = 2, max step 2 (h_63 − h_64): 2 · (1 + … + 64) = 4160.
+  CHECK(c.series[0].values[0] == Approx(4160.0).epsilon(1e-12));
+  for (std::size_t i = 0; i < offsets.size(); ++i) {
+    // independent: θ_i = 10000^(−i/64), S_j summed directly, the score 2 Σ cos(Δθ_i)
+    double re = 0, im = 0, sum = 0, score = 0;
+    for (int k = 0; k < 64; ++k) {
+      const double a = static_cast<double>(offsets[i]) * std::pow(10000.0, -k / 64.0);
+      re += std::cos(a), im += std::sin(a), sum += std::hypot(re, im), score += 2 * std::cos(a);
+    }
+    CHECK(c.series[0].values[i] == Approx(2 * sum).epsilon(0).margin(1e-8));
+    CHECK(c.series[1].values[i] == Approx(score).epsilon(0).margin(1e-8));
+    CHECK(c.series[0].values[i] >= std::abs(c.series[1].values[i]));
+  }
+}
+
+TEST_CASE("rope decay --qk random: the bound is max|h_(i+1) - h_i| sum|S_j| and bounds |q.k| and |cosine|",
+          "[scheme_decay][rope]") {
+  auto p = decay_test_params("rope");
+  p.set("dim", std::int64_t{8});
+  p.set("precision", std::string("f64"));
+  std::vector<std::int64_t> offsets;
+  for (std::int64_t d = 0; d <= 400; ++d) offsets.push_back(d);
+  auto r = decay_test_request(offsets);
+  r.qk = "random";
+  r.seed = 3;
+  const auto c = posenc::analysis::scheme_decay_curves("rope", p, r);
+  REQUIRE(c.series.size() == 3);  // bound, ones, q.k
+  // q, k as check --qk random --seed 3 (seeds 3, 4), half layout: pair i is (i, i + 4).
+  const auto q = posenc::analysis::normal_vector(8, 3), k = posenc::analysis::normal_vector(8, 4);
+  auto h = [&](int i) {
+    if (i == 4) return std::complex<double>(0.0);
+    return std::complex<double>(q[i], q[i + 4]) * std::conj(std::complex<double>(k[i], k[i + 4]));
+  };
+  double step = 0;
+  for (int i = 0; i < 4; ++i) step = std::max(step, std::abs(h(i + 1) - h(i)));
+  for (std::size_t i = 0; i < offsets.size(); ++i) {
+    double re = 0, im = 0, sum = 0;
+    for (int j = 0; j < 4; ++j) {
+      const double a = static_cast<double>(offsets[i]) * std::pow(10000.0, -j / 4.0);
+      re += std::cos(a), im += std::sin(a), sum += std::hypot(re, im);
+    }
+    CHECK(c.series[0].values[i] == Approx(step * sum).epsilon(1e-10));
+    CHECK(c.series[0].values[i] >= std::abs(c.series[2].values[i]));
+  }
+  r.metric = "cosine";
+  const auto cos = posenc::analysis::scheme_decay_curves("rope", p, r);
+  REQUIRE(cos.series.size() == 3);
+  CHECK(cos.series[0].name == "roformer bound on |cosine|");
+  CHECK(cos.series[1].name == "q=k=ones cosine");
+  CHECK(cos.series[1].values[0] == Approx(1.0));  // the ones curve in the same metric, not its dot 8
+  for (std::size_t i = 0; i < offsets.size(); ++i) CHECK(cos.series[0].values[i] >= std::abs(cos.series[2].values[i]));
 }

@@ -116,3 +116,44 @@ TEST_CASE("bias-symmetric: kerple holds, a one-sided change fails, a causal mask
   CHECK(names_of(c.results) == IdList{"bias-relative"});
   CHECK(names_of(c.skipped) == IdList{"bias-symmetric"});
 }
+
+// Issue 26 item 11: check --input on 200000 x 256 ran 14 minutes (unique compares every pair)
+// and was killed without a word. The work is estimated first and refused above --max-work.
+TEST_CASE("direct_check_work: the operations of each direct check, by closed form", "[scheme_identities]") {
+  using posenc::analysis::direct_check_work;
+  CHECK(direct_check_work("unique", 200000, 256, 0, false) == Approx(200000.0 * 199999.0 / 2 * 256));
+  CHECK(direct_check_work("dot-shift-invariant", 200000, 256, 0, false) == Approx(1025.0 * 200000 * 256));  // K = 1024
+  CHECK(direct_check_work("dot-symmetric", 200000, 256, 10, false) == Approx(10.0 * 200000 * 256));
+  CHECK(direct_check_work("dot-symmetric", 5, 4, 0, false) == Approx(2.0 * 5 * 4));  // t - K >= 0, t + K < 5: K = 2
+  CHECK(direct_check_work("shift-linear", 1000, 64, 0, true) == Approx(4.0 * 1000 * 64 * 64));
+  CHECK(direct_check_work("bounded", 1000, 64, 0, false) == Approx(64000.0));
+}
+
+TEST_CASE("run_identities refuses a 200000 x 256 table above the work limit before reading it, naming --max-work",
+          "[scheme_identities]") {
+  auto p = identities_test_params("learned");  // not a sin/cos table: every identity is checked directly
+  p.set("len", std::int64_t{200000});
+  p.set("max-len", std::int64_t{200000});
+  p.set("dim", std::int64_t{256});
+  const auto table = posenc::schemes::make_table("learned", p);
+  posenc::analysis::CheckSettings s;
+  try {
+    posenc::analysis::run_identities("learned", p, *table, {}, s);
+    FAIL("not refused");
+  } catch (const posenc::Error& e) {
+    const std::string m = e.what();
+    CHECK(m.find("--max-work 2e+10") != std::string::npos);
+    CHECK(m.find("unique 5.1e+12") != std::string::npos);  // 200000 * 199999 / 2 * 256 = 5.12e12
+    CHECK(m.find("--identity") != std::string::npos);
+    CHECK(m.find("--max-offset") != std::string::npos);
+  }
+  // Within the limit it runs: 300 x 8, every identity directly.
+  p.set("len", std::int64_t{300});
+  p.set("max-len", std::int64_t{300});
+  p.set("dim", std::int64_t{8});
+  s.max_work = 1e9;
+  CHECK(posenc::analysis::run_identities("learned", p, *posenc::schemes::make_table("learned", p), {}, s).results.size() >= 4);
+  s.max_work = 1e5;  // unique alone is 300 * 299 / 2 * 8 = 358800
+  CHECK_THROWS_WITH(posenc::analysis::run_identities("learned", p, *posenc::schemes::make_table("learned", p), {"unique"}, s),
+                    Catch::Contains("unique 3.6e+05"));
+}

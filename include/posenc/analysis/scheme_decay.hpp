@@ -49,6 +49,13 @@ ParamMap fit_len(const std::string& scheme, ParamMap params, const DecayRequest&
 ///  - every other scheme: its table's rows, as table_decay_curves.
 DecayCurves scheme_decay_curves(const std::string& scheme, const ParamMap& params, const DecayRequest& r);
 
+/// Divides every curve of `c` by its main (last) curve's value at Δ = 0 and returns that value,
+/// for a figure that puts several schemes' dot products on one axis: their vectors have different
+/// norms (a dim-128 sinusoidal table has PE_T·PE_T = 64, rope's q = k = ones 128, for the same
+/// Σ cos(Δθ_i)). Returns 1 and leaves `c` alone when the curves are not a metric's (biases,
+/// buckets), there is no Δ = 0, or the value there is 0 or not finite.
+double normalise_at_zero(DecayCurves& c, const std::vector<std::int64_t>& offsets);
+
 /// The metric of rows T and T + Δ of a table of position vectors (closed form Σ cos(ω_k Δ)
 /// for a known sin/cos table; else only the rows needed are filled). Throws Error for a table
 /// that is not 2-D or that has no row T + Δ.

@@ -10,8 +10,12 @@
 
 namespace posenc::analysis {
 
+/// Operations (multiply-adds) the direct checks may take before run_identities refuses
+/// (`--max-work`): `unique` on 8000 x 256 (8.2e9) took 33 s on the shared development machine.
+inline constexpr double kDefaultMaxWork = 2e10;
+
 /// The settings of the checks (posenc check's --tol, --min-distance, --bound, --max-offset,
-/// --qk, --seed).
+/// --qk, --seed, --max-work).
 struct CheckSettings {
   double tolerance = kDefaultTolerance;
   double min_distance = kDefaultMinDistance;
@@ -19,7 +23,16 @@ struct CheckSettings {
   std::int64_t max_offset = 0;
   std::string qk = "random";
   std::uint64_t seed = 0;
+  double max_work = kDefaultMaxWork;  ///< refuse direct checks estimated above this many operations
 };
+
+/// The operations (multiply-adds) of checking `name` directly on the numbers of an n x d table
+/// (what run_identities estimates before it reads a row): unique n(n − 1)/2·d (every pair),
+/// dot-shift-invariant (K + 1)·n·d and dot-symmetric K·n·d (K = effective_max_offset), shift-linear
+/// by least squares 4·n·d² (Householder QR of the (n − 1) x d rows and its application) or K·n·d
+/// with known frequencies, bounded and the bias identities n·d. The closed forms of a sin/cos
+/// table cost O(n·d) and are not counted.
+double direct_check_work(const std::string& name, std::size_t n, std::size_t d, std::int64_t max_offset, bool lsq);
 
 struct CheckRun {
   std::vector<IdentityResult> results;  ///< decided checks
