@@ -147,6 +147,12 @@ void read_gguf_head_dims(GgufRopeReading& s) {
     n_rot = head;
     s.by_default("rotary-dim", fmt::format("{}", n_rot), fmt::format("the head size (no {})", s.r.key("rope.dimension_count")));
   }
+  if (n_rot > head)  // not a flag the user gave: name the keys (issue 26 item 15)
+    throw Error(fmt::format("{}: {} = {} exceeds the head size {} ({}): llama.cpp rotates at most the whole head",
+                            s.f.name, s.r.key("rope.dimension_count"), n_rot, head,
+                            s.r.get("attention.key_length") != nullptr
+                                ? s.r.key("attention.key_length")
+                                : fmt::format("{} / {}", s.r.key("embedding_length"), s.r.key("attention.head_count"))));
   if (s.g.architecture == "deepseek2" && n_rot < head) {  // MLA: key_length holds kv_lora_rank + rope dims
     c.notes.push_back(fmt::format("deepseek2 (MLA): only rope.dimension_count = {} dims of each head rotate; --dim is "
                                   "that part (attention.key_length {} includes the compressed KV)",

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "posenc/error.hpp"
+#include "posenc/rope/gguf_source.hpp"
 
 namespace posenc::rope::detail {
 namespace {
@@ -144,8 +145,8 @@ template <class T>
 void ggml_stored_factors(const RopeConfig& c, RopeFrequencies& f, std::size_t n) {
   if (!c.gguf_freq_factors.empty() && c.scaling != RopeScaling::kLongrope) {
     if (c.gguf_freq_factors.size() < n)
-      throw Error(fmt::format("rope_freqs.weight has {} values; ggml needs at least rotary_dim/2 = {}",
-                              c.gguf_freq_factors.size(), n));
+      throw Error(fmt::format("{}rope_freqs.weight has {} values; ggml needs at least rotary_dim/2 = {}",
+                              c.gguf ? c.gguf->path + ": " : std::string(), c.gguf_freq_factors.size(), n));
     f.ggml_freq_factors.clear();
     for (std::size_t i = 0; i < n; ++i) f.ggml_freq_factors.push_back(static_cast<double>(static_cast<T>(c.gguf_freq_factors[i])));
   }

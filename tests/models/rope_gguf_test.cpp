@@ -217,6 +217,18 @@ TEST_CASE("gguf rope: files llama.cpp cannot run are refused naming the key", "[
   GgufWriter none = base;
   none.u32("llama.context_length", 4096).str("llama.rope.scaling.type", "none").f32("llama.rope.scaling.factor", 4);
   CHECK(resolve_bytes(none).scaling == RopeScaling::kNone);
+  // A rotary width above the head is named by its keys, not as a --partial-rotary-factor nobody
+  // gave (issue 26 item 15): 256 rotated dims, 4096 / 32 = 128 per head.
+  GgufWriter wide = base;
+  wide.u32("llama.context_length", 4096).u32("llama.rope.dimension_count", 256);
+  CHECK_THROWS_WITH(resolve_bytes(wide), "w.gguf: llama.rope.dimension_count = 256 exceeds the head size 128 "
+                                         "(llama.embedding_length / llama.attention.head_count): llama.cpp rotates at "
+                                         "most the whole head");
+  // A rope_freqs.weight shorter than rotary_dim/2 names the file it came from (issue 26 item 15).
+  GgufWriter short_freqs = base;
+  short_freqs.u32("llama.context_length", 4096).tensor_f32("rope_freqs.weight", {1.0f, 2.0f});
+  CHECK_THROWS_WITH(compute_frequencies(resolve_bytes(short_freqs)),
+                    "w.gguf: rope_freqs.weight has 2 values; ggml needs at least rotary_dim/2 = 64");
   // The old key rope.scale_linear still gives the linear factor.
   GgufWriter old = base;
   old.u32("llama.context_length", 4096).f32("llama.rope.scale_linear", 2);
