@@ -1,4 +1,4 @@
-"""The M-RoPE panel of `posenc model` (issue 26 item 20): the axis each pair follows is categorical
+"""M-RoPE figures (issue 26 item 20). The M-RoPE panel of `posenc model`: the axis each pair follows is categorical
 (ticks t, h, w, not 0, 1, 2) and drawn as steps (one value per pair; no slope between pairs).
 Expected from the config file read with json: Qwen2-VL-2B's mrope_section [16, 24, 24] gives
 pairs 0-15 t, 16-39 h, 40-63 w (sectioned). From the SVG: the polyline with three levels has only
@@ -48,5 +48,13 @@ if len(lines) == 1 and len(cats) == 3:
     rises = [x1 for (x0, y0), (x1, y1) in zip(xy, xy[1:]) if abs(x1 - x0) < 0.01 and abs(y1 - y0) > 0.01]
     want = [xs["0"] + (b - 0.5) * scale for b in bounds]
     expect(len(rises) == 2 and all(abs(a - b) < 0.05 for a, b in zip(rises, want)), f"rises at {rises}, want {want}")
+
+# The heatmap of generate mrope --table positions: its three columns are labelled t, h, w (not 0, 1, 2).
+with tempfile.TemporaryDirectory() as tmp:
+    out = os.path.join(tmp, "p.svg")
+    r = run("generate", "mrope", "--grid", "1,4,4", "--table", "positions", "-o", out, text=True)
+    svg = open(out).read() if r.returncode == 0 else ""
+xt = [t for x, y, t in re.findall(r'<text x="([-0-9.]+)" y="([-0-9.]+)"[^>]*text-anchor="middle">([^<]*)</text>', svg)]
+expect(r.returncode == 0 and xt[:3] == ["t", "h", "w"], f"positions heatmap x labels t, h, w: {xt[:4]} {r.stderr}")
 
 finish()
