@@ -93,6 +93,9 @@ render::HeatmapFigure table_heatmap(const Table& t, const FigureOptions& o) {
     // Bits: the CSV's column names (bit3 … bit0) on the x axis, and a colorbar of 0 and 1 only.
     fig.column_labels = info.column_names;
     fig.x_label = "bit";
+  } else if (info.scheme == "mrope" && info.column_names == std::vector<std::string>{"t", "h", "w"}) {
+    // M-RoPE's position ids: the columns are the axes t, h, w, not numbers 0, 1, 2.
+    fig.column_labels = info.column_names;
   }
   fig.first_row = static_cast<double>(info.first_position);
   fig.width = o.width, fig.height = o.height;

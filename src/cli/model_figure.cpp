@@ -151,10 +151,12 @@ render::LineFigure model_figure(const models::ModelReport& r) {
       case models::Mechanism::kNope: add_nope_panels(m, r.num_layers, plots); break;
       case models::Mechanism::kMrope: {
         const auto axis = model_value_or<std::vector<std::int64_t>>(m, "pair_axis", {});
-        auto p = model_panel(fmt::format("M-RoPE{}: the position axis each pair follows (0 t, 1 h, 2 w{})",
-                                         model_value_or<bool>(m, "interleaved", false) ? " (interleaved)" : "",
-                                         r.input == "gguf" ? ", 3 e" : ""),
+        auto p = model_panel(fmt::format("M-RoPE{}: the position axis each pair follows",
+                                         model_value_or<bool>(m, "interleaved", false) ? " (interleaved)" : ""),
                              "pair i", "axis", model_indices(static_cast<std::int64_t>(axis.size())));
+        p.y_categories = {"t", "h", "w"};  // temporal, height, width (and ggml's fourth, e)
+        if (r.input == "gguf") p.y_categories.push_back("e");
+        p.steps = true;  // one axis per pair: steps, not a slope between pairs
         p.series.push_back({"axis", std::vector<double>(axis.begin(), axis.end())});
         plots.push_back(std::move(p));
         break;

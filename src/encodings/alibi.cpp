@@ -95,6 +95,8 @@ std::vector<double> alibi_slopes_for(AlibiVariant variant, std::int64_t heads, d
 double alibi_bias_in(AlibiVariant variant, double m, std::int64_t i, std::int64_t j, AlibiForm form,
                      std::int64_t keys) {
   if (form != AlibiForm::kSymmetric && j > i) return -std::numeric_limits<double>::infinity();
+  // MPT's causal matrix (build_alibi_bias, full=False) is arange(1 - N, 1) per key: m·(j − (N − 1)).
+  if (variant == AlibiVariant::kMpt && form == AlibiForm::kCausal) form = AlibiForm::kShifted;
   const std::int64_t p = alibi_position(i, j, form, keys);
   double v = 0;
   switch (variant) {
@@ -136,8 +138,8 @@ SchemeInfo alibi_scheme() {
           {len_param(),
            {"heads", "number of attention heads H", std::int64_t{kDefaultHeads}, {}, 1, 65536},
            {"head", "one head h (0-based) as an N x N matrix; -1 = all heads, H x N x N", std::int64_t{-1}, {}, -1, 65535},
-           {"form", "symmetric: -m|i-j|; causal: the paper's m*j with masked (-inf) future keys; shifted: MPT's "
-                    "m*(j-(N-1)), masked likewise",
+           {"form", "symmetric: -m|i-j|; causal: the variant's causal matrix with masked (-inf) future keys (m*j; "
+                    "mpt: m*(j-(N-1)) as build_alibi_bias); shifted: m*(j-(N-1)), masked likewise",
             std::string("symmetric"), {"symmetric", "causal", "shifted"}},
            {"variant", "whose slopes and arithmetic: paper (get_slopes, double), bloom (float32), falcon "
                        "(bfloat16, Falcon-RW), mpt (gen_slopes with --bias-max, float32), baichuan (Baichuan-13B, "

@@ -1,6 +1,7 @@
 #include "posenc/encodings/bias_kernels.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -27,17 +28,26 @@ KerpleHeads kerple_heads(KerpleKind kind, const std::vector<double>& p, const st
     throw Error(fmt::format("--p and --a give one value per head: {} and {} values (give equal lists, or one value "
                             "for every head)",
                             p.size(), a.size()));
-  // The reference clamps both to eps = 0.01 (and power's p to 2) before every use.
+  // chijames/KERPLE clamps both to eps = 0.01 (and power's p to 2) before every use; NeMo clamps
+  // nothing and starts p at the ALiBi slopes (1/256 for 8 heads): p below eps is warned, not refused.
   constexpr double kEps = 0.01;
-  for (double v : p)
-    if (!(v >= kEps) || (kind == KerpleKind::kPower && v > 2))
-      throw Error(fmt::format("--p must be in [0.01, {}] for kerple {} (got {}; KERPLE clamps p to that range)",
-                              kind == KerpleKind::kPower ? "2" : "inf", kind == KerpleKind::kPower ? "power" : "log", v));
+  KerpleHeads h;
+  std::vector<double> below;
+  for (double v : p) {
+    if (!(v > 0) || !std::isfinite(v) || (kind == KerpleKind::kPower && v > 2))
+      throw Error(fmt::format("--p must be in (0, {}] for kerple {} (got {}{})", kind == KerpleKind::kPower ? "2" : "inf",
+                              kind == KerpleKind::kPower ? "power" : "log", v,
+                              kind == KerpleKind::kPower && v > 2 ? "; KERPLE clamps p to [0.01, 2]" : ""));
+    if (v < kEps) below.push_back(v);
+  }
+  if (!below.empty())
+    h.warnings.push_back(fmt::format("--p {} below 0.01, where chijames/KERPLE clamps p (its eps): kept as given, as "
+                                     "NVIDIA/NeMo does (it starts p at the ALiBi slopes, down to 1/256)",
+                                     fmt::join(below, ",")));
   for (double v : a)
     if (!(v >= kEps) || !std::isfinite(v))
       throw Error(fmt::format("--a must be at least 0.01 (got {}; KERPLE clamps a to 0.01 and above)", v));
   const std::size_t heads = std::max(p.size(), a.size());
-  KerpleHeads h;
   for (std::size_t k = 0; k < heads; ++k) {
     h.p.push_back(p.size() == 1 ? p[0] : p[k]);
     h.a.push_back(a.size() == 1 ? a[0] : a[k]);

@@ -17,7 +17,7 @@ SchemeInfo kerple_scheme() {
           {len_param(),
            {"kind", "log: -p*ln(1+a*n) (KERPLE's best); power: -a*n^p (p = 1 is ALiBi with slope a)",
             std::string("log"), {"log", "power"}},
-           {"p", "p per head (one value: every head); learned in the paper, >= 0.01 (power: <= 2)",
+           {"p", "p per head (one value: every head); learned in the paper, > 0 (below 0.01, where KERPLE clamps it: a warning; power: <= 2)",
             std::vector<double>{1.0}, {}},
            {"a", "a per head (one value: every head); learned in the paper, >= 0.01", std::vector<double>{1.0}, {}},
            bias_head_param(),
@@ -29,6 +29,7 @@ SchemeInfo kerple_scheme() {
             TableInfo info = make_info("kerple", p, {});
             info.results.emplace_back("p_per_head", heads.p);
             info.results.emplace_back("a_per_head", heads.a);
+            for (const auto& w : heads.warnings) info.notes.push_back(w);
             info.value_name = "bias";
             info.title = p.integer("head") < 0
                              ? fmt::format("KERPLE {} {} biases, {}", p.text("kind"), p.text("form"), counted(h, "head", "heads"))

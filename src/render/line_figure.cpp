@@ -124,6 +124,19 @@ struct LinePlan {
   std::vector<Point> curves;                          ///< points along all curves (labels avoid them)
 };
 
+// The vertices of a step plot of (x, y): value i from midway after x[i−1] to midway before
+// x[i+1], the first from x[0] and the last to x[n−1].
+std::pair<std::vector<double>, std::vector<double>> step_vertices(const std::vector<double>& x,
+                                                                  const std::vector<double>& y) {
+  std::vector<double> sx, sy;
+  const std::size_t n = std::min(x.size(), y.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    sx.push_back(i == 0 ? x[0] : (x[i - 1] + x[i]) / 2), sy.push_back(y[i]);
+    sx.push_back(i + 1 == n ? x[i] : (x[i] + x[i + 1]) / 2), sy.push_back(y[i]);
+  }
+  return {sx, sy};
+}
+
 // The plot's rectangle within `area` and its y axis.
 LinePlan frame_panel(const LineFigure& f, const LineFigure& p, const Rect& area, bool bare, bool stacked) {
   const Theme& th = theme();
@@ -137,6 +150,7 @@ LinePlan frame_panel(const LineFigure& f, const LineFigure& p, const Rect& area,
   for (const auto& s : p.series) all.insert(all.end(), s.y.begin(), s.y.end());
   for (const auto& r : p.references) all.push_back(r.y);
   std::tie(l.ya.lo, l.ya.hi) = data_range(all, l.ya.log, true);
+  if (!p.y_categories.empty()) l.ya.lo = -0.5, l.ya.hi = static_cast<double>(p.y_categories.size()) - 0.5;
   for (std::size_t i = 0; i < p.series.size(); ++i) l.legend.push_back({p.series[i].name, line_colour(f.cmap, i, p.series.size())});
   l.with_legend = !bare && p.series.size() > 1;
   l.plot = area;
@@ -145,8 +159,13 @@ LinePlan frame_panel(const LineFigure& f, const LineFigure& p, const Rect& area,
   const double top = l.heading.empty() ? 0.0 : th.gap + 1.25 * th.label + th.gap;
   l.plot.y = area.y + top;
   l.plot.h = std::max(20.0, area.h - top - x_axis_height(l.xa) - 1);
-  l.ya.ticks = fit_ticks(l.ya.lo, l.ya.hi, l.plot.h, false, l.ya.log);
-  thin_ticks(l.ya, l.plot.h, false);
+  if (p.y_categories.empty()) {
+    l.ya.ticks = fit_ticks(l.ya.lo, l.ya.hi, l.plot.h, false, l.ya.log);
+    thin_ticks(l.ya, l.plot.h, false);
+  } else {
+    for (std::size_t k = 0; k < p.y_categories.size(); ++k)
+      l.ya.ticks.push_back({static_cast<double>(k), p.y_categories[k]});
+  }
   l.plot.x = area.x + th.pad + y_axis_width(l.ya);
   l.plot.w = std::max(20.0, area.right() - l.plot.x - 2.5 * th.pad);  // room for the last x label's overhang
   // Whole pixels keep grid lines and the frame crisp.
@@ -162,8 +181,15 @@ void fill_panel(const LineFigure& f, LinePlan& l, bool bare) {
   std::vector<Point> avoid;  // places a legend inside the plot must not cover
   auto place = [&] {
     l.runs.clear(), avoid.clear(), l.curves.clear();
+    const std::vector<double>& xs = !p.x.empty() && &p != &f ? p.x : f.x;
     for (const auto& s : p.series) {
-      l.runs.push_back(series_points(!p.x.empty() && &p != &f ? p.x : f.x, s, l.xa, l.ya, plot));
+      if (p.steps) {  // each value held over its x, joined by vertical rises
+        const auto [sx, sy] = step_vertices(xs, s.y);
+        l.runs.push_back(series_points(sx, {s.name, sy}, l.xa, l.ya, plot));
+        for (const auto& run : l.runs.back()) add_samples(run, l.curves);
+        continue;
+      }
+      l.runs.push_back(series_points(xs, s, l.xa, l.ya, plot));
       for (const auto& run : l.runs.back()) add_samples(run, l.curves);
     }
     avoid = l.curves;
@@ -253,7 +279,7 @@ void draw_line_plot(Canvas& c, const LineFigure& f, bool bare) {
     const Rect& plot = l.plot;
     const LineFigure& p = *l.p;
     draw_grid(c, plot, l.xa, l.ya);
-    if (!l.ya.log && l.ya.lo < 0 && l.ya.hi > 0) c.rect(plot.x, y_pixel(l.ya, plot, 0) - 0.5, plot.w, 1, {170, 170, 170});
+    if (!l.ya.log && p.y_categories.empty() && l.ya.lo < 0 && l.ya.hi > 0) c.rect(plot.x, y_pixel(l.ya, plot, 0) - 0.5, plot.w, 1, {170, 170, 170});
     for (const auto& r : p.references) draw_reference(c, plot, l.ya, r, false, l.curves);
     for (const std::size_t i : drawing_order(l.runs))
       for (const auto& run : l.runs[i]) {

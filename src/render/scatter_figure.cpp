@@ -74,6 +74,18 @@ struct Plot2d {
   Axis xa, ya;
 };
 
+/// Equal aspect: one data unit gets as many pixels on x as on y (two sinusoidal dims draw the
+/// unit circle as a circle), by widening the range of the axis with more pixels per unit about
+/// its centre.
+void equal_aspect(Axis& xa, Axis& ya, const Rect& plot) {
+  const double sx = plot.w / (xa.hi - xa.lo), sy = plot.h / (ya.hi - ya.lo);
+  if (!(sx > 0) || !(sy > 0) || !std::isfinite(sx) || !std::isfinite(sy) || sx == sy) return;
+  Axis& a = sx > sy ? xa : ya;
+  const double span = (sx > sy ? plot.w : plot.h) / std::min(sx, sy);
+  const double mid = (a.lo + a.hi) / 2;
+  a.lo = mid - span / 2, a.hi = mid + span / 2;
+}
+
 /// Axes and plot of the 2-D scatter in `area`.
 Plot2d plan_2d(const ScatterFigure& f, const Rect& area, bool bare) {
   Plot2d p;
@@ -86,17 +98,33 @@ Plot2d plan_2d(const ScatterFigure& f, const Rect& area, bool bare) {
     const double pad = 0.05 * (a->hi - a->lo);
     a->lo -= pad, a->hi += pad;
   }
+  const bool two = f.points.cols() > 1;  // one column has no y data to match
   Rect& plot = p.plot;
   plot = area;
-  if (!bare) {
-    plot.h = std::max(20.0, area.h - x_axis_height(xa));
+  if (bare) {
+    if (two) equal_aspect(xa, ya, plot);
+    return p;
+  }
+  const auto fit = [&](bool move_plot) {
+    if (move_plot) plot.h = std::max(20.0, area.h - x_axis_height(xa));
     ya.ticks = fit_ticks(ya.lo, ya.hi, plot.h, false);
     thin_ticks(ya, plot.h, false);
-    plot.x = area.x + y_axis_width(ya);
-    plot.w = std::max(20.0, area.right() - plot.x);
+    if (move_plot) {
+      plot.x = area.x + y_axis_width(ya);
+      plot.w = std::max(20.0, area.right() - plot.x);
+    }
     xa.ticks = fit_ticks(xa.lo, xa.hi, plot.w, true);
     thin_ticks(xa, plot.w, true);
-    plot = {std::round(plot.x), std::round(plot.y), std::round(plot.w), std::round(plot.h)};
+    if (move_plot) plot = {std::round(plot.x), std::round(plot.y), std::round(plot.w), std::round(plot.h)};
+  };
+  fit(true);
+  if (two) {
+    // The y tick labels of the widened range may change the plot's width: fit again, then match
+    // the scales on the final plot (its ticks refitted, the plot kept).
+    equal_aspect(xa, ya, plot);
+    fit(true);
+    equal_aspect(xa, ya, plot);
+    fit(false);
   }
   return p;
 }

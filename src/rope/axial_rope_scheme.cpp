@@ -41,6 +41,11 @@ AxialRopeOptions axial_rope_options(const ParamMap& p) {
   o.grid = parse_list(p.text("grid"), 'x', "grid", 1, 1 << 20, "8x8 or 8x8x4");
   o.dim = p.integer("dim");
   if (!p.text("axes-dim").empty()) o.axes_dim = parse_list(p.text("axes-dim"), ',', "axes-dim", 2, 65536, "16,56,56");
+  // --axes-dim without --dim: the head is the slices (FLUX's 16,56,56 is its 128), not the default 64.
+  if (!o.axes_dim.empty() && !p.given("dim")) {
+    o.dim = 0;
+    for (const auto w : o.axes_dim) o.dim += w;
+  }
   o.base = p.number("base");
   o.pixel = p.text("positions") == "pixel";
   o.max_freq = p.number("max-freq");
@@ -61,7 +66,8 @@ encodings::SchemeInfo axial_rope_scheme() {
             static_cast<double>(encodings::kMaxLen)},
            {"grid", "axis sizes AxB or AxBxC in the order of the ids: rows x columns (x frames); FLUX: 1xHxW", std::string("8x8"), {}},
            encodings::dim_param(64),
-           {"axes-dim", "width of each axis' slice, comma-separated (FLUX: 16,56,56); empty = --dim / axes each",
+           {"axes-dim", "width of each axis' slice, comma-separated (FLUX: 16,56,56); empty = --dim / axes each; without --dim, "
+            "--dim is their sum",
             std::string(""), {}},
            {"base", "theta of the index frequencies", 10000.0, {}, 1.0, 1e300},
            {"positions", "index (0..n-1, 'lang' freqs) or pixel (linspace(-1, 1, n), linear freqs)",
@@ -91,6 +97,8 @@ encodings::SchemeInfo axial_rope_scheme() {
             const auto axes = o.grid.size();
             TableInfo info = encodings::make_info("axial-rope", p, {rows, positions ? axes : static_cast<std::size_t>(o.dim)},
                                        {"token", positions ? "axis" : "dim"});
+            for (auto& [name, value] : info.params)  // the echo replays the table: the width used
+              if (name == "dim") value = o.dim;
             const auto pairs = axial_pairs(o);
             std::vector<std::int64_t> pair_axis(pairs.axis.begin(), pairs.axis.end());
             info.results = {{"axes_dim", axial_widths(o)}, {"pair_axes", pair_axis}, {"inv_freq", pairs.freq}};

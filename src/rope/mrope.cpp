@@ -99,7 +99,7 @@ MropeSequence::MropeSequence(const MropeOptions& o)
   const std::int64_t limit = encodings::kMaxLen;
   const double natural = static_cast<double>(o.text_before) + static_cast<double>(o.text_after) +
                        static_cast<double>(o.grid[0]) * static_cast<double>(gh) * static_cast<double>(gw) +
-                       (o.rule == MropeRule::kQwen3Vl ? static_cast<double>(o.grid[0] - 1) * static_cast<double>(o.frame_text) : 0.0);
+                       (o.rule == MropeRule::kQwen3Vl && o.grid[0] > 0 ? static_cast<double>(o.grid[0] - 1) * static_cast<double>(o.frame_text) : 0.0);
   if (natural > static_cast<double>(limit))
     throw Error(fmt::format("mrope: --text-before, --grid and --text-after make {} tokens, more than {}", natural, limit));
   // --len past the sequence continues it with text.

@@ -66,7 +66,8 @@ MropeOptions mrope_options(const ParamMap& p) {
   o.sections = parse_triple(set("sections") ? p.text("sections") : pr->sections, "sections", 0, 1 << 20);
   o.mrope_layout = parse_mrope_layout(set("mrope-layout") ? p.text("mrope-layout") : pr->layout);
   o.layout = parse_rope_layout(p.text("layout"));
-  o.grid = parse_triple(p.text("grid"), "grid", 1, 1 << 20);
+  // none: text only, t = h = w = the position (get_rope_index without image or video grids).
+  o.grid = p.text("grid") == "none" ? std::array<std::int64_t, 3>{0, 0, 0} : parse_triple(p.text("grid"), "grid", 1, 1 << 20);
   o.merge = p.integer("merge");
   o.text_before = p.integer("text-before");
   o.text_after = p.integer("text-after");
@@ -82,13 +83,16 @@ namespace {
 
 std::string triple_text(const std::array<std::int64_t, 3>& v) { return fmt::format("{},{},{}", v[0], v[1], v[2]); }
 
+/// --grid as given back: "none" for a text-only sequence.
+std::string grid_text(const std::array<std::int64_t, 3>& g) { return g[0] == 0 ? std::string("none") : triple_text(g); }
+
 /// The parameters in effect, each as the flag that gives it back.
 std::vector<std::pair<std::string, ParamValue>> echoed(const ParamMap& p, const MropeOptions& o) {
   std::vector<std::pair<std::string, ParamValue>> e = {
       {"len", o.len},                        {"preset", p.text("preset")},          {"dim", o.dim},
       {"base", o.base},                      {"sections", triple_text(o.sections)},
       {"mrope-layout", to_string(o.mrope_layout)}, {"layout", std::string(to_string(o.layout))},
-      {"grid", triple_text(o.grid)},         {"merge", o.merge},
+      {"grid", grid_text(o.grid)},         {"merge", o.merge},
       {"text-before", o.text_before},        {"text-after", o.text_after}};
   e.emplace_back("frame-text", o.frame_text);
   e.emplace_back("tokens-per-second", o.tokens_per_second);
@@ -145,7 +149,8 @@ encodings::SchemeInfo mrope_scheme() {
             std::string("sectioned"), {"sectioned", "interleaved"}},
            {"layout", "columns of a pair: half (k, k+d/2; transformers' rotate_half) or interleaved (2k, 2k+1)",
             std::string("half"), {"half", "interleaved"}},
-           {"grid", "image/video grid_thw T,H,W in patches before merging (T = temporal patches; 1 = an image)",
+           {"grid", "image/video grid_thw T,H,W in patches before merging (T = temporal patches; 1 = an image); none: text "
+                    "only (t = h = w = the position)",
             std::string("1,8,8"), {}},
            {"merge", "spatial_merge_size: H and W are divided by it", std::int64_t{2}, {}, 1, 64},
            {"text-before", "text tokens before the vision tokens (incl. <|vision_start|>)", std::int64_t{4}, {}, 0,
@@ -183,7 +188,7 @@ encodings::SchemeInfo mrope_scheme() {
             info.value_name = positions ? "position id" : table;
             if (positions) info.column_names = {"t", "h", "w"};
             info.title = fmt::format("M-RoPE {} ({}, {} {}, grid {}, merge {}, d={})", table, p.text("preset"),
-                                     to_string(o.mrope_layout), triple_text(o.sections), triple_text(o.grid), o.merge,
+                                     to_string(o.mrope_layout), triple_text(o.sections), grid_text(o.grid), o.merge,
                                      o.dim);
             return std::make_unique<RowFunctionTable>(
                 std::move(info), [seq, o, axes, inv, table, positions](std::size_t r, std::span<double> out) {

@@ -53,7 +53,9 @@ std::vector<ParamSpec> rope_param_specs() {
       number("base", "RoPE base θ (rope_theta)", 10000.0, 1.0),
       {"layout", "pairs (2i,2i+1) or (i,i+d/2); default: half for hf, interleaved for meta, for ggml llama.cpp's rope type of the model_type (NEOX: half)", std::string("half"),
        rope_layout_names()},
-      {"table", "what each cell holds", std::string("cos"), {"angle", "cos", "sin"}},
+      {"table", "what each cell holds: angle, cos, sin, or rotated (R_n·ones: dot products of two rows are the "
+                "q = k = ones scores)",
+       std::string("cos"), {"angle", "cos", "sin", "rotated"}},
       {"rotary-dim", "rotated width R (even, ≤ --dim); 0 = int(dim × partial-rotary-factor)", std::int64_t{0}, {}, 0,
        static_cast<double>(encodings::kMaxDim)},
       {"partial-rotary-factor", "fraction of the head that rotates (GPT-NeoX rotary_pct, Phi-2)", 1.0, {}, 0, 1},

@@ -17,6 +17,25 @@ using namespace rope;  // the rope entry speaks RopeConfig throughout
 using encodings::SchemeInfo;
 
 
+/// Row t of the rotated table: R_t·ones, the all-ones query rotated as rope_rotate does it,
+/// (cos − sin, sin + cos) on each pair (a, b) and 1 on pass-through dims, from the cos and sin rows
+/// (attention factor included): dot products of two rows are the q = k = ones scores.
+void rotated_rope_row(const RopeConfig& c, const RopeFrequencies& f, std::int64_t t, std::span<double> out) {
+  thread_local std::vector<double> sin_row;
+  sin_row.resize(out.size());
+  rope_table_row(c, f, RopeTableKind::kCos, t, out);
+  rope_table_row(c, f, RopeTableKind::kSin, t, sin_row);
+  const std::size_t pairs = f.pairs();
+  const bool inter = c.layout == RopeLayout::kInterleaved;
+  const bool f32 = c.precision == RopePrecision::kF32;
+  for (std::size_t i = 0; i < pairs; ++i) {
+    const std::size_t a = inter ? 2 * i : i, b = inter ? 2 * i + 1 : i + pairs;
+    const double ca = out[a], sa = sin_row[a], cb = out[b], sb = sin_row[b];
+    out[a] = f32 ? static_cast<float>(static_cast<float>(ca) - static_cast<float>(sa)) : ca - sa;
+    out[b] = f32 ? static_cast<float>(static_cast<float>(sb) + static_cast<float>(cb)) : sb + cb;
+  }
+}
+
 RopeTableKind table_kind(const std::string& s) {
   if (s == "angle") return RopeTableKind::kAngle;
   if (s == "sin") return RopeTableKind::kSin;
@@ -115,6 +134,10 @@ SchemeInfo rope_scheme() {
                                      tensor_note.empty() ? "" : " as transformers' rotary module returns it",
                                      c.rotary_dim, c.base, to_string(c.scaling),
                                      f.factor != 1.0 ? fmt::format(" ×{}", f.factor) : std::string());
+            if (p.text("table") == "rotated")
+              return std::make_unique<RowFunctionTable>(std::move(info), [c, f](std::size_t t, std::span<double> out) {
+                rotated_rope_row(c, f, static_cast<std::int64_t>(t), out);
+              });
             return std::make_unique<RowFunctionTable>(
                 std::move(info),
                 [c, f, kind](std::size_t t, std::span<double> out) {

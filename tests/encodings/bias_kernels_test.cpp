@@ -32,7 +32,13 @@ TEST_CASE("kerple heads: one value for every head, equal lists, the reference's 
   CHECK(h.p == std::vector<double>{1.0, 2.0, 0.5});
   CHECK(h.a == std::vector<double>{0.25, 0.25, 0.25});
   CHECK_THROWS_WITH(kerple_heads(KerpleKind::kLog, {1, 2}, {1, 2, 3}), Catch::Contains("--p and --a"));
-  CHECK_THROWS_WITH(kerple_heads(KerpleKind::kPower, {2.5}, {1}), Catch::Contains("--p must be in [0.01, 2]"));
+  CHECK_THROWS_WITH(kerple_heads(KerpleKind::kPower, {2.5}, {1}), Catch::Contains("--p must be in (0, 2]"));
+  CHECK_THROWS_WITH(kerple_heads(KerpleKind::kLog, {0.0}, {1}), Catch::Contains("--p must be in (0, inf]"));
+  // NeMo's initial p, the ALiBi slopes of 8 heads: 1/128 and 1/256 are below the reference's eps 0.01.
+  const auto nemo = kerple_heads(KerpleKind::kLog, {0.5, 0.0078125, 0.00390625}, {1});
+  CHECK(nemo.p == std::vector<double>{0.5, 0.0078125, 0.00390625});
+  REQUIRE(nemo.warnings.size() == 1);
+  CHECK_THAT(nemo.warnings[0], Catch::StartsWith("--p 0.0078125,0.00390625 below 0.01"));
   CHECK_THROWS_WITH(kerple_heads(KerpleKind::kLog, {1}, {0.001}), Catch::Contains("--a must be at least 0.01"));
 }
 

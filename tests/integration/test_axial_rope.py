@@ -52,6 +52,14 @@ angle = np.concatenate(cols, axis=-1)
 got = posenc("--grid", "1x4x6", "--dim", "128", "--axes-dim", "16,56,56", "--precision", "f64", "--table", "cos")
 w = np.cos(angle).astype(np.float32)
 expect(got is not None and got.shape == w.shape and np.allclose(got, w, rtol=1e-6, atol=1e-6), "flux cos")
+# --axes-dim without --dim (issue 26 item 21): the head is the sum of the slices, 16 + 56 + 56 = 128,
+# not the default 64; the JSON echo says dim 128.
+r = run("generate", "axial-rope", "--grid", "1x4x6", "--axes-dim", "16,56,56", "--precision", "f64", "--table", "cos",
+        "--format", "json", "--dtype", "float32", text=True)
+j = json.loads(r.stdout) if r.returncode == 0 else {}
+got = np.array(j.get("data", []), dtype=np.float64)
+expect(r.returncode == 0 and j["params"]["dim"] == 128 and got.shape == w.shape
+       and np.allclose(got, w, rtol=1e-6, atol=1e-6), f"flux without --dim: {r.returncode} {r.stderr}")
 
 # check: both identities hold (exit 0); a grid larger than the check's 4096 cells is refused (exit 2).
 r = run("check", "axial-rope", "--grid", "6x7x3", "--format", "json", text=True)
@@ -60,7 +68,7 @@ expect(r.returncode == 0 and [i["name"] for i in j.get("identities", [])] == ["a
        f"check axial-rope: {r.returncode} {r.stderr}")
 r = run("check", "axial-rope", "--grid", "100x100", text=True)
 expect(r.returncode == 2 and "4096" in r.stderr and r.stderr.count("\n") == 1, f"check 100x100: {r.stderr}")
-for bad, what in ((["--grid", "8y8"], "--grid"), (["--axes-dim", "16,56,56"], "--axes-dim"),
+for bad, what in ((["--grid", "8y8"], "--grid"), (["--axes-dim", "16,56,56", "--dim", "64"], "--axes-dim"),
                   (["--grid", "2x2", "--len", "5"], "--len")):
     r = run("generate", "axial-rope", *bad, "--format", "csv", text=True)
     expect(r.returncode == 2 and r.stderr.count("\n") == 1 and what in r.stderr, f"{bad}: {r.stderr}")

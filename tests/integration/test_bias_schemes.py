@@ -161,8 +161,9 @@ for nh in (8, 12, 40, 6, 1):
 nh, L = 12, 16
 ii, jj = np.meshgrid(np.arange(L), np.arange(L), indexing="ij")
 mask = jj > ii
+# MPT's causal matrix is build_alibi_bias(full=False): slopes * arange(1 - L, 1) per key (issue 26 item 21).
 for variant, s, rows in (("bloom", bloom(nh), jj), ("baichuan", np.array(official(nh), dtype=np.float32), jj),
-                         ("mpt", mpt(nh), jj)):
+                         ("mpt", mpt(nh), jj - (L - 1))):
     want = (s[:, None, None] * rows.astype(np.float32)[None]).astype(np.float32).astype(np.float64)
     want = np.where(mask[None], -np.inf, want)
     got = table("alibi", "--heads", str(nh), "--len", str(L), "--variant", variant, "--form", "causal")

@@ -25,9 +25,14 @@ double kerple_bias(KerpleKind kind, double p, double a, std::int64_t n);
 
 /// The per-head (p, a) of --p and --a: a list of one value is every head's; otherwise both
 /// lists have H values. Throws Error naming --p/--a for lists of different lengths (neither
-/// of length 1) and for values the reference clamps away: a, p >= 0.01 (its eps), power p <= 2.
+/// of length 1), for p <= 0 or not finite, power p > 2 and a < 0.01 (chijames/KERPLE clamps a to
+/// its eps 0.01, p to [0.01, 2] for power). A p in (0, 0.01) is kept with a warning: the reference
+/// would clamp it, but NVIDIA/NeMo's KERPLERelativePositionEmbedding (position_embedding/
+/// kerple_relative_position_embedding.py @ d5cc8b44) initialises that factor (its kerple_b) with
+/// the ALiBi slopes, down to 1/256 for 8 heads, and clamps nothing.
 struct KerpleHeads {
   std::vector<double> p, a;
+  std::vector<std::string> warnings;  ///< one line each, for p below the reference's eps 0.01
 };
 KerpleHeads kerple_heads(KerpleKind kind, const std::vector<double>& p, const std::vector<double>& a);
 

@@ -75,6 +75,12 @@ struct LineFigure {
   std::vector<LineFigure> panels;
   /// A heading above the first plot (the stacked ones have their `title`); "" = none.
   std::string heading = {};
+  /// Names of the y values 0, 1, … (M-RoPE's t, h, w): a categorical y axis from −0.5 to
+  /// size − 0.5, one tick per name; empty: a numeric axis.
+  std::vector<std::string> y_categories = {};
+  /// Draws each series as steps, for a value per index (the axis each pair follows): value i holds
+  /// from midway after x[i−1] to midway before x[i+1] (the ends from x[0] and to x[n−1]).
+  bool steps = false;
 };
 
 /// Points (2 or 3 columns) coloured by their row (position), joined in order by a faint line.

@@ -37,7 +37,7 @@ struct MropeOptions {
   std::array<std::int64_t, 3> sections{16, 24, 24};  ///< mrope_section in pairs (t, h, w), sum d/2
   MropeLayout mrope_layout = MropeLayout::kSectioned;
   RopeLayout layout = RopeLayout::kHalf;         ///< column placement of a pair (HF: half)
-  std::array<std::int64_t, 3> grid{1, 8, 8};     ///< grid_thw of the image/video, before merging
+  std::array<std::int64_t, 3> grid{1, 8, 8};     ///< grid_thw of the image/video, before merging; 0,0,0: text only
   std::int64_t merge = 2;                        ///< spatial_merge_size
   std::int64_t text_before = 4;                  ///< text tokens before the vision tokens
   std::int64_t text_after = 4;                   ///< text tokens after them
