@@ -40,8 +40,9 @@ void write_gguf_check_json(const models::GgufCheck& k, const std::string& a, con
                        {"attention_factor_b", e.attention_b}, {"logit_scale_a", e.logit_a}, {"logit_scale_b", e.logit_b},
                        {"longrope_list_a", e.list_a.empty() ? json(nullptr) : json(e.list_a)},
                        {"longrope_list_b", e.list_b.empty() ? json(nullptr) : json(e.list_b)}});
-  const json j = {{"a", a}, {"b", b}, {"expected_architecture", k.expected_architecture}, {"tol", k.tol},
-                  {"ok", k.ok()}, {"findings", findings}, {"effects", effects}};
+  // "pass" as in the configs' rope diff (exit status 0); "ok" is its former name, an alias for one release.
+  const json j = {{"a", a}, {"b", b}, {"kind", "gguf"}, {"expected_architecture", k.expected_architecture},
+                  {"tol", k.tol}, {"pass", k.ok()}, {"ok", k.ok()}, {"findings", findings}, {"effects", effects}};
   out << j.dump(2) << "\n";
 }
 

@@ -27,6 +27,10 @@ void write_rope_diff_json(const rope::RopeDiff& d, const RopeDiffLabels& labels,
                             {"pairs", d.pairs},
                             {"len", len},
                             {"tol", tol},
+                            // One schema for every rope diff (issue 26 item 7): "pass" is exit status 0;
+                            // "within" is its former name here, kept as an alias for one release.
+                            {"kind", "configs"},
+                            {"pass", d.within(tol)},
                             {"within", d.within(tol)},
                             {"inv_freq_max_abs", d.inv_freq_max_abs},
                             {"inv_freq_max_rel", d.inv_freq_max_rel},

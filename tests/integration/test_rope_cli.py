@@ -109,6 +109,21 @@ def main():
         assert r.returncode == 0, r.stderr
         with open(out) as f:
             assert json.load(f)["rotary_dim"] == 16
+    # One JSON schema for every rope diff (issue 26 item 7): "kind" and "pass" (exit status 0),
+    # the former "within" and "ok" kept as aliases.
+    same = os.path.join(CONFIGS, "llama-3.1-8b.json")
+    for b, want_pass in ((same, True), (os.path.join(CONFIGS, "llama-2-7b-chat.json"), False)):
+        r = run("rope", "diff", "--config-a", same, "--config-b", b, "--format", "json")
+        j = json.loads(r.stdout)
+        assert j["kind"] == "configs" and j["pass"] is want_pass and j["within"] is want_pass, j
+        assert (r.returncode == 0) is want_pass, r.returncode
+    gguf = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "data", "gguf",
+                        "generated", "qwen2-yarn.gguf")
+    if os.path.exists(gguf):
+        r = run("rope", "diff", "--config-a", os.path.join(CONFIGS, "qwen2.5-7b-yarn.json"), "--config-b", gguf,
+                "--format", "json")
+        j = json.loads(r.stdout)
+        assert j["kind"] == "gguf" and j["pass"] is j["ok"] and (r.returncode == 0) is j["pass"], (j["pass"], r.returncode)
     print("ok")
 
 
