@@ -7,7 +7,8 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <regex>
+#include <iterator>
+#include <string_view>
 #include <cmath>
 
 #include "model_internal.hpp"
@@ -247,11 +248,13 @@ ModelReport parse_model(const std::string& json_text, const std::string& file) {
   const auto used = detail::mechanisms_used(s);
   if (s.family == nullptr && !s.model_type.empty()) {
     // No silent guess: what the file states, and no mechanism.
-    static const std::regex position_field(
-        "rope|rotary|theta|position|pos_|window|layer_types|head_dim|partial|alibi|bucket|relative|max_position|"
-        "num_hidden_layers|hidden_size|num_attention_heads|num_key_value_heads|n_layer|n_head|n_embd");
+    constexpr std::string_view kPositionWords[] = {
+        "rope", "rotary", "theta", "position", "pos_", "window", "layer_types", "head_dim", "partial", "alibi",
+        "bucket", "relative", "max_position", "num_hidden_layers", "hidden_size", "num_attention_heads",
+        "num_key_value_heads", "n_layer", "n_head", "n_embd"};
     for (const auto& [key, value] : s.cfg->items())
-      if (std::regex_search(key, position_field))
+      if (std::any_of(std::begin(kPositionWords), std::end(kPositionWords),
+                      [&](std::string_view w) { return key.find(w) != std::string::npos; }))
         r.stated.push_back({s.prefix + key, value.dump(), "stated by the file"});
     r.notes.push_back(fmt::format(
         "model_type '{}' is not one posenc knows: it does not tell whether, where or how this model uses positions "
