@@ -218,6 +218,9 @@ void dq_q5_k(const unsigned char* p, std::size_t n, float* y, const HalfTable& h
 }
 
 // Q6_K: d is the last field; each half (128 values) takes 64 bytes of ql, 32 of qh, 8 scales.
+// Value 32k + l of a half (k = 0..3, l = 0..31): low 4 bits from ql[l + 32 (k % 2)] (low nibble for
+// k < 2, high for k >= 2), high 2 bits from bits 2k, 2k + 1 of qh[l], scale scales[2k + l / 16];
+// ggml's loop computes the four k at once per l, the same values.
 template <bool kBig>
 void dq_q6_k(const unsigned char* p, std::size_t n, float* y, const HalfTable& h) {
   for (std::size_t b = 0; b < n; ++b, p += 210) {
@@ -226,18 +229,16 @@ void dq_q6_k(const unsigned char* p, std::size_t n, float* y, const HalfTable& h
     const unsigned char* qh = p + 128;
     const unsigned char* sc = p + 192;
     for (int half = 0; half < 2; ++half, ql += 64, qh += 32, sc += 8, y += 128) {
-      float ds[8];
-      for (int k = 0; k < 8; ++k) ds[k] = d * static_cast<float>(static_cast<std::int8_t>(sc[k]));
-      for (int l = 0; l < 32; ++l) {
-        const int is = l / 16;
-        const int q1 = ((ql[l] & 0x0F) | (((qh[l] >> 0) & 3) << 4)) - 32;
-        const int q2 = ((ql[l + 32] & 0x0F) | (((qh[l] >> 2) & 3) << 4)) - 32;
-        const int q3 = ((ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4)) - 32;
-        const int q4 = ((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4)) - 32;
-        y[l] = ds[is] * static_cast<float>(q1);
-        y[l + 32] = ds[is + 2] * static_cast<float>(q2);
-        y[l + 64] = ds[is + 4] * static_cast<float>(q3);
-        y[l + 96] = ds[is + 6] * static_cast<float>(q4);
+      for (int k = 0; k < 4; ++k) {
+        const unsigned char* low = ql + 32 * (k % 2);
+        const int nibble = 4 * (k / 2), shift = 2 * k;
+        for (int part = 0; part < 2; ++part) {
+          const float ds = d * static_cast<float>(static_cast<std::int8_t>(sc[2 * k + part]));
+          for (int l = 16 * part; l < 16 * part + 16; ++l) {
+            const int q = (((low[l] >> nibble) & 0x0F) | (((qh[l] >> shift) & 3) << 4)) - 32;
+            y[32 * k + l] = ds * static_cast<float>(q);
+          }
+        }
       }
     }
   }
