@@ -1,7 +1,8 @@
 // Dequantisation of ggml's block types, written from the block layouts of ggml-common.h and the
-// scalar reference `dequantize_row_*` of ggml-quants.c (read in ggml-org/llama.cpp
-// ggml/src/ggml-quants.c @ 01243c587feceaa5d6a6c2305535ef2f549c48b8 and ggml-org/ggml
-// src/ggml-quants.c @ d99724f2b141fed9e1a9f402213506c081433465, identical for these functions).
+// scalar reference `dequantize_row_*` of ggml-quants.c, read in llama.cpp's ggml/src/ggml-quants.c
+// and ggml-common.h @ c392e5094deaf2d1a7c18683214f007fad3fe42b (2025-02-20; MXFP4, newer, @
+// 01243c587feceaa5d6a6c2305535ef2f549c48b8) and ggml-org/ggml src/ggml-quants.c @
+// d99724f2b141fed9e1a9f402213506c081433465: the same bodies for these types.
 // Each value is computed with the float32 operations ggml uses, in its order: an integer code is
 // converted to float, then multiplied (Q6_K: (d * scale) * q; Q4_K/Q5_K: (d * sc) * q - dmin * m;
 // Q4_1/Q5_1: q * d + m). The build's -ffp-contract=off keeps a * b + c two roundings, as the
@@ -232,13 +233,13 @@ void dq_q6_k(const unsigned char* p, std::size_t n, float* y, const HalfTable& h
       for (int k = 0; k < 4; ++k) {
         const unsigned char* low = ql + 32 * (k % 2);
         const int nibble = 4 * (k / 2), shift = 2 * k;
-        for (int part = 0; part < 2; ++part) {
-          const float ds = d * static_cast<float>(static_cast<std::int8_t>(sc[2 * k + part]));
-          for (int l = 16 * part; l < 16 * part + 16; ++l) {
-            const int q = (((low[l] >> nibble) & 0x0F) | (((qh[l] >> shift) & 3) << 4)) - 32;
-            y[32 * k + l] = ds * static_cast<float>(q);
-          }
-        }
+        float q[32];
+        for (int l = 0; l < 32; ++l)
+          q[l] = static_cast<float>(static_cast<int>(((low[l] >> nibble) & 0x0F) | (((qh[l] >> shift) & 3) << 4)) - 32);
+        const float ds0 = d * static_cast<float>(static_cast<std::int8_t>(sc[2 * k]));
+        const float ds1 = d * static_cast<float>(static_cast<std::int8_t>(sc[2 * k + 1]));
+        for (int l = 0; l < 16; ++l) y[32 * k + l] = ds0 * q[l];
+        for (int l = 16; l < 32; ++l) y[32 * k + l] = ds1 * q[l];
       }
     }
   }

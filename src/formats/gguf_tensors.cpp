@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -141,6 +142,22 @@ class TensorFileBytes : public TensorByteSource {
   }
 };
 
+// A large result asks for transparent huge pages, as numpy does for arrays of 4 MiB and more
+// (alloc.c, madvise(MADV_HUGEPAGE)): 512 times fewer page faults, which otherwise cost more than
+// the decoding (a Q4_K tensor of 64 MiB makes 477 MB of floats). Only advice: errors are ignored.
+void advise_huge_pages(const float* data, std::size_t count) {
+#ifdef MADV_HUGEPAGE
+  constexpr std::uintptr_t kHuge = std::uintptr_t{1} << 21;
+  const std::size_t bytes = count * sizeof(float);
+  if (bytes < (std::size_t{1} << 22)) return;
+  const auto begin = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1), last = (begin + bytes) & ~(kHuge - 1);
+  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#else
+  (void)data, (void)count;
+#endif
+}
+
 GgufTensorData decode_tensor(const GgufFile& f, const GgufTensorInfo& t, TensorByteSource& src) {
   const TensorLayout l = check_tensor_layout(f, t);
   check_memory(l.elements, sizeof(float), fmt::format("{}: tensor '{}'", f.name, t.name));
@@ -148,6 +165,7 @@ GgufTensorData decode_tensor(const GgufFile& f, const GgufTensorInfo& t, TensorB
   out.dtype = ggml_type_name(t.type);
   for (auto it = t.dims.rbegin(); it != t.dims.rend(); ++it) out.shape.push_back(static_cast<std::size_t>(*it));
   out.values.reserve(static_cast<std::size_t>(l.elements));
+  advise_huge_pages(out.values.data(), static_cast<std::size_t>(l.elements));
   const std::uint64_t blocks = l.elements / l.block;
   const std::uint64_t read_blocks = std::max<std::uint64_t>(1, kTensorReadBytes / l.block_bytes);
   const std::size_t decode_blocks = std::max<std::size_t>(1, kTensorDecodeFloats / static_cast<std::size_t>(l.block));

@@ -1,5 +1,5 @@
 // GGUF tensor data: blocks whose values were worked out by hand from the layouts and formulas of
-// ggml's ggml-common.h and ggml-quants.c dequantize_row_* (llama.cpp @ 01243c587fec; the
+// ggml-common.h and ggml-quants.c dequantize_row_* (llama.cpp @ c392e5094dea, MXFP4 @ 01243c587fec; the
 // arithmetic of each expected value is in the comment beside it), F16/BF16 bit patterns with their
 // IEEE values, the shape in PyTorch order, the real tiny model of ../shared/data/gguf, and one
 // hostile file per rule, each refused in one line naming the file, the tensor and the byte.

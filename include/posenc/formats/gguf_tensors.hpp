@@ -2,9 +2,10 @@
 /// The tensor data of a GGUF file (the header is gguf.hpp): a tensor's bytes are read on demand
 /// (pread of its range, in chunks, never the whole file) and decoded to float32 element by
 /// element, so alignment is never assumed. Block types are dequantised as ggml's scalar
-/// reference does (ggml/src/ggml-quants.c `dequantize_row_*`, llama.cpp @ 01243c587fec, ggml-org/ggml
-/// @ d99724f2b141): the same float32 operations in the same order, no contraction into FMA, so
-/// every value is bit-identical to ggml's. docs/formats.md "GGUF tensor data".
+/// reference does (ggml/src/ggml-quants.c `dequantize_row_*`, llama.cpp @ c392e5094dea, MXFP4 @
+/// 01243c587fec; ggml-org/ggml @ d99724f2b141): the same float32 operations in the same order, no
+/// contraction into FMA, so every value is bit-identical to ggml's. docs/formats.md "GGUF tensor
+/// data".
 #include <cstddef>
 #include <cstdint>
 #include <span>
