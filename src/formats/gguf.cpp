@@ -71,7 +71,14 @@ class Parser {
       const std::uint64_t pad = (f_.alignment - f_.data_offset % f_.alignment) % f_.alignment;
       f_.data_offset += pad;
     }
-    for (const auto& t : f_.tensors) check_tensor_data(t);
+    std::uint64_t end = 0;  // of the data of the tensors checked so far
+    const GgufTensorInfo* owner = nullptr;
+    for (const auto& t : f_.tensors) {
+      check_tensor_data(t);
+      if (owner != nullptr && t.offset < end)
+        r_.fail(t.record_offset, fmt::format("tensor '{}' {}", t.name, gguf_detail::order_rule(t.offset, t.bytes, *owner)));
+      if (t.bytes != 0 && t.offset + t.bytes > end) end = t.offset + t.bytes, owner = &t;
+    }
   }
 
  private:

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "posenc/error.hpp"
+#include "posenc/formats/gguf.hpp"
 
 namespace posenc::formats::gguf_detail {
 
@@ -41,6 +42,15 @@ struct TypeInfo {
   std::uint64_t block = 0, size = 0;
 };
 TypeInfo ggml_type_info(std::uint32_t type);
+
+/// The order rule of tensor data (ggml: each tensor's data follows the previous one's, in the
+/// order of the tensor infos): the end of a message about a tensor whose data (`offset`, `bytes`)
+/// starts before the end of `before`, listed earlier.
+inline std::string order_rule(std::uint64_t offset, std::uint64_t bytes, const GgufTensorInfo& before) {
+  return fmt::format("data (offset {}, {} bytes) starts before the end of tensor '{}' (offset {}, {} bytes), listed "
+                     "before it: tensor data must follow the order of the tensor infos without overlapping",
+                     offset, bytes, before.name, before.offset, before.bytes);
+}
 
 /// Sequential reader with every read checked against the end of the source. Messages:
 /// "NAME: byte N: what". Reads through a 64 KiB buffer.

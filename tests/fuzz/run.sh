@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang (AddressSanitizer + UndefinedBehaviorSanitizer) in
 # build-fuzz/ and runs one of them for a number of executions on its corpus.
-#   tests/fuzz/run.sh TARGET RUNS      TARGET: npy npz csv config model cli gguf safetensors; e.g. tests/fuzz/run.sh npy 1000000
+#   tests/fuzz/run.sh TARGET RUNS      TARGET: npy npz csv config model cli gguf safetensors gguf_tensors; e.g. tests/fuzz/run.sh npy 1000000
 #   tests/fuzz/run.sh TARGET RUNS -max_total_time=600   more libFuzzer flags after RUNS
 #   tests/fuzz/run.sh build            only build
 # New inputs go to build-fuzz/corpus/TARGET (the seed corpus under tests/fuzz/corpus/ is not
 # changed); a crash is saved as build-fuzz/crash-* and the script exits non-zero.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-target="${1:?usage: tests/fuzz/run.sh TARGET RUNS (TARGET: npy npz csv config model cli gguf safetensors, or build)}"
+target="${1:?usage: tests/fuzz/run.sh TARGET RUNS (TARGET: npy npz csv config model cli gguf safetensors gguf_tensors, or build)}"
 runs="${2:-100000}"
 CXX="${CXX_FUZZ:-$(command -v clang++-14 || command -v clang++)}"
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
@@ -21,7 +21,7 @@ if [[ "$target" == build ]]; then
   cmake --build build-fuzz -j 2
   exit 0
 fi
-case "$target" in npy|npz|csv|config|model|cli|gguf|safetensors) ;; *) echo "run.sh: unknown target '$target' (npy, npz, csv, config, model, cli, gguf, safetensors)" >&2; exit 2 ;; esac
+case "$target" in npy|npz|csv|config|model|cli|gguf|safetensors|gguf_tensors) ;; *) echo "run.sh: unknown target '$target' (npy, npz, csv, config, model, cli, gguf, safetensors, gguf_tensors)" >&2; exit 2 ;; esac
 cmake --build build-fuzz -j 2 --target "fuzz_$target"
 mkdir -p "build-fuzz/corpus/$target"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"

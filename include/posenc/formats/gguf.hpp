@@ -3,8 +3,10 @@
 /// (32-bit counts and lengths), 2 and 3, either byte order (a big-endian file keeps the magic
 /// bytes "GGUF" and stores every other field byte-swapped), every metadata value type, arrays,
 /// `general.alignment`, tensor infos. Only the header is read, streamed in small blocks; a
-/// tensor's data is read on request by seeking to it, so a 100 GB model opens in milliseconds.
-/// Anything malformed throws Error "FILE: byte N: what was wrong".
+/// tensor's data is read on request by seeking to it, so a 100 GB model opens in milliseconds
+/// (any type, dequantised: gguf_tensors.hpp). Tensor data must lie inside the file in the order
+/// of the tensor infos without overlapping (ggml's rule). Anything malformed throws Error
+/// "FILE: byte N: what was wrong".
 #include <cstdint>
 #include <string>
 #include <string_view>
