@@ -6,6 +6,8 @@
 #include <filesystem>
 
 #include "posenc/error.hpp"
+#include "posenc/formats/gguf.hpp"
+#include "posenc/formats/gguf_tensors.hpp"
 #include "posenc/formats/safetensors.hpp"
 #include "posenc/text.hpp"
 #include "safetensors_internal.hpp"
@@ -21,7 +23,7 @@ bool st_name_is_checkpoint(const std::string& prefix) {
   };
   const std::string l = lower(prefix);
   const auto ends = [&](std::string_view suf) { return l.size() >= suf.size() && l.compare(l.size() - suf.size(), suf.size(), suf) == 0; };
-  if (ends(".safetensors") || ends(".safetensors.index.json")) return true;
+  if (ends(".safetensors") || ends(".safetensors.index.json") || ends(".gguf")) return true;
   // PyTorch checkpoints too, so that FILE.bin:NAME gets the conversion command.
   if (ends(".bin") || ends(".pt") || ends(".pth") || ends(".ckpt")) return true;
   std::error_code ec;
@@ -78,7 +80,69 @@ std::pair<std::string, std::string> split_tensor_input(const std::string& input)
   return {};
 }
 
+namespace {
+
+/// FILE.gguf:NAME[i…]: one tensor of a llama.cpp file, dequantised (gguf_tensors.hpp), shape in
+/// PyTorch order; the same selector rules as a safetensors tensor.
+NpyArray read_gguf_tensor_table(const std::string& path, const std::string& name, const std::string& input) {
+  GgufFile f;
+  try {
+    f = read_gguf(path);
+  } catch (const Error& e) {
+    throw Error(fmt::format("--input {}", e.what()));
+  }
+  std::string base = name;
+  std::vector<std::int64_t> idx;
+  const GgufTensorInfo* t = f.tensor(name);
+  if (t == nullptr && parse_selector(name, base, idx)) t = f.tensor(base);
+  if (t == nullptr) {
+    std::vector<std::string> names;
+    for (const auto& x : f.tensors) names.push_back(x.name);
+    throw Error(fmt::format("--input '{}': no tensor '{}' in '{}'{} ('posenc tensors {}' lists its {})", printable(input),
+                            printable(base), path, did_you_mean(base, names), path,
+                            counted(static_cast<std::int64_t>(names.size()), "tensor", "tensors")));
+  }
+  GgufTensorData d;
+  try {
+    d = read_gguf_tensor(f, *t);
+  } catch (const Error& e) {
+    throw Error(fmt::format("--input {}", e.what()));
+  }
+  const std::vector<std::uint64_t> shape(d.shape.begin(), d.shape.end());
+  if (idx.size() > shape.size())
+    throw Error(fmt::format("--input '{}': tensor '{}' has {} axes ({}), fewer than the {} indices given",
+                            printable(input), printable(t->name), shape.size(), st_shape_text(shape), idx.size()));
+  std::uint64_t first = 0;
+  for (std::size_t a = 0; a < idx.size(); ++a) {
+    const auto n = static_cast<std::int64_t>(shape[a]);
+    const std::int64_t i = idx[a] < 0 ? idx[a] + n : idx[a];
+    if (i < 0 || i >= n)
+      throw Error(fmt::format("--input '{}': index {} is outside axis {} of tensor '{}' (size {}; shape {})",
+                              printable(input), idx[a], a, printable(t->name), n, st_shape_text(shape)));
+    first = first * shape[a] + static_cast<std::uint64_t>(i);
+  }
+  const std::vector<std::uint64_t> rest(shape.begin() + static_cast<std::ptrdiff_t>(idx.size()), shape.end());
+  if (rest.size() > 2)
+    throw Error(fmt::format("--input '{}': tensor '{}' is {}-D {}, and posenc reads 2-D tables (rows = positions): {}",
+                            printable(input), printable(t->name), shape.size(), st_shape_text(shape),
+                            selector_hint(path, t->name, shape)));
+  std::uint64_t count = 1;
+  for (const std::uint64_t x : rest) count *= x;
+  first *= count;
+  const std::size_t rows = rest.empty() ? 1 : static_cast<std::size_t>(rest[0]);
+  const std::size_t cols = rest.size() == 2 ? static_cast<std::size_t>(rest[1]) : 1;
+  std::vector<double> v(d.values.begin() + static_cast<std::ptrdiff_t>(first),
+                        d.values.begin() + static_cast<std::ptrdiff_t>(first + count));
+  NpyArray a;
+  for (const std::uint64_t x : rest) a.shape.push_back(static_cast<std::size_t>(x));
+  a.values = Matrix(rows, cols, std::move(v));
+  return a;
+}
+
+}  // namespace
+
 NpyArray read_tensor_table(const std::string& path, const std::string& name, const std::string& input) {
+  if (is_gguf_path(path)) return read_gguf_tensor_table(path, name, input);
   StCheckpoint c;
   try {
     c = open_safetensors(path);

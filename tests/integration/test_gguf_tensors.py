@@ -144,4 +144,32 @@ with tempfile.TemporaryDirectory(prefix="posenc_gguf_tensors_") as tmp:
                "%s: exit %d, stderr %r (want %r)" % (name, r.returncode, err, message))
         expect(not os.listdir(out_dir), "%s: nothing written" % name)
 
+# --input FILE.gguf:NAME through the real posenc (argv[1]): an F32 table exactly, a Q8_0 table as
+# ggml_reference dequantises it, NAME[i] selecting a row block, and a missing tensor refused.
+POSENC = os.path.abspath(sys.argv[1])
+with tempfile.TemporaryDirectory() as tmp:
+    rng = np.random.default_rng(11)
+    f32 = np.arange(6, dtype=np.float32).reshape(2, 3)  # PyTorch [2, 3] = ggml ne [3, 2]
+    q8 = random_blocks(rng, 8, 4)  # ne [64, 2]: two rows of two blocks
+    path = os.path.join(tmp, "t.gguf")
+    with open(path, "wb") as fh:
+        fh.write(gguf_bytes([("pe", [3, 2], 0, f32.tobytes()), ("w", [64, 2], 8, q8)]))
+
+    def table(name, *extra):
+        r = subprocess.run([POSENC, "generate", "--input", f"{path}:{name}", "--dtype", "float64", "--format", "csv",
+                            *extra], capture_output=True, text=True)
+        if r.returncode != 0:
+            return None, r
+        rows = [line.split(",")[1:] for line in r.stdout.splitlines()[1:]]
+        return np.array(rows, dtype=np.float64), r
+
+    got, r = table("pe")
+    expect(got is not None and np.array_equal(got, f32.astype(np.float64)), f"--input t.gguf:pe is the F32 table ({r.stderr})")
+    want = ref.q8_0(np.frombuffer(q8, dtype=np.uint8).reshape(4, 34)).reshape(2, 64).astype(np.float64)
+    got, r = table("w")
+    expect(got is not None and same_bits(got.astype(np.float32), want.astype(np.float32)),
+           f"--input t.gguf:w is ggml's Q8_0 dequantisation ({r.stderr})")
+    r = subprocess.run([POSENC, "generate", "--input", f"{path}:nope"], capture_output=True, text=True)
+    expect(r.returncode == 2 and r.stderr.count("\n") == 1 and "no tensor 'nope'" in r.stderr, f"missing tensor: {r.stderr}")
+
 finish()
