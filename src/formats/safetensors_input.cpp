@@ -82,6 +82,53 @@ std::pair<std::string, std::string> split_tensor_input(const std::string& input)
 
 namespace {
 
+/// What NAME[i…] selects of a tensor of `shape`: the first element and the count of the 2-D (or
+/// smaller) rest, and its shape. Throws naming --input for too many indices, an index outside its
+/// axis, a rest of more than two axes (with the selector to use) and an empty tensor.
+struct Selection {
+  std::uint64_t first = 0, count = 1;
+  std::vector<std::uint64_t> rest;
+};
+
+Selection select_table(const std::vector<std::uint64_t>& shape, const std::vector<std::int64_t>& idx,
+                       const std::string& input, const std::string& path, const std::string& name) {
+  const std::string quoted = st_detail::st_quoted(name);
+  if (idx.size() > shape.size())
+    throw Error(fmt::format("--input '{}': tensor {} has {} axes ({}), fewer than the {} indices given",
+                            printable(input), quoted, shape.size(), st_shape_text(shape), idx.size()));
+  Selection s;
+  for (std::size_t a = 0; a < idx.size(); ++a) {
+    const auto n = static_cast<std::int64_t>(shape[a]);
+    const std::int64_t i = idx[a] < 0 ? idx[a] + n : idx[a];
+    if (i < 0 || i >= n)
+      throw Error(fmt::format("--input '{}': index {} is outside axis {} of tensor {} (size {}; shape {})",
+                              printable(input), idx[a], a, quoted, n, st_shape_text(shape)));
+    s.first = s.first * shape[a] + static_cast<std::uint64_t>(i);
+  }
+  s.rest.assign(shape.begin() + static_cast<std::ptrdiff_t>(idx.size()), shape.end());
+  if (s.rest.size() > 2)
+    throw Error(fmt::format("--input '{}': tensor {} is {}-D {}{}, and posenc reads 2-D tables (rows = positions): {}",
+                            printable(input), quoted, shape.size(), st_shape_text(shape),
+                            idx.empty() ? "" : fmt::format(" ({} after the selection)", st_shape_text(s.rest)),
+                            selector_hint(path, name, shape)));
+  for (const std::uint64_t d : s.rest) s.count *= d;
+  if (s.count == 0)
+    throw Error(fmt::format("--input '{}': tensor {} holds no values (shape {})", printable(input), quoted,
+                            st_shape_text(shape)));
+  s.first *= s.count;
+  return s;
+}
+
+/// The selected values as a table: a 2-D rest is rows × columns, a 1-D one a column, a scalar 1×1.
+NpyArray selection_table(const Selection& s, std::vector<double> v) {
+  const std::size_t rows = s.rest.empty() ? 1 : static_cast<std::size_t>(s.rest[0]);
+  const std::size_t cols = s.rest.size() == 2 ? static_cast<std::size_t>(s.rest[1]) : 1;
+  NpyArray a;
+  for (const std::uint64_t d : s.rest) a.shape.push_back(static_cast<std::size_t>(d));
+  a.values = Matrix(rows, cols, std::move(v));
+  return a;
+}
+
 /// FILE.gguf:NAME[i…]: one tensor of a llama.cpp file, dequantised (gguf_tensors.hpp), shape in
 /// PyTorch order; the same selector rules as a safetensors tensor.
 NpyArray read_gguf_tensor_table(const std::string& path, const std::string& name, const std::string& input) {
@@ -98,8 +145,8 @@ NpyArray read_gguf_tensor_table(const std::string& path, const std::string& name
   if (t == nullptr) {
     std::vector<std::string> names;
     for (const auto& x : f.tensors) names.push_back(x.name);
-    throw Error(fmt::format("--input '{}': no tensor '{}' in '{}'{} ('posenc tensors {}' lists its {})", printable(input),
-                            printable(base), path, did_you_mean(base, names), path,
+    throw Error(fmt::format("--input '{}': no tensor {} in '{}'{} ('posenc tensors {}' lists its {})", printable(input),
+                            st_detail::st_quoted(base), path, did_you_mean(base, names), path,
                             counted(static_cast<std::int64_t>(names.size()), "tensor", "tensors")));
   }
   GgufTensorData d;
@@ -108,35 +155,9 @@ NpyArray read_gguf_tensor_table(const std::string& path, const std::string& name
   } catch (const Error& e) {
     throw Error(fmt::format("--input {}", e.what()));
   }
-  const std::vector<std::uint64_t> shape(d.shape.begin(), d.shape.end());
-  if (idx.size() > shape.size())
-    throw Error(fmt::format("--input '{}': tensor '{}' has {} axes ({}), fewer than the {} indices given",
-                            printable(input), printable(t->name), shape.size(), st_shape_text(shape), idx.size()));
-  std::uint64_t first = 0;
-  for (std::size_t a = 0; a < idx.size(); ++a) {
-    const auto n = static_cast<std::int64_t>(shape[a]);
-    const std::int64_t i = idx[a] < 0 ? idx[a] + n : idx[a];
-    if (i < 0 || i >= n)
-      throw Error(fmt::format("--input '{}': index {} is outside axis {} of tensor '{}' (size {}; shape {})",
-                              printable(input), idx[a], a, printable(t->name), n, st_shape_text(shape)));
-    first = first * shape[a] + static_cast<std::uint64_t>(i);
-  }
-  const std::vector<std::uint64_t> rest(shape.begin() + static_cast<std::ptrdiff_t>(idx.size()), shape.end());
-  if (rest.size() > 2)
-    throw Error(fmt::format("--input '{}': tensor '{}' is {}-D {}, and posenc reads 2-D tables (rows = positions): {}",
-                            printable(input), printable(t->name), shape.size(), st_shape_text(shape),
-                            selector_hint(path, t->name, shape)));
-  std::uint64_t count = 1;
-  for (const std::uint64_t x : rest) count *= x;
-  first *= count;
-  const std::size_t rows = rest.empty() ? 1 : static_cast<std::size_t>(rest[0]);
-  const std::size_t cols = rest.size() == 2 ? static_cast<std::size_t>(rest[1]) : 1;
-  std::vector<double> v(d.values.begin() + static_cast<std::ptrdiff_t>(first),
-                        d.values.begin() + static_cast<std::ptrdiff_t>(first + count));
-  NpyArray a;
-  for (const std::uint64_t x : rest) a.shape.push_back(static_cast<std::size_t>(x));
-  a.values = Matrix(rows, cols, std::move(v));
-  return a;
+  const Selection s = select_table(std::vector<std::uint64_t>(d.shape.begin(), d.shape.end()), idx, input, path, t->name);
+  return selection_table(s, std::vector<double>(d.values.begin() + static_cast<std::ptrdiff_t>(s.first),
+                                                d.values.begin() + static_cast<std::ptrdiff_t>(s.first + s.count)));
 }
 
 }  // namespace
@@ -160,43 +181,14 @@ NpyArray read_tensor_table(const std::string& path, const std::string& name, con
                             st_detail::st_quoted(base), path, did_you_mean(base, names), path,
                             counted(static_cast<std::int64_t>(names.size()), "tensor", "tensors")));
   }
-  if (idx.size() > t->shape.size())
-    throw Error(fmt::format("--input '{}': tensor {} has {} axes ({}), fewer than the {} indices given",
-                            printable(input), st_detail::st_quoted(t->name), t->shape.size(), st_shape_text(t->shape),
-                            idx.size()));
-  std::uint64_t first = 0;
-  for (std::size_t a = 0; a < idx.size(); ++a) {
-    const auto n = static_cast<std::int64_t>(t->shape[a]);
-    const std::int64_t i = idx[a] < 0 ? idx[a] + n : idx[a];
-    if (i < 0 || i >= n)
-      throw Error(fmt::format("--input '{}': index {} is outside axis {} of tensor {} (size {}; shape {})",
-                              printable(input), idx[a], a, st_detail::st_quoted(t->name), n, st_shape_text(t->shape)));
-    first = first * t->shape[a] + static_cast<std::uint64_t>(i);
-  }
-  const std::vector<std::uint64_t> rest(t->shape.begin() + static_cast<std::ptrdiff_t>(idx.size()), t->shape.end());
-  if (rest.size() > 2)
-    throw Error(fmt::format("--input '{}': tensor {} is {}-D {}{}, and posenc reads 2-D tables (rows = positions): {}",
-                            printable(input), st_detail::st_quoted(t->name), t->shape.size(), st_shape_text(t->shape),
-                            idx.empty() ? "" : fmt::format(" ({} after the selection)", st_shape_text(rest)),
-                            selector_hint(path, t->name, t->shape)));
-  std::uint64_t count = 1;
-  for (const std::uint64_t d : rest) count *= d;
-  if (count == 0)
-    throw Error(fmt::format("--input '{}': tensor {} holds no values (shape {})", printable(input),
-                            st_detail::st_quoted(t->name), st_shape_text(t->shape)));
-  first *= count;
+  const Selection s = select_table(t->shape, idx, input, path, t->name);
   std::vector<double> v;
   try {
-    v = st_detail::read_elements(c, *t, first, count);
+    v = st_detail::read_elements(c, *t, s.first, s.count);  // only the selection's bytes
   } catch (const Error& e) {
     throw Error(fmt::format("--input {}", e.what()));
   }
-  const std::size_t rows = rest.size() == 2 ? static_cast<std::size_t>(rest[0]) : rest.size() == 1 ? static_cast<std::size_t>(rest[0]) : 1;
-  const std::size_t cols = rest.size() == 2 ? static_cast<std::size_t>(rest[1]) : 1;
-  NpyArray a;
-  for (const std::uint64_t d : rest) a.shape.push_back(static_cast<std::size_t>(d));
-  a.values = Matrix(rows, cols, std::move(v));
-  return a;
+  return selection_table(s, std::move(v));
 }
 
 }  // namespace posenc::formats
