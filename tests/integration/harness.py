@@ -41,3 +41,21 @@ def run_npy(*args):
     if r.returncode != 0:
         return None, r.stderr.decode()
     return np.load(io.BytesIO(r.stdout)), r.stderr.decode()
+
+
+def memory_capped(megabytes):
+    """(preexec_fn, env) that run posenc under an address-space cap of `megabytes`: RLIMIT_AS for a
+    plain build, ASan's own mmap limit (with a small quarantine) for a sanitized one, which cannot
+    reserve its shadow memory under RLIMIT_AS."""
+    import resource
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_AS, (megabytes << 20, megabytes << 20))
+
+    with open(POSENC, "rb") as f:
+        sanitized = b"__asan_init" in f.read()
+    env = dict(os.environ)
+    if not sanitized:
+        return cap, env
+    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + f":mmap_limit_mb={megabytes}:quarantine_size_mb=16"
+    return None, env

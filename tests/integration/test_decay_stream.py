@@ -7,12 +7,11 @@ on |q.k|). Under AddressSanitizer the cap is ASan's own mmap_limit_mb (as test_f
 import io
 import json
 import os
-import resource
 import subprocess
 
 import numpy as np
 
-from harness import POSENC, expect, finish, run
+from harness import POSENC, expect, finish, memory_capped, run
 
 
 def main():
@@ -39,15 +38,7 @@ def main():
         expect(np.allclose(table[at, 1], bound, rtol=0, atol=1e-8), f"bound {table[at, 1]} vs {bound}")
 
     # 16777216 offsets under a 256 MiB address space.
-    def cap():
-        resource.setrlimit(resource.RLIMIT_AS, (256 << 20, 256 << 20))
-
-    with open(POSENC, "rb") as f:
-        sanitized = b"__asan_init" in f.read()
-    env, pre = dict(os.environ), cap
-    if sanitized:
-        env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":mmap_limit_mb=256:quarantine_size_mb=16"
-        pre = None
+    pre, env = memory_capped(256)
     p = subprocess.Popen([POSENC, "decay", "rope", "--dim", "128", "--max-offset", "16777215", "--no-extras",
                           "--threads", "2", "-o", "-"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          preexec_fn=pre, env=env)

@@ -7,11 +7,10 @@ Under AddressSanitizer (which reserves terabytes of shadow address space, so RLI
 apply) the cap is ASan's own: at most 256 MiB mapped by the program (mmap_limit_mb), with ASan's
 quarantine of freed blocks kept to 16 MiB (its default 256 MiB alone would fill the cap)."""
 import os
-import resource
 import subprocess
 import tempfile
 
-from harness import POSENC, expect, finish
+from harness import POSENC, expect, finish, memory_capped
 
 ARGS = ["similarity", "learned", "--len", "6500", "--max-len", "6500", "--dim", "8", "--threads", "2"]
 
@@ -20,15 +19,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="posenc-figmem-")
     capped, low = os.path.join(tmp, "capped.png"), os.path.join(tmp, "low.png")
 
-    def cap():
-        resource.setrlimit(resource.RLIMIT_AS, (256 << 20, 256 << 20))
-
-    with open(POSENC, "rb") as f:
-        sanitized = b"__asan_init" in f.read()
-    env, pre = dict(os.environ), cap
-    if sanitized:
-        env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":mmap_limit_mb=256:quarantine_size_mb=16"
-        pre = None
+    pre, env = memory_capped(256)
     r = subprocess.run([POSENC, *ARGS, "--max-memory", "64G", "-o", capped], capture_output=True, text=True,
                        preexec_fn=pre, env=env, timeout=600)
     expect(r.returncode == 0 and r.stderr == "", f"capped address space: exit {r.returncode} {r.stderr!r}")
