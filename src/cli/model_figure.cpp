@@ -197,6 +197,7 @@ render::LineFigure model_figure(const models::ModelReport& r) {
         break;
       }
       case models::Mechanism::kSinusoidal: add_sinusoidal_panel(m, plots); break;
+      default: break;  // mixers, convolutional positions, no positions: nothing to draw
     }
   }
   render::LineFigure f;

@@ -19,6 +19,11 @@ std::string_view to_string(Mechanism m) {
     case Mechanism::kDeberta: return "deberta";
     case Mechanism::kLearned: return "learned";
     case Mechanism::kSinusoidal: return "sinusoidal";
+    case Mechanism::kMixer: return "mixer";
+    case Mechanism::kNoPositions: return "none";
+    case Mechanism::kLearnedGrid: return "learned-grid";
+    case Mechanism::kConvolutional: return "convolutional";
+    case Mechanism::kAxialRope: return "axial-rope";
   }
   return "?";
 }

@@ -22,6 +22,11 @@ enum class Mechanism {
   kDeberta,     ///< DeBERTa relative position buckets
   kLearned,     ///< a trained absolute table (GPT-2, OPT, BERT, RoBERTa, Whisper decoder)
   kSinusoidal,  ///< a fixed sinusoidal table (Marian, M2M100, Whisper encoder)
+  kMixer,       ///< a layer that is not attention (linear attention, conv, recurrent, Mamba): no positions
+  kNoPositions, ///< attention with no position signal at all (Jamba's and Nemotron-H's attention layers)
+  kLearnedGrid, ///< a trained 2-D patch table, with or without a class-token row (ViT, CLIP, SigLIP, DINOv2)
+  kConvolutional, ///< a grouped convolution over the sequence (Wav2Vec2, HuBERT): nothing to tabulate
+  kAxialRope,   ///< 2-D RoPE over patch rows and columns (Pixtral, DINOv3 vision towers)
 };
 std::string_view to_string(Mechanism m);
 
