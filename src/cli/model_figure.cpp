@@ -102,6 +102,51 @@ void add_t5_panel(const MechanismUse& m, std::vector<render::LineFigure>& out) {
   out.push_back(std::move(p));
 }
 
+// Wav2Vec2 / HuBERT: which input frames each output frame's convolution reads (the weights are
+// trained: only the reach is a fact of the config).
+void add_conv_panel(const MechanismUse& m, std::vector<render::LineFigure>& out) {
+  const auto kernel = static_cast<std::int64_t>(model_number(m, "kernel", 0));
+  const auto before = static_cast<std::int64_t>(model_number(m, "frames_before", 0));
+  const auto after = static_cast<std::int64_t>(model_number(m, "frames_after", 0));
+  std::vector<double> x, y;
+  for (std::int64_t d = -kernel; d <= kernel; ++d) {
+    x.push_back(static_cast<double>(d));
+    y.push_back(d >= -before && d <= after ? 1.0 : 0.0);
+  }
+  auto p = model_panel(fmt::format("convolutional positions: frame t reads t−{} … t+{} (kernel {}, {} groups; weights "
+                                   "trained)",
+                                   before, after, kernel, static_cast<std::int64_t>(model_number(m, "groups", 0))),
+                       "input frame − output frame", "read (1) or not (0)", std::move(x));
+  p.series.push_back({"reach", std::move(y)});
+  out.push_back(std::move(p));
+}
+
+// Pixtral / DINOv3: the rotation per patch step of each pair, rows and columns (DINOv3's
+// coordinates step by 2/n, its angles are 2π·c·f).
+void add_axial_panel(const MechanismUse& m, std::vector<render::LineFigure>& out) {
+  auto rows = model_value_or<std::vector<double>>(m, "row_inv_freq", {});
+  auto cols = model_value_or<std::vector<double>>(m, "column_inv_freq", {});
+  double step = 1.0;
+  if (rows.empty()) {  // one ladder for both axes (DINOv3)
+    rows = cols = model_value_or<std::vector<double>>(m, "inv_freq", {});
+    const double n = model_number(m, "rows", 1);
+    step = model_number(m, "angle_scale", 1) * 2.0 / std::max(n, 1.0);
+  }
+  const std::size_t k = std::min(rows.size(), cols.size());
+  std::vector<double> r, c;
+  for (std::size_t i = 0; i < k; ++i) {
+    r.push_back(rows[i] * step);
+    c.push_back(cols[i] * step);
+  }
+  auto p = model_panel(fmt::format("2-D RoPE, {}: radians per patch step, {}×{} patches, θ {:g}", m.where,
+                                   model_number(m, "rows", 0), model_number(m, "columns", 0), model_number(m, "base", 0)),
+                       "rung k of each axis' pairs", "radians per patch step", model_indices(static_cast<std::int64_t>(k)));
+  p.log_y = true;
+  p.series.push_back({"rows", std::move(r)});
+  p.series.push_back({"columns", std::move(c)});
+  out.push_back(std::move(p));
+}
+
 void add_deberta_panel(const MechanismUse& m, std::vector<render::LineFigure>& out) {
   encodings::DebertaOptions o;
   o.buckets = static_cast<std::int64_t>(model_number(m, "position_buckets", -1));
@@ -197,7 +242,9 @@ render::LineFigure model_figure(const models::ModelReport& r) {
         break;
       }
       case models::Mechanism::kSinusoidal: add_sinusoidal_panel(m, plots); break;
-      default: break;  // mixers, convolutional positions, no positions: nothing to draw
+      case models::Mechanism::kConvolutional: add_conv_panel(m, plots); break;
+      case models::Mechanism::kAxialRope: add_axial_panel(m, plots); break;
+      default: break;  // mixers, no positions: nothing to draw
     }
   }
   render::LineFigure f;

@@ -122,6 +122,15 @@ std::vector<Mechanism> mechanisms_used(const HfScope& s) {
     const bool alibi = it != s.cfg->end() && it->is_boolean() && it->get<bool>();
     out = {alibi ? Mechanism::kAlibi : Mechanism::kRope};
   }
+  if (s.family->model_type == "esm") {  // EsmEmbeddings / EsmModel: a table for 'absolute', RoPE for 'rotary'
+    auto it = s.cfg->find("position_embedding_type");
+    const std::string t = it != s.cfg->end() && it->is_string() ? it->get<std::string>() : "absolute";
+    if (t != "absolute" && t != "rotary")
+      throw Error(fmt::format("\"{}position_embedding_type\" must be 'absolute' (a learned table) or 'rotary' (RoPE) "
+                              "for ESM, the two EsmModel reads (got {})",
+                              s.prefix, it->dump()));
+    out = {t == "rotary" ? Mechanism::kRope : Mechanism::kLearned};
+  }
   return out;
 }
 

@@ -32,15 +32,39 @@ const ParamValue& value_of(const MechanismUse& m, const std::string& key) {
 std::int64_t int_of(const MechanismUse& m, const std::string& key) { return std::get<std::int64_t>(value_of(m, key)); }
 std::string text_of(const MechanismUse& m, const std::string& key) { return std::get<std::string>(value_of(m, key)); }
 
+/// A mechanism in a few words: its name, with the numbers that say what it is when posenc has no
+/// table for it ("convolutional (kernel 128, 16 groups)").
+std::string mechanism_words(const MechanismUse& m) {
+  const auto has = [&](const char* key) {
+    return std::any_of(m.values.begin(), m.values.end(), [&](const auto& kv) { return kv.first == key; });
+  };
+  if (m.kind == Mechanism::kConvolutional && has("kernel") && has("groups"))
+    return fmt::format("convolutional positions (a grouped Conv1d over the frames: kernel {}, {} groups)",
+                       int_of(m, "kernel"), int_of(m, "groups"));
+  if (m.kind == Mechanism::kAxialRope && has("rows") && has("columns"))
+    return fmt::format("axial-rope (2-D RoPE over {}×{} patches, θ {})", int_of(m, "rows"), int_of(m, "columns"),
+                       std::get<double>(value_of(m, "base")));
+  return std::string(to_string(m.kind));
+}
+
 /// "alibi", "sinusoidal and learned": the distinct mechanisms of a report.
 std::string uses(const ModelReport& r) {
   std::vector<std::string> kinds;
   for (const auto& m : r.mechanisms)
-    if (std::find(kinds.begin(), kinds.end(), to_string(m.kind)) == kinds.end()) kinds.emplace_back(to_string(m.kind));
+    if (std::find(kinds.begin(), kinds.end(), mechanism_words(m)) == kinds.end()) kinds.push_back(mechanism_words(m));
   std::string out;
   for (std::size_t i = 0; i < kinds.size(); ++i)
     out += (i == 0 ? "" : i + 1 == kinds.size() ? " and " : ", ") + kinds[i];
   return out.empty() ? "no position mechanism posenc knows" : out;
+}
+
+/// Why a mechanism has no table: ", nothing to tabulate (...)".
+std::string not_tabulated_why(const MechanismUse& m) {
+  if (m.kind == Mechanism::kConvolutional)
+    return " (its positions come from trained convolution weights, not a formula or table of the config)";
+  if (m.kind == Mechanism::kAxialRope)
+    return " (its frequencies or coordinates are not those of the axial-rope scheme)";
+  return "";
 }
 
 std::string model_name(const ModelReport& r) {
@@ -140,6 +164,17 @@ ModelScheme scheme_of_config(const std::string& text, const std::string& file, c
     use = &m;
     break;
   }
+  if (use == nullptr && requested == "t5") {  // a model whose buckets exist in the other mode only (MPNet: bidirectional)
+    for (const auto& m : r.mechanisms)
+      if (m.kind == Mechanism::kT5)
+        throw Error(fmt::format("{}: {} has {} T5 buckets only ({}), not {}: {}", file, model_name(r),
+                                m.layer_type == "decoder" ? "causal" : "bidirectional", m.where,
+                                t5_mode == "causal" ? "causal ones (drop --causal)" : "bidirectional ones (add --causal)",
+                                fmt::format("'posenc model {}' shows them", path)));
+  }
+  if (use != nullptr && !tabulated(use->kind))  // a mechanism posenc names but has no table for
+    throw Error(fmt::format("{}: {} uses {}, which posenc does not tabulate{}: 'posenc model {}' shows it", file,
+                            model_name(r), mechanism_words(*use), not_tabulated_why(*use), path));
   if (use == nullptr) {
     const bool known = requested.empty() ||
                        std::any_of(std::begin(kTabulated), std::end(kTabulated),
@@ -175,7 +210,10 @@ ModelScheme scheme_of_config(const std::string& text, const std::string& file, c
   std::vector<std::string> notes;
   for (const auto& n : use->notes) notes.push_back(n);
   for (auto& n : s.notes) notes.push_back(std::move(n));
-  if (use->kind == Mechanism::kT5)
+  const bool two_stacks = std::any_of(r.mechanisms.begin(), r.mechanisms.end(), [](const MechanismUse& m) {
+    return m.kind == Mechanism::kT5 && m.layer_type == "decoder";
+  });
+  if (use->kind == Mechanism::kT5 && two_stacks)  // T5, mT5, UMT5 (not MPNet's single encoder table)
     notes.push_back(use->layer_type == "decoder" ? "the decoder's buckets (causal); without --causal: the encoder's"
                                                  : "the encoder's buckets (bidirectional); --causal: the decoder's");
   s.notes = std::move(notes);

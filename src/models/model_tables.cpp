@@ -1,11 +1,13 @@
-// The mechanisms of models without RoPE: ALiBi (BLOOM, MPT, Falcon-RW), T5 buckets, DeBERTa
-// buckets, learned tables (GPT-2, OPT, BERT, RoBERTa, Whisper decoder) and sinusoidal tables
-// (Marian, M2M100, Whisper encoder), as each model class builds them.
+// The mechanisms of models without RoPE: ALiBi (BLOOM, MPT, Falcon-RW), T5 buckets (T5, MPNet),
+// DeBERTa buckets, learned tables (GPT-2, OPT, BERT, RoBERTa, MPNet, ESM-1b/1v, Whisper decoder)
+// and sinusoidal tables (Marian, M2M100, XGLM, Whisper encoder), as each model class builds them;
+// convolutional and 2-D rotary positions in encoder_families.cpp.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 
+#include "encoder_families.hpp"
 #include "model_internal.hpp"
 #include "posenc/encodings/alibi_codebases.hpp"
 #include "posenc/error.hpp"
@@ -151,13 +153,84 @@ void add_sinusoidal(ModelReport& r, const std::string& file, const std::string& 
   r.mechanisms.push_back(std::move(m));
 }
 
+// MPNet (models/mpnet/modeling_mpnet.py @ decba1d2): MPNetEncoder.relative_position_bucket is
+// T5's bidirectional bucket function (n = −(k − q); n < 0, a key after the query, adds
+// num_buckets/2), and compute_position_bias calls it with its own defaults num_buckets=32,
+// max_distance=128: the config's relative_attention_num_buckets only sizes the nn.Embedding. One
+// table in the encoder, added in every layer. MPNetEmbeddings: padding_idx = 1 (fixed, not
+// pad_token_id), positions from padding_idx + 1.
+void add_mpnet(const HfScope& s, const std::string& file, ModelReport& r) {
+  constexpr std::int64_t kMpnetBuckets = 32;
+  constexpr std::int64_t kMpnetDistance = 128;
+  const auto table_rows = checked_int(s, file, "relative_attention_num_buckets", 1, 1 << 20, 32);
+  if (table_rows < kMpnetBuckets)
+    throw Error(fmt::format("{}: \"{}relative_attention_num_buckets\" is {}, but MPNet's compute_position_bias "
+                            "buckets into 32 (it ignores the field) and its bias table would have too few rows: at "
+                            "least 32 are needed",
+                            file, s.prefix, table_rows));
+  const auto heads = first_int(s, file, {"num_attention_heads"}, 1, 65536, 12);
+  MechanismUse m{Mechanism::kT5, "every layer", "", {}, {}, {}, ""};
+  m.values = {{"num_buckets", kMpnetBuckets}, {"max_distance", kMpnetDistance}, {"bidirectional", true},
+              {"max_exact", kMpnetBuckets / 4}, {"heads", heads}, {"stack_layers", r.num_layers},
+              {"bias_tables", std::int64_t{1}}, {"table_rows", table_rows}};
+  m.notes.push_back("MPNetEncoder.relative_position_bucket is T5's bidirectional bucket function; "
+                    "compute_position_bias calls it with num_buckets 32 and max_distance 128 whatever the config says "
+                    "(relative_attention_num_buckets sizes the bias table only)");
+  m.notes.push_back("one bias table (relative_attention_bias) in the encoder, computed once and added in every layer");
+  m.command = fmt::format("posenc generate t5 --hf-config {}", shell_word(file));
+  r.mechanisms.push_back(std::move(m));
+  const auto rows = first_int(s, file, {"max_position_embeddings"}, 3, kMaxRows, 512);
+  add_learned(s, file, r, "embeddings", rows - 2, first_int(s, file, {"hidden_size"}, 1, kMaxRows, 768), 2,
+              "embeddings.position_embeddings.weight");
+  r.mechanisms.back().notes.insert(r.mechanisms.back().notes.begin(),
+                                   "MPNetEmbeddings: padding_idx is 1 whatever pad_token_id says; positions start at "
+                                   "padding_idx + 1 (create_position_ids_from_input_ids)");
+}
+
+// ESM with position_embedding_type 'absolute' (ESM-1b, ESM-1v; models/esm/modeling_esm.py @
+// decba1d2): EsmEmbeddings' table, positions from padding_idx + 1 with padding_idx =
+// pad_token_id (EsmConfig's default is None). 'rotary' (ESM-2) takes the RoPE path.
+void add_esm(const HfScope& s, const std::string& file, ModelReport& r) {
+  auto pad_it = s.cfg->find("pad_token_id");
+  if (pad_it == s.cfg->end() || pad_it->is_null())
+    throw Error(fmt::format("{}: \"{}pad_token_id\" is absent: ESM's absolute positions start at pad_token_id + 1 "
+                            "(create_position_ids_from_input_ids), so posenc cannot tell which row holds position 0",
+                            file, s.prefix));
+  const auto pad = checked_int(s, file, "pad_token_id", 0, kMaxRows, 1);
+  const auto rows = first_int(s, file, {"max_position_embeddings"}, 1, kMaxRows, 1026);
+  if (rows < pad + 2)
+    throw Error(fmt::format("{}: \"{}max_position_embeddings\" {} leaves no position after pad_token_id {} (positions "
+                            "start at pad_token_id + 1)",
+                            file, s.prefix, rows, pad));
+  add_learned(s, file, r, "embeddings", rows - pad - 1, first_int(s, file, {"hidden_size"}, 1, kMaxRows, 768), pad + 1,
+              "embeddings.position_embeddings.weight");
+  r.mechanisms.back().notes.insert(r.mechanisms.back().notes.begin(),
+                                   "position_embedding_type 'absolute': EsmEmbeddings adds a learned table, positions "
+                                   "from pad_token_id + 1 (ESM-2 checkpoints say 'rotary' and use RoPE instead)");
+}
+
+// XGLM (models/xglm/modeling_xglm.py @ decba1d2): XGLMSinusoidalPositionalEmbedding builds
+// fairseq's get_embedding table of max_position_embeddings + 2 rows and reads row t + offset,
+// offset = 2 fixed; position ids run from 0. Row pad_token_id is zeroed.
+void add_xglm(const HfScope& s, const std::string& file, ModelReport& r) {
+  const auto pad = first_int(s, file, {"pad_token_id"}, 0, kMaxRows, 1);
+  add_sinusoidal(r, file, "embeddings", first_int(s, file, {"max_position_embeddings"}, 1, kMaxRows, 2048),
+                 first_int(s, file, {"d_model"}, 1, kMaxRows, 1024), "fairseq", 2,
+                 "XGLMSinusoidalPositionalEmbedding (fairseq get_embedding): w_k = exp(-k·ln(10000)/(d/2 - 1)), "
+                 "[sin | cos]; position t reads row t + 2 (offset 2, fixed)");
+  if (pad >= 2)
+    r.mechanisms.back().notes.push_back(fmt::format("pad_token_id {}: get_embedding zeroes row {}, which holds position "
+                                                    "{} (the table above does not)",
+                                                    pad, pad, pad - 2));
+}
+
 }  // namespace
 
 void add_table_mechanisms(const HfScope& s, const std::string& file, ModelReport& r) {
   const std::string type(s.family->model_type);
   for (Mechanism m : mechanisms_used(s)) {
     if (m == Mechanism::kAlibi) add_alibi(s, file, r);
-    if (m == Mechanism::kT5) add_t5(s, file, r);
+    if (m == Mechanism::kT5 && type != "mpnet") add_t5(s, file, r);  // MPNet: add_mpnet
   }
   if (type == "deberta-v2") add_deberta(s, file, r);
   if (type == "gpt2" || type == "gpt_bigcode")
@@ -182,6 +255,10 @@ void add_table_mechanisms(const HfScope& s, const std::string& file, ModelReport
       r.notes.push_back(fmt::format("position_embedding_type '{}': relative key embeddings are added too",
                                     it->get<std::string>()));
   }
+  if (type == "mpnet") add_mpnet(s, file, r);
+  if (type == "esm") add_esm(s, file, r);
+  if (type == "xglm") add_xglm(s, file, r);
+  add_encoder_mechanisms(s, file, r);
   const auto d_model = first_int(s, file, {"d_model"}, 1, kMaxRows, 0);
   if (type == "marian")
     add_sinusoidal(r, file, "encoder and decoder", first_int(s, file, {"max_position_embeddings"}, 1, kMaxRows, 1024), d_model,
