@@ -137,8 +137,9 @@ void add_pixtral(const HfScope& s, const std::string& file, ModelReport& r) {
   m.notes.push_back(fmt::format("an image of H×W pixels has H/{0} rows and W/{0} columns of patches, at most {1} each "
                                 "(max_patches_per_side = image_size // patch_size); position id row·{1} + column",
                                 patch, side));
-  m.notes.push_back("not tabulated: posenc's axial-rope scheme restarts the ladder on each axis (columns θ^(-4k/d)); "
-                    "Pixtral's columns take the odd rungs θ^(-(4k+2)/d) of the shared ladder");
+  m.notes.push_back("the columns take the odd rungs θ^(-(4k+2)/d) of the shared ladder, not a ladder of their own "
+                    "(axial-rope --ladder shared)");
+  m.command = fmt::format("posenc generate axial-rope --hf-config {}", shell_word(file));
   r.mechanisms.push_back(std::move(m));
 }
 

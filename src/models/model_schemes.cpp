@@ -20,8 +20,9 @@
 namespace posenc::models {
 namespace {
 
-constexpr Mechanism kTabulated[] = {Mechanism::kRope,    Mechanism::kAlibi,   Mechanism::kT5,   Mechanism::kSinusoidal,
-                                    Mechanism::kLearned, Mechanism::kDeberta, Mechanism::kMrope, Mechanism::kNope};
+constexpr Mechanism kTabulated[] = {Mechanism::kRope,    Mechanism::kAlibi,   Mechanism::kT5,    Mechanism::kSinusoidal,
+                                    Mechanism::kLearned, Mechanism::kDeberta, Mechanism::kMrope, Mechanism::kNope,
+                                    Mechanism::kAxialRope};
 
 const ParamValue& value_of(const MechanismUse& m, const std::string& key) {
   for (const auto& [k, v] : m.values)
@@ -108,6 +109,26 @@ void sinusoidal_values(const MechanismUse& m, ModelScheme& s) {
                       "its weights");
 }
 
+/// Pixtral's 2-D RoPE as the axial-rope scheme draws it: index positions on the largest grid
+/// (max_patches_per_side each way), one shared ladder, half layout, float32. DINOv3's patch-centre
+/// coordinates have no axial-rope option: refused in one line.
+void axial_values(const ModelReport& r, const MechanismUse& m, const std::string& path, ModelScheme& s) {
+  if (text_of(m, "positions") != "index")
+    throw Error(fmt::format("{}: {} rotates patch-centre coordinates 2(i + 0.5)/n - 1 by 2π·θ^(-4k/d), which the "
+                            "axial-rope scheme does not tabulate (its positions are 0..n-1 or linspace(-1, 1, n)): "
+                            "'posenc model {}' shows the frequencies and coordinates",
+                            r.source, model_name(r), path));
+  s.values = {{"grid", fmt::format("{}x{}", int_of(m, "rows"), int_of(m, "columns"))},
+              {"dim", int_of(m, "head_dim")},
+              {"base", std::get<double>(value_of(m, "base"))},
+              {"ladder", std::string("shared")},
+              {"layout", text_of(m, "layout")},
+              {"positions", std::string("index")},
+              {"precision", std::string("f32")}};
+  s.notes.push_back("rows of the table are patches row-major (position id row·columns + column); an image smaller "
+                    "than the largest uses the first rows and columns of this grid");
+}
+
 void learned_values(const MechanismUse& m, const std::string& text, ModelScheme& s) {
   const std::int64_t positions = int_of(m, "positions");
   s.values = {{"len", positions}, {"max-len", positions}, {"dim", int_of(m, "width")}, {"std", init_std(text)}};
@@ -145,6 +166,7 @@ std::string hf_config_example(const std::string& scheme) {
       {"deberta", "deberta-v3-base/ --len 600"},
       {"mrope", "Qwen2.5-VL-7B-Instruct/ --grid 1,16,16"},
       {"nope", "Llama-4-Scout-17B-16E/ --table temperature --len 100000"},
+      {"axial-rope", "pixtral-vision/config.json --len 4"},
   };
   for (const auto& [name, example] : kExamples)
     if (scheme == name) return example;
@@ -180,8 +202,8 @@ ModelScheme scheme_of_config(const std::string& text, const std::string& file, c
                        std::any_of(std::begin(kTabulated), std::end(kTabulated),
                                    [&](Mechanism k) { return to_string(k) == requested; });
     if (!known)
-      throw Error(fmt::format("{} does not read --hf-config (rope, alibi, t5, sinusoidal, learned, deberta, mrope and "
-                              "nope do): 'posenc model "
+      throw Error(fmt::format("{} does not read --hf-config (rope, alibi, t5, sinusoidal, learned, deberta, mrope, "
+                              "nope and axial-rope do): 'posenc model "
                               "{}' shows what the model uses",
                               requested, path));
     if (r.family.empty() && !r.model_type.empty())  // no silent guess (issue 27)
@@ -204,6 +226,7 @@ ModelScheme scheme_of_config(const std::string& text, const std::string& file, c
     case Mechanism::kDeberta: detail::deberta_values(r, *use, path, s); break;
     case Mechanism::kMrope: detail::mrope_values(r, *use, text, path, s); break;
     case Mechanism::kNope: detail::nope_values(r, *use, path, s); break;
+    case Mechanism::kAxialRope: axial_values(r, *use, path, s); break;
     default: break;
   }
   s.summary = fmt::format("{}: {} {} ({})", file, model_name(r), s.scheme, use->where);

@@ -38,6 +38,12 @@ void check_axial_rope(const AxialRopeOptions& o) {
   if (total > o.dim)
     throw Error(fmt::format("--axes-dim adds up to {}, more than --dim {}", total, o.dim));
   if (o.col_first && o.grid.size() < 2) throw Error("--axis-order col-first needs at least 2 --grid axes");
+  if (o.shared_ladder && o.pixel) throw Error("--ladder shared applies to --positions index (got --positions pixel)");
+  for (const auto w : widths)
+    if (o.shared_ladder && w != widths.front())
+      throw Error(fmt::format("--ladder shared deals one ladder to the axes in turn, so every --axes-dim width must be "
+                              "the same (got {} and {})",
+                              widths.front(), w));
   if (!(o.base > 1.0) || !std::isfinite(o.base)) throw Error(fmt::format("--base must be above 1 (got {})", o.base));
 }
 
@@ -55,6 +61,18 @@ AxialPairs axial_pairs(const AxialRopeOptions& o) {
         const double step = half > 1 ? (o.max_freq / 2 - 1.0) / static_cast<double>(half - 1) : 0.0;
         const double lin = 1.0 + step * static_cast<double>(k);
         f = f32 ? static_cast<double>(static_cast<float>(lin) * static_cast<float>(std::numbers::pi)) : lin * std::numbers::pi;
+      } else if (o.shared_ladder) {
+        // Pixtral: freqs = 1 / (theta ** (arange(0, R, 2).float() / R)); pair k of slice s is rung n·k + s
+        const auto n = static_cast<std::int64_t>(widths.size());
+        std::int64_t rotated = 0;
+        for (const auto w : widths) rotated += w;
+        const auto rung = n * k + static_cast<std::int64_t>(s);
+        if (f32) {
+          const float e = static_cast<float>(2 * rung) / static_cast<float>(rotated);
+          f = static_cast<double>(1.0f / static_cast<float>(std::pow(o.base, static_cast<double>(e))));
+        } else {
+          f = std::pow(o.base, -2.0 * static_cast<double>(rung) / static_cast<double>(rotated));
+        }
       } else if (f32) {
         // 1 / (theta ** (arange(0, d, 2).float() / d)) in float32
         const float e = static_cast<float>(2 * k) / static_cast<float>(widths[s]);

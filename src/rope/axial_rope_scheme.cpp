@@ -50,6 +50,7 @@ AxialRopeOptions axial_rope_options(const ParamMap& p) {
   o.pixel = p.text("positions") == "pixel";
   o.max_freq = p.number("max-freq");
   o.col_first = p.text("axis-order") == "col-first";
+  o.shared_ladder = p.text("ladder") == "shared";
   o.layout = parse_rope_layout(p.text("layout"));
   o.precision = parse_rope_precision(p.text("precision"));
   check_axial_rope(o);
@@ -75,6 +76,9 @@ encodings::SchemeInfo axial_rope_scheme() {
            {"max-freq", "pixel: frequencies linspace(1, max_freq/2, d_a/2)·π", 10.0, {}, 2.0, 1e6},
            {"axis-order", "row-first (rotary-embedding-torch, timm, FLUX) or col-first (rope-vit: x before y)",
             std::string("row-first"), {"row-first", "col-first"}},
+           {"ladder", "per-axis (each slice restarts at base^0: the references) or shared (one base^(-2q/R) ladder "
+                      "over the rotated width R, rung n·j + a to pair j of axis a: Pixtral)",
+            std::string("per-axis"), {"per-axis", "shared"}},
            {"layout", "columns of a pair: interleaved (2k, 2k+1; all three references) or half (k, k + R/2 of the "
                       "rotated width R; Qwen2-VL's vision tower)",
             std::string("interleaved"), {"interleaved", "half"}},

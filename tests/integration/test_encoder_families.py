@@ -156,9 +156,23 @@ expect(len(rows_f) == 16 and len(cols_f) == 16
        and np.allclose(np.concatenate([i * rows_f, j * cols_f]), inv_table[i * side + j], rtol=1e-6, atol=0),
        f"pixtral: the angles of patch ({i}, {j}) are row·row_inv_freq then column·column_inv_freq as transformers' table")
 expect((av.get("rows"), av.get("columns"), av.get("base"), av.get("layout"), av.get("head_dim")) == (110, 110, 10000, "half", 64)
-       and ax["command"] is None, f"pixtral: 110×110 patches, θ 10000, half layout, not tabulated ({av})")
-r = run("generate", "axial-rope", "--hf-config", pix, text=True)
-expect(refused(r, "axial-rope", "does not tabulate", "posenc model"), f"pixtral: axial-rope --hf-config refused ({r.stderr.strip()[:200]})")
+       and ax["command"] == f"posenc generate axial-rope --hf-config {pix}", f"pixtral: 110×110 patches, θ 10000, half layout ({av}, {ax['command']})")
+# The table the command writes: token n = patch (n // 110, n % 110), the angles of cat(inv_freq[id],
+# inv_freq[id]) as PixtralRotaryEmbedding builds them (float32), for the first 500 patches (rows 0-4, every
+# column). numpy's float32 power and posenc's may differ by 1 ulp in a frequency, and the product is
+# rounded once more: 3e-7 relative (up to 2.5e-5 rad at angle 81.7); cos within 1e-5 for the same reason.
+ids = np.arange(500)
+angles = np.concatenate([inv_table[ids], inv_table[ids]], -1).astype(np.float32)
+for table, want, rtol, atol in (("angle", angles, 3e-7, 0.0), ("cos", np.cos(angles), 0.0, 1e-5)):
+    r = run("generate", "axial-rope", "--hf-config", pix, "--len", "500", "--table", table, "--format", "csv", text=True)
+    got = np.loadtxt(io.StringIO(r.stdout), delimiter=",", skiprows=1)[:, 1:] if r.returncode == 0 else np.zeros((0, 0))
+    expect(got.shape == (500, 64) and np.allclose(got, want, rtol=rtol, atol=atol),
+           f"pixtral: generate axial-rope --hf-config --table {table} is transformers' for 500 patches "
+           f"({np.abs(got - want).max() if got.shape == want.shape else got.shape}; {r.stderr.strip()[-160:]})")
+for extra, words in ((["--positions", "pixel"], ["--ladder shared", "--positions index"]),
+                     (["--axes-dim", "16,32"], ["--ladder shared", "same", "16", "32"])):
+    r = run("generate", "axial-rope", "--grid", "2x2", "--dim", "48", "--ladder", "shared", *extra, text=True)
+    expect(refused(r, *words), f"axial-rope --ladder shared {' '.join(extra)}: refused in one line ({r.stderr.strip()[:160]})")
 r = run("rope", "--hf-config", pix, text=True)
 expect(refused(r, "'pixtral'", "axial-rope"), f"pixtral: rope refused naming axial-rope ({r.stderr.strip()[:200]})")
 
@@ -181,6 +195,9 @@ expect(np.array_equal(np.array(av.get("coordinates", []), dtype=np.float32), coo
 expect((av.get("rows"), av.get("base"), av.get("unrotated_tokens"), av.get("layout")) == (14, 100, 5, "half")
        and abs(av.get("angle_scale", 0) - 2 * math.pi) < 1e-15 and ax["command"] is None,
        f"dinov3_vit: 14×14 grid, θ 100, class + 4 register tokens unrotated, angle 2π·c·f, not tabulated ({av})")
+r = run("generate", "--hf-config", with_fields(path("dinov3-vitl16.json"), model_type="dinov3_vit"), text=True)
+expect(refused(r, "patch-centre coordinates", "does not tabulate", "posenc model"),
+       f"dinov3_vit: generate --hf-config refused in one line ({r.stderr.strip()[:200]})")
 
 # --- XGLM: fairseq sinusoid, position t in row t + 2 ---
 xg = path("xglm-1.7b.json")

@@ -40,7 +40,7 @@ TEST_CASE("hf-config: a typed --mode causal picks T5's decoder stack, else the e
 TEST_CASE("hf-config: an example for each scheme a model config sets, none for the others", "[models][hf_config]") {
   for (const auto& s : posenc::schemes::schemes()) {
     const bool from_models = s.name == "alibi" || s.name == "t5" || s.name == "sinusoidal" || s.name == "learned" ||
-                             s.name == "deberta" || s.name == "mrope" || s.name == "nope";
+                             s.name == "deberta" || s.name == "mrope" || s.name == "nope" || s.name == "axial-rope";
     INFO(s.name);
     CHECK(hf_config_example(s.name).empty() == !from_models);
   }

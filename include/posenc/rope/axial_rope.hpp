@@ -28,6 +28,10 @@ struct AxialRopeOptions {
   bool pixel = false;                     ///< positions linspace(−1, 1, n) and linear freqs
   double max_freq = 10.0;                 ///< pixel: freqs linspace(1, max_freq/2, d_axis/2)·π
   bool col_first = false;                 ///< 2-D: the first slice follows the column (rope-vit)
+  /// One index ladder base^(−2q/R) over the rotated width R, dealt to the axes in turn: pair j of
+  /// slice a takes rung n·j + a (n axes, equal slices): Pixtral's PixtralRotaryEmbedding (rows
+  /// freqs[0::2], columns freqs[1::2]). false: each slice restarts its own ladder.
+  bool shared_ladder = false;
   RopeLayout layout = RopeLayout::kInterleaved;
   RopePrecision precision = RopePrecision::kF32;
 };
