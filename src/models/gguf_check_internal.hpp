@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "posenc/models/gguf_check.hpp"
+#include "posenc/models/gguf_layers.hpp"
 #include "posenc/rope/gguf_source.hpp"
 
 namespace posenc::models::detail {
@@ -65,6 +67,12 @@ class GgufKeyChecker {
 /// Per-pair inverse frequency, attention factor, logit scale and LongRoPE list of both sides at
 /// sequence length `context`.
 GgufEffect gguf_effect_at(const rope::RopeConfig& hf, const rope::RopeConfig& gg, std::int64_t context);
+
+/// The M-RoPE part of check_gguf_layers: `sections` (the config's mrope_section, interleaved for
+/// Qwen3-VL) against the file's rope.dimension_sections; `nope`: per layer, no RoPE (config side).
+void check_gguf_mrope(const rope::RopeConfig& hf, const rope::RopeConfig& gguf,
+                      const std::optional<std::vector<std::int64_t>>& sections, bool interleaved, const GgufLayers& g,
+                      const std::vector<bool>& nope, GgufCheck& out);
 
 /// The per-layer part of check_gguf_conversion (see gguf_check.hpp): fills out.num_layers and
 /// out.layer_groups and adds the findings. Nothing when `hf` has no config file.

@@ -86,44 +86,6 @@ void read_hf_extras(const RopeConfig& hf, HfSide& s) {
   }
 }
 
-/// ggml's M-RoPE stream of each pair (0 t, 1 h, 2 w, 3 e): sector = pair % sum(sections).
-std::vector<int> ggml_axes(const std::vector<std::int64_t>& sec, bool interleaved, std::int64_t pairs) {
-  std::vector<int> axis(static_cast<std::size_t>(std::max<std::int64_t>(pairs, 0)), 3);
-  std::int64_t sum = 0;
-  for (auto v : sec) sum += v;
-  for (std::int64_t i = 0; i < pairs && sum > 0; ++i) {
-    const std::int64_t s = i % sum;
-    int a = 3;
-    if (interleaved) {
-      if (s % 3 == 1 && s < 3 * sec[1]) a = 1;
-      else if (s % 3 == 2 && s < 3 * sec[2]) a = 2;
-      else if (s % 3 == 0 && s < 3 * sec[0]) a = 0;
-    } else {
-      a = s < sec[0] ? 0 : s < sec[0] + sec[1] ? 1 : s < sec[0] + sec[1] + sec[2] ? 2 : 3;
-    }
-    axis[static_cast<std::size_t>(i)] = a;
-  }
-  return axis;
-}
-
-/// transformers' M-RoPE stream of each pair: contiguous chunks (apply_multimodal_rotary_pos_emb)
-/// or, interleaved (Qwen3-VL apply_interleaved_mrope), h for i % 3 == 1 and i < 3·s_h, w for
-/// i % 3 == 2 and i < 3·s_w, else t.
-std::vector<int> hf_axes(const std::vector<std::int64_t>& sec, bool interleaved, std::int64_t pairs) {
-  std::vector<int> axis(static_cast<std::size_t>(std::max<std::int64_t>(pairs, 0)), 0);
-  if (interleaved) {
-    for (std::int64_t i = 0; i < pairs; ++i) {
-      if (sec.size() > 1 && i % 3 == 1 && i < 3 * sec[1]) axis[static_cast<std::size_t>(i)] = 1;
-      if (sec.size() > 2 && i % 3 == 2 && i < 3 * sec[2]) axis[static_cast<std::size_t>(i)] = 2;
-    }
-  } else {
-    std::int64_t i = 0;
-    for (std::size_t k = 0; k < sec.size(); ++k)
-      for (std::int64_t n = 0; n < sec[k] && i < pairs; ++n, ++i) axis[static_cast<std::size_t>(i)] = static_cast<int>(k % 3);
-  }
-  return axis;
-}
-
 class LayerChecker {
  public:
   LayerChecker(const RopeConfig& hf, const RopeConfig& gg, const GgufLayers& g, HfSide& s, GgufCheck& out)
@@ -250,7 +212,10 @@ class LayerChecker {
     const RopeConfig* ca = grp.rope_a ? &hf_rope(s_, grp.type_a, a_, side_a) : nullptr;
     const RopeConfig* cb = grp.rope_b ? &rope_b(grp.type_b) : nullptr;
     if (ca != nullptr) grp.base_a = ca->base, grp.scaling_a = to_string(ca->scaling), grp.factor_a = ca->factor.value_or(1.0);
-    if (cb != nullptr) grp.base_b = cb->base, grp.scaling_b = to_string(cb->scaling), grp.factor_b = cb->factor.value_or(1.0);
+    if (cb != nullptr) {
+      grp.base_b = cb->base, grp.scaling_b = to_string(cb->scaling), grp.factor_b = cb->factor.value_or(1.0);
+      if (!cb->gguf_freq_factors.empty()) grp.scaling_b += " + rope_freqs.weight";
+    }
     if (ca == nullptr || cb == nullptr) return;  // NoPE: nope() names it
     for (auto ctx : contexts) grp.effects.push_back(gguf_effect_at(*ca, *cb, ctx));
     const bool primary_a = grp.type_a.empty() || grp.type_a == s_.primary || s_.plan.rope_types.empty();
@@ -268,8 +233,13 @@ class LayerChecker {
           "the sliding-window layers' base differs: the converter writes the config's sliding-layer theta "
           "(rope_local_base_freq, rope_parameters.sliding_attention.rope_theta, ...) as rope.freq_base_swa; a file "
           "without it takes llama.cpp's default for the architecture");
-    const bool scaled_a = ca->scaling != rope::RopeScaling::kNone, scaled_b = cb->scaling != rope::RopeScaling::kNone;
-    if (ca->scaling != cb->scaling || (scaled_a && scaled_b && static_cast<float>(ca->factor.value_or(1)) != static_cast<float>(cb->factor.value_or(1))))
+    // llama3 travels as rope_freqs.weight with no scaling key: the same method, compared by its effect.
+    const auto method = [](const RopeConfig& c) {
+      return c.scaling == rope::RopeScaling::kNone && !c.gguf_freq_factors.empty() ? rope::RopeScaling::kLlama3 : c.scaling;
+    };
+    const bool factors = ca->scaling == rope::RopeScaling::kLinear || ca->scaling == rope::RopeScaling::kYarn;
+    if (method(*ca) != method(*cb) ||
+        (factors && static_cast<float>(ca->factor.value_or(1)) != static_cast<float>(cb->factor.value_or(1))))
       add("per-layer-type scaling", where, fmt::format("{} ({})", scaling_text(*ca), source_of(*ca, "scaling")),
           fmt::format("{} ({})", scaling_text(*cb), grp.type_b == "sliding_attention" ? g_.swa_scale_source : source_of(*cb, "scaling")),
           "transformers and llama.cpp scale these layers differently: llama.cpp applies the file's one scaling to "
@@ -286,45 +256,6 @@ class LayerChecker {
 
  public:
   const ParamMap* side_a = nullptr;
-
-  void mrope() {
-    const auto& have = g_.sections;
-    if (!s_.sections && !have) return;
-    const std::string k = key("rope.dimension_sections");
-    std::vector<std::int64_t> rope_layers;
-    for (std::int64_t i = 0; i < n_; ++i)
-      if (!s_.nope[static_cast<std::size_t>(i)]) rope_layers.push_back(i);
-    const std::string where = fmt::format("{}: every rope layer, {}", k, lc_count(rope_layers, n_));
-    if (!s_.sections) {
-      add("rope.dimension_sections", where, "absent (the config has no mrope_section)", fmt::format("[{}]", fmt::join(*have, ", ")),
-          "the file gives image and video positions M-RoPE sections the config does not have: converted from another model");
-      return;
-    }
-    std::vector<std::int64_t> want = *s_.sections;
-    want.resize(std::max<std::size_t>(want.size(), 4), 0);  // the converter pads mrope_section to 4
-    const std::string expected = fmt::format("[{}] (config.json mrope_section [{}]{})", fmt::join(want, ", "),
-                                             fmt::join(*s_.sections, ", "), want.size() > s_.sections->size() ? ", padded to 4" : "");
-    if (!have) {
-      add("rope.dimension_sections", where, expected, "absent",
-          b_.gguf->rope_type == "MROPE" || b_.gguf->rope_type == "IMROPE"
-              ? fmt::format("M-RoPE sections not written: llama.cpp requires the key for {} and refuses to load the file",
-                            b_.gguf->architecture)
-              : fmt::format("M-RoPE sections not written: llama.cpp runs {} as plain {} RoPE, so image and video tokens "
-                            "lose their height and width positions",
-                            b_.gguf->architecture, b_.gguf->rope_type));
-      return;
-    }
-    if (want == *have) return;
-    const std::int64_t pairs = a_.rotary_dim / 2;
-    const auto ha = hf_axes(*s_.sections, s_.interleaved, pairs);
-    const auto gb = ggml_axes(*have, b_.gguf->rope_type == "IMROPE", pairs);
-    std::int64_t moved = 0;
-    for (std::size_t i = 0; i < ha.size() && i < gb.size(); ++i) moved += ha[i] != gb[i] ? 1 : 0;
-    add("rope.dimension_sections", where, expected, fmt::format("[{}]", fmt::join(*have, ", ")),
-        fmt::format("{} of {} frequency pairs follow another position stream (t, h, w) than in transformers: image and "
-                    "video tokens get other positions (text tokens, whose streams are equal, do not)",
-                    moved, pairs));
-  }
 
  private:
   const RopeConfig& a_;
@@ -372,7 +303,7 @@ void check_gguf_layers(const RopeConfig& hf, const RopeConfig& gguf, const std::
   k.sliding();
   k.nope();
   k.groups(contexts);
-  k.mrope();
+  check_gguf_mrope(hf, gguf, s.sections, s.interleaved, g, s.nope, out);
 }
 
 }  // namespace posenc::models::detail

@@ -27,14 +27,15 @@ struct LlamaSwaRule {
   bool pattern_key;           ///< attention.sliding_window_pattern overrides the period
   bool nope_full;             ///< the full-attention layers run without RoPE
   std::int64_t only_layers;   ///< sliding layers only with this block_count (0: any)
+  std::int64_t window;        ///< n_swa without attention.sliding_window (0: the key is required)
 };
 // gemma2, gemma3, olmo2, gpt-oss: ../shared/reference/gguf.md §3. cohere2: models/cohere2-iswa.cpp
 // rotates only `if (is_swa)`. exaone4: load_hparams sets SWA (period 4, n_swa 4096) only for
 // the 64-layer 32B, and models/exaone4.cpp rotates iff `is_swa(il) || swa_type == NONE`.
 constexpr LlamaSwaRule kLlamaSwaRules[] = {
-    {"gemma2", 2, false, false, false, false, false, 0},  {"gemma3", 6, true, true, true, false, false, 0},
-    {"cohere2", 4, false, false, false, false, true, 0},  {"olmo2", 4, true, false, true, false, false, 0},
-    {"gpt-oss", 2, false, false, false, true, false, 0},  {"exaone4", 4, false, false, false, false, true, 64},
+    {"gemma2", 2, false, false, false, false, false, 0, 4096},  {"gemma3", 6, true, true, true, false, false, 0, 0},
+    {"cohere2", 4, false, false, false, false, true, 0, 0},     {"olmo2", 4, true, false, true, false, false, 0, 0},
+    {"gpt-oss", 2, false, false, false, true, false, 0, 0},     {"exaone4", 4, false, false, false, false, true, 64, 4096},
 };
 
 class LayerKeys {
@@ -138,6 +139,7 @@ GgufLayers gguf_layers(const formats::GgufFile& f, const rope::RopeConfig& c) {
                    !(rule->only_layers > 0 && rule->only_layers != out.num_layers);
   std::vector<std::int64_t> sliding, full;
   if (swa) {
+    out.window = out.sliding_window.value_or(rule->window);
     std::int64_t period = rule->period;
     const formats::GgufKv* pat = rule->pattern_key ? k.get("attention.sliding_window_pattern") : nullptr;
     const bool per_layer = pat != nullptr && pat->value.type == GgufType::kArray && pat->value.elements_kept &&

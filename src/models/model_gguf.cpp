@@ -232,9 +232,10 @@ void add_rope(const formats::GgufFile& f, const GgufKeys& k, const std::string& 
       MechanismUse use = gguf_rope_use(rope.layer_type == "sliding_attention" ? rope.rope : c, rope.layers, n_layer,
                                        rope.layer_type, f.name);
       if (rope.layer_type == "sliding_attention") {
-        use.values.emplace_back("sliding_window", g.sliding_window.value_or(0));
+        use.values.emplace_back("sliding_window", g.window);
         use.sources.emplace_back("sliding_window", g.sliding_window ? k.from("attention.sliding_window")
-                                                                    : std::string("llama.cpp default (no key)"));
+                                                                    : fmt::format("llama.cpp default n_swa = {} for {} (no key)",
+                                                                                  g.window, arch));
         use.sources.emplace_back("layers", g.sliding_rule);
       }
       r.mechanisms.push_back(std::move(use));

@@ -29,7 +29,7 @@ void write_gguf_check_text(const models::GgufCheck& k, const std::string& a, con
     const auto side = [](const std::string& type, bool rope, double base, const std::string& scaling, double factor) {
       const std::string t = type.empty() ? std::string() : " " + type;
       if (!rope) return fmt::format("{}: no RoPE", t);
-      return fmt::format("{}: base {}, {}{}", t, base, scaling, scaling == "none" ? "" : fmt::format(" ×{}", factor));
+      return fmt::format("{}: base {}, {}{}", t, base, scaling, scaling.starts_with("none") ? "" : fmt::format(" ×{}", factor));
     };
     out << fmt::format("layers {} ({} of {}): transformers{} | llama.cpp{}", models::layer_ranges(g.layers), g.layers.size(),
                        k.num_layers, side(g.type_a, g.rope_a, g.base_a, g.scaling_a, g.factor_a),

@@ -12,6 +12,9 @@ Expected values come from the rules, not from posenc:
 - Cohere2Attention and llama.cpp's cohere2 graph rotate only the sliding layers ((i + 1) % 4 != 0).
 - SmolLM3: no_rope_layers[i] == 0 means no RoPE; llama.cpp's smollm3 skips (il + 1) % 4 == 0, its
   llama graph rotates every layer.
+- EXAONE 4: llama.cpp's exaone4 gives the 64-layer model sliding layers il % 4 < 3 (n_swa 4096
+  without the key) and rotates only those (models/exaone4.cpp: use_rope = is_swa(il) || no SWA);
+  Exaone4Attention likewise rotates only the sliding layers of a hybrid model ("global NoPE").
 - Qwen2-VL: transformers gives pair j of mrope_section [16, 24, 24] to t, h, w in contiguous
   chunks; ggml's M-RoPE gives pair j the stream of sector j % sum(sections) in the same order.
 """
@@ -161,6 +164,18 @@ def main():
         if f:
             expect(f[0]["cause"].startswith(f"{len(hf_nope)} of 36 layers switch") and "9 of 36 layers" in f[0]["expected"]
                    and f[0]["found"] == "RoPE on every layer", f[0])
+
+        # EXAONE 4 32B as llama.cpp runs it (posenc model): 16 of 64 layers without RoPE, window 4096.
+        path = os.path.join(tmp, "exaone4.gguf")
+        with open(path, "wb") as f:
+            f.write(gguf(header("exaone4", 131072, 5120, 40, 64, 1e6)))
+        r = run("model", path, "--format", "json", text=True)
+        mech = json.loads(r.stdout)["mechanisms"] if r.returncode == 0 else []
+        nope = [m["layers"] for m in mech if m["kind"] == "nope"]
+        rope = [m for m in mech if m["kind"] == "rope"]
+        expect(nope == [[i for i in range(64) if i % 4 == 3]], f"exaone4 NoPE layers: {r.stderr} {nope}")
+        expect(len(rope) == 1 and rope[0]["layers"] == [i for i in range(64) if i % 4 < 3]
+               and rope[0]["values"].get("sliding_window") == 4096, f"exaone4 rope: {rope}")
     finish()
 
 

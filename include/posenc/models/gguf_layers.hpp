@@ -34,6 +34,7 @@ struct GgufLayers {
   std::vector<std::int64_t> no_rope_layers;  ///< 0-based layers llama.cpp runs without RoPE
   std::string no_rope_source;                ///< llama.cpp's rule for them ("" when none)
   std::optional<std::int64_t> sliding_window;  ///< attention.sliding_window as stored (nullopt: absent)
+  std::int64_t window = 0;                   ///< the window llama.cpp uses (n_swa; gemma2 and exaone4 default 4096)
   std::string sliding_rule;                  ///< how llama.cpp splits the layers ("" when it does not)
   std::string swa_base_source, swa_scale_source;  ///< where the sliding layers' base and scale come from
   /// rope.dimension_sections padded to 4 (nullopt: absent); validated like `posenc model`.
