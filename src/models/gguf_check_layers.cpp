@@ -277,8 +277,8 @@ void check_gguf_layers(const RopeConfig& hf, const RopeConfig& gguf, const std::
   const formats::GgufFile f = formats::read_gguf(gguf.gguf->path);
   if (f.find(gguf.gguf->architecture + ".block_count") == nullptr) {
     out.findings.push_back({"layers", gguf.gguf->architecture + ".block_count", "the layer count", "absent",
-                            "the layers were not compared one by one (sliding window, NoPE, M-RoPE sections); llama.cpp "
-                            "requires the key and refuses the file",
+                            "the layers were not compared one by one (sliding window, NoPE, M-RoPE sections): llama.cpp "
+                            "requires the key, a converted file has it",
                             false});
     return;
   }

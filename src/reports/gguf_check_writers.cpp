@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <vector>
+
 #include "posenc/models/layers.hpp"
 
 namespace posenc::reports {
@@ -25,11 +27,13 @@ void write_gguf_check_text(const models::GgufCheck& k, const std::string& a, con
       out << fmt::format(", LongRoPE list {} vs {}", e.list_a.empty() ? "none" : e.list_a, e.list_b.empty() ? "none" : e.list_b);
     out << "\n";
   }
-  for (const auto& g : k.layer_groups) {
+  // One group that rotates on both sides: every layer alike, the effect lines above say it all.
+  const bool alike = k.layer_groups.size() == 1 && k.layer_groups.front().rope_a && k.layer_groups.front().rope_b;
+  for (const auto& g : alike ? std::vector<models::GgufLayerGroup>{} : k.layer_groups) {
     const auto side = [](const std::string& type, bool rope, double base, const std::string& scaling, double factor) {
       const std::string t = type.empty() ? std::string() : " " + type;
       if (!rope) return fmt::format("{}: no RoPE", t);
-      return fmt::format("{}: base {}, {}{}", t, base, scaling, scaling.starts_with("none") ? "" : fmt::format(" ×{}", factor));
+      return fmt::format("{}: base {}, {}{}", t, base, scaling, factor == 1 ? "" : fmt::format(" ×{}", factor));
     };
     out << fmt::format("layers {} ({} of {}): transformers{} | llama.cpp{}", models::layer_ranges(g.layers), g.layers.size(),
                        k.num_layers, side(g.type_a, g.rope_a, g.base_a, g.scaling_a, g.factor_a),
