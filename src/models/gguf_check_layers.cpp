@@ -245,13 +245,17 @@ class LayerChecker {
           "transformers and llama.cpp scale these layers differently: llama.cpp applies the file's one scaling to "
           "the sliding-window layers of gemma2, cohere2, gpt-oss and exaone4 and none to those of gemma3 and olmo2");
     if (out_.findings.size() != before) return;
-    for (const auto& e : grp.effects)
-      if (!(e.max_rel_inv_freq <= out_.tol)) {
+    // Only what these layers add: a difference the full-attention layers share is the global check's.
+    for (std::size_t i = 0; i < grp.effects.size(); ++i) {
+      const GgufEffect& e = grp.effects[i];
+      const double shared = i < out_.effects.size() ? out_.effects[i].max_rel_inv_freq : 0.0;
+      if (!(e.max_rel_inv_freq <= out_.tol) && !(e.max_rel_inv_freq <= shared + out_.tol)) {
         add("inv_freq", fmt::format("pair {} at context {}: {}", e.worst_pair, e.context, where), "transformers",
             fmt::format("llama.cpp differs by {:.3g}, above --tol {}", e.max_rel_inv_freq, out_.tol),
             "no key finding explains it: compare 'posenc rope --hf-config ... --layer-type' with 'posenc model' of the file");
         break;
       }
+    }
   }
 
  public:

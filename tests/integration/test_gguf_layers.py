@@ -165,6 +165,25 @@ def main():
             expect(f[0]["cause"].startswith(f"{len(hf_nope)} of 36 layers switch") and "9 of 36 layers" in f[0]["expected"]
                    and f[0]["found"] == "RoPE on every layer", f[0])
 
+        # gpt-oss 20B converted under the olmo2 architecture: llama.cpp's olmo2 slides il % 4 < 3
+        # and runs those layers unscaled; GptOssForCausalLM slides the even layers with YaRN ×32.
+        oss = lambda arch: header(arch, 131072, 2880, 64, 24, 150000.0, attention__key_length=(U32, 64),
+                                  rope__scaling__type=(STR, "yarn"), rope__scaling__factor=(F32, 32.0),
+                                  rope__scaling__original_context_length=(U32, 4096), attention__sliding_window=(U32, 128))
+        rc, j, err = check(tmp, "gpt-oss-olmo2", "gpt-oss-20b.json", oss("olmo2"))
+        both = [i for i in range(24) if i % 2 == 0 and i % 4 < 3]
+        f = [x for x in errors(j) if x["what"] == "per-layer-type scaling"]
+        s = [x for x in errors(j) if x["what"] == "sliding window"]
+        expect(rc == 1 and len(f) == 1 and len(s) == 1, f"gpt-oss as olmo2: {rc} {err} {errors(j)}")
+        if f and s:
+            expect(f[0]["where"].startswith(f"{len(both)} of 24 layers") and f[0]["expected"].startswith("yarn ×32")
+                   and f[0]["found"].startswith("none"), f[0])
+            switched = sum((i % 2 == 0) != (i % 4 < 3) for i in range(24))
+            expect(s[0]["cause"].startswith(f"{switched} of 24 layers switch rope"), s[0]["cause"])
+        # The faithful gpt-oss file: the sliding layers add no finding to the global ones (truncate: false).
+        rc, j, err = check(tmp, "gpt-oss", "gpt-oss-20b.json", oss("gpt-oss"))
+        expect(rc == 1 and j and all("of 24 layers" not in x["where"] for x in errors(j)), f"gpt-oss: {errors(j)}")
+
         # EXAONE 4 32B as llama.cpp runs it (posenc model): 16 of 64 layers without RoPE, window 4096.
         path = os.path.join(tmp, "exaone4.gguf")
         with open(path, "wb") as f:
