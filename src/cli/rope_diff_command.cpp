@@ -91,7 +91,7 @@ int run_rope_diff(Context& ctx, const RopeDiffOptions& o, const ParamMap& shared
   const auto a = models::resolve_rope_config(pa, o.a.config ? "--config-a" : "--hf-config");
   const auto b = models::resolve_rope_config(pb, o.b.config ? "--config-b" : "--hf-config");
   if (b.gguf && !a.gguf)  // config.json against the GGUF converted from it
-    return run_gguf_diff(ctx, o.output, f, a, b, side_label(o.a, shared, chosen_a), side_label(o.b, shared, chosen_b),
+    return run_gguf_diff(ctx, o.output, f, a, b, pa, side_label(o.a, shared, chosen_a), side_label(o.b, shared, chosen_b),
                          o.max_model_len > 0 ? o.max_model_len : b.max_model_len, o.tol_option->count() > 0 ? o.tol : kGgufDiffTol);
   if (same_settings(a, b))  // e.g. two configs with the same RoPE, or --convention-a hf --convention-b hf
     ctx.err << "posenc: warning: rope diff: both sides resolve to the same settings, so they agree by construction "

@@ -15,6 +15,7 @@
 #include "posenc/rope/rope_config.hpp"
 #include "posenc/error.hpp"
 #include "posenc/formats/gguf.hpp"
+#include "posenc/models/gguf_layers.hpp"
 #include "posenc/models/layers.hpp"
 
 namespace posenc::models {
@@ -51,23 +52,6 @@ class GgufKeys {
  private:
   const formats::GgufFile& f_;
   std::string arch_;
-};
-
-/// How an architecture splits its layers into sliding-window and full attention, and which
-/// base and scale its sliding-window layers rotate with (llama.cpp load_hparams per architecture;
-/// docs/gguf.md "Layers").
-struct SwaRule {
-  std::string_view arch;
-  std::int64_t period;       ///< set_swa_pattern(period): layer il slides iff il % period < period - 1
-  bool only_with_window;     ///< sliding-window layers only when attention.sliding_window > 0
-  bool base_10000;           ///< SWA base defaults to 10000 (else the global base)
-  bool scale_one;            ///< SWA layers get no scaling (else the global scaling)
-  bool pattern_key;          ///< attention.sliding_window_pattern overrides the period
-};
-constexpr SwaRule kSwaRules[] = {
-    {"gemma2", 2, false, false, false, false},  {"gemma3", 6, true, true, true, false},
-    {"cohere2", 4, false, false, false, false}, {"olmo2", 4, true, false, true, false},
-    {"gpt-oss", 2, false, false, false, true},
 };
 
 /// ggml_soft_max_ext's ALiBi slopes (ggml-cpu ops.cpp, float32): n = 2^floor(log2 heads),
@@ -232,79 +216,35 @@ void add_rope(const formats::GgufFile& f, const GgufKeys& k, const std::string& 
   RopeConfig c = models::gguf_rope_config(f, read);
   rope::finalize_rope_config(c, c.rotary_dim);
   r.gguf = c.gguf;
-  // Layers without RoPE: llama4 (unless attention.sliding_window = 0) and smollm3 skip it on
-  // every 4th layer ((il + 1) % 4 == 0; n_no_rope_layer_step, no key).
-  std::vector<std::int64_t> nope;
-  const auto window = k.count("attention.sliding_window", 0, std::int64_t{1} << 31);
-  const bool llama4_nope = arch == "llama4" && !(window && *window == 0);
-  if (llama4_nope || arch == "smollm3")
-    for (std::int64_t il = 0; il < n_layer; ++il)
-      if ((il + 1) % 4 == 0) nope.push_back(il);
-  // Sliding-window layers.
-  const SwaRule* rule = nullptr;
-  for (const auto& s : kSwaRules)
-    if (s.arch == arch) rule = &s;
-  std::vector<std::int64_t> swa, full;
-  if (rule != nullptr && !(rule->only_with_window && !(window && *window > 0))) {
-    std::int64_t period = rule->period;
-    const formats::GgufKv* pat = rule->pattern_key ? k.get("attention.sliding_window_pattern") : nullptr;
-    const bool per_layer = pat != nullptr && pat->value.type == GgufType::kArray && pat->value.elements_kept &&
-                           static_cast<std::int64_t>(pat->value.numbers.size()) == n_layer;
-    if (pat != nullptr && !per_layer) period = k.count("attention.sliding_window_pattern", 1, 1 << 20).value_or(period);
-    for (std::int64_t il = 0; il < n_layer; ++il) {
-      const bool s = per_layer ? pat->value.numbers[static_cast<std::size_t>(il)] != 0 : il % period < period - 1;
-      (s ? swa : full).push_back(il);
-    }
-    r.layer_types.clear();
-    for (std::int64_t il = 0; il < n_layer; ++il)
-      r.layer_types.push_back(std::binary_search(swa.begin(), swa.end(), il) ? "sliding_attention" : "full_attention");
-  }
-  if (swa.empty()) {
-    std::vector<std::int64_t> layers;
-    for (std::int64_t il = 0; il < n_layer; ++il)
-      if (!std::binary_search(nope.begin(), nope.end(), il)) layers.push_back(il);
-    r.mechanisms.push_back(gguf_rope_use(c, layers, n_layer, "", f.name));
+  const GgufLayers g = gguf_layers(f, c);
+  const std::vector<std::int64_t>& nope = g.no_rope_layers;
+  if (!g.layer_types.empty()) r.layer_types = g.layer_types;
+  if (g.ropes.size() == 1 && g.ropes.front().layer_type.empty()) {
+    r.mechanisms.push_back(gguf_rope_use(c, g.ropes.front().layers, n_layer, "", f.name));
   } else {
-    RopeConfig s = c;
-    s.notes.clear();
-    if (const auto b = k.number("rope.freq_base_swa")) {
-      s.base = *b;
-      s.set_source("base", fmt::format("{}", *b), k.from("rope.freq_base_swa"));
-    } else if (rule->base_10000) {
-      s.base = 10000.0;
-      s.set_source("base", "10000", fmt::format("llama.cpp default: rope_freq_base_train_swa = 10000 for {} (no {})",
-                                                arch, k.key("rope.freq_base_swa")));
-    } else {
-      s.set_source("base", fmt::format("{}", c.base), fmt::format("llama.cpp: {} sliding-window layers use the global "
-                                                                  "base (no {})", arch, k.key("rope.freq_base_swa")));
-    }
-    if (rule->scale_one && c.scaling != rope::RopeScaling::kNone) {
-      s.scaling = rope::RopeScaling::kNone;
-      s.factor.reset();
-      std::erase_if(s.sources, [](const rope::RopeSetting& x) { return x.name == "factor"; });
-      s.set_source("scaling", "none", fmt::format("llama.cpp: rope_freq_scale_train_swa = 1 for {}", arch));
-    }
     std::erase_if(c.notes, [](const std::string& n) { return n.starts_with("sliding-window layers use base"); });
-    c.notes.push_back(fmt::format("sliding-window layers ({} of {}): see the sliding_attention rope", swa.size(), n_layer));
-    MechanismUse full_use = gguf_rope_use(c, full, n_layer, "full_attention", f.name);
-    MechanismUse swa_use = gguf_rope_use(s, swa, n_layer, "sliding_attention", f.name);
-    std::int64_t sw = window.value_or(0);
-    swa_use.values.emplace_back("sliding_window", sw);
-    swa_use.sources.emplace_back("sliding_window", window ? k.from("attention.sliding_window")
-                                                          : std::string("llama.cpp default (no key)"));
-    swa_use.sources.emplace_back("layers", rule->pattern_key && k.get("attention.sliding_window_pattern")
-                                               ? k.from("attention.sliding_window_pattern")
-                                               : fmt::format("llama.cpp: set_swa_pattern({}) for {} (layer il slides "
-                                                             "iff il % {} < {})",
-                                                             rule->period, arch, rule->period, rule->period - 1));
-    r.mechanisms.push_back(std::move(full_use));
-    r.mechanisms.push_back(std::move(swa_use));
+    for (const auto& rope : g.ropes) {
+      if (rope.layer_type != "sliding_attention") continue;
+      c.notes.push_back(fmt::format("sliding-window layers ({} of {}): see the sliding_attention rope", rope.layers.size(),
+                                    n_layer));
+    }
+    for (const auto& rope : g.ropes) {
+      MechanismUse use = gguf_rope_use(rope.layer_type == "sliding_attention" ? rope.rope : c, rope.layers, n_layer,
+                                       rope.layer_type, f.name);
+      if (rope.layer_type == "sliding_attention") {
+        use.values.emplace_back("sliding_window", g.window);
+        use.sources.emplace_back("sliding_window", g.sliding_window ? k.from("attention.sliding_window")
+                                                                    : fmt::format("llama.cpp default n_swa = {} for {} (no key)",
+                                                                                  g.window, arch));
+        use.sources.emplace_back("layers", g.sliding_rule);
+      }
+      r.mechanisms.push_back(std::move(use));
+    }
   }
   if (!nope.empty()) {
     MechanismUse m{Mechanism::kNope, detail::where_of(nope, n_layer, ""), "", nope, {}, {}, ""};
     m.values = {{"layers_without_rope", static_cast<std::int64_t>(nope.size())}};
-    m.sources = {{"layers", fmt::format("llama.cpp: n_no_rope_layer_step = 4 for {} (layer il has no RoPE iff (il + 1) "
-                                        "% 4 == 0; no key)", arch)}};
+    m.sources = {{"layers", g.no_rope_source}};
     if (arch == "llama4") {
       // llama4 graph: on NoPE layers q *= log(floor((pos + offset) / floor_scale) + 1) · scale + 1.
       const double floor_scale = 8192, attn_scale = 0.1;

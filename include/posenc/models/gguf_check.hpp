@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "posenc/params.hpp"
 #include "posenc/rope/rope.hpp"
 
 namespace posenc::models {
@@ -39,10 +40,26 @@ struct GgufEffect {
   std::string list_a, list_b;      ///< LongRoPE list used ("" when none)
 };
 
+/// The layers that transformers and llama.cpp run with the same pair of ropes: every layer of
+/// the model falls in exactly one group. A side without RoPE on these layers (NoPE) has
+/// `rope_a`/`rope_b` false and no numbers.
+struct GgufLayerGroup {
+  std::string type_a;                 ///< the config's layer type ("" when every layer is alike)
+  std::string type_b;                 ///< llama.cpp's: "", "full_attention" or "sliding_attention"
+  bool rope_a = true, rope_b = true;  ///< false: no RoPE on these layers on that side
+  std::vector<std::int64_t> layers;   ///< 0-based
+  double base_a = 0, base_b = 0;
+  std::string scaling_a, scaling_b;   ///< "none", "linear", "yarn", ... ("" without RoPE)
+  double factor_a = 1, factor_b = 1;
+  std::vector<GgufEffect> effects;    ///< both rotate: the effect at the compared contexts
+};
+
 struct GgufCheck {
   std::string expected_architecture;  ///< from the config's model_type ("" when unknown)
   std::vector<GgufFinding> findings;
-  std::vector<GgufEffect> effects;
+  std::vector<GgufEffect> effects;    ///< the primary (full-attention) rope
+  std::int64_t num_layers = 0;        ///< 0 when the per-layer check did not run (no config file)
+  std::vector<GgufLayerGroup> layer_groups;
   double tol = 0;
   /// No error finding and every effect within tol.
   bool ok() const;
@@ -53,6 +70,14 @@ struct GgufCheck {
 /// max_position_embeddings and twice the original length). `tol`: relative for inv_freq and the
 /// logit scale, absolute for the attention factor. A file llama.cpp refuses to load is a
 /// finding; stored factor tensors are compared within kFactorUlps float32 ulps.
-GgufCheck check_gguf_conversion(const rope::RopeConfig& hf, const rope::RopeConfig& gguf, std::int64_t max_model_len, double tol);
+/// Then every layer (when `hf` came from a config file): the config's layer plan
+/// (models::read_layer_plan: layer types, NoPE layers, per-layer-type ropes) against llama.cpp's
+/// (models::gguf_layers: the sliding-window split, rope.freq_base_swa and the SWA scale, NoPE
+/// layers) and the M-RoPE sections (mrope_section against rope.dimension_sections): each
+/// difference is a finding naming the key, the config field, both values and the layers it
+/// affects. `side_a`: the parameters that gave `hf` (rope diff's side a, flags included), so the
+/// other layer types resolve with them; null = the config file alone.
+GgufCheck check_gguf_conversion(const rope::RopeConfig& hf, const rope::RopeConfig& gguf, std::int64_t max_model_len, double tol,
+                                const ParamMap* side_a = nullptr);
 
 }  // namespace posenc::models
