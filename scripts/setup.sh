@@ -11,9 +11,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(g++ cmake make pkg-config libcli11-dev libfmt-dev nlohmann-json3-dev libstb-dev
-          libdeflate-dev libzip-dev catch2 fonts-dejavu-core)
+          libdeflate-dev libzip-dev catch2 fonts-dejavu-core
+          python3-dev pybind11-dev python3-numpy)  # the Python module (python/; numpy at run time)
 if [[ "${1:-}" == "--tests" || "${1:-}" == "--test-deps" ]]; then
-  packages+=(python3 python3-numpy python3-pandas zsh fish)  # zsh, fish: the completion tests run in them
+  packages+=(python3 python3-numpy python3-pandas python3-pytest zsh fish)  # zsh, fish: the completion tests run in them
+  # python3-pytest: the Python module's tests (tests/python)
 fi
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang)

@@ -1,21 +1,10 @@
 #pragma once
-// The figure of `posenc rope`: each pair's wavelength and inverse frequency before and after scaling.
-#include "posenc/rope/rope_report.hpp"
-#include "posenc/reports/rope_writers.hpp"
-#include "posenc/render/figure.hpp"
+// The figures of `posenc rope` and `posenc rope diff` (drawn by the library: render/rope_figures.cpp).
+#include "posenc/render/rope_figures.hpp"
 
 namespace posenc::cli {
 
-/// Two stacked plots over the pair index, both on log axes, before and after the configuration's
-/// scaling: the wavelength 2π/θ (with the original and target context lengths as reference
-/// lines) and the inverse frequency θ (with 2π/L, one turn within that length); the regime
-/// counts are in the subtitle. 720 pixels high unless --height says otherwise.
-render::LineFigure rope_report_figure(const rope::RopeReport& r);
-
-/// The figure of `posenc rope diff`, two plots over the pair index on log axes: the relative
-/// difference of inv_freq, and the largest |Δcos|, |Δsin| over positions 0 … len−1, each with
-/// the tolerance marked. Pairs without a difference leave a gap (log axis).
-render::LineFigure rope_diff_figure(const rope::RopeDiff& d, const reports::RopeDiffLabels& labels, double tol,
-                                    std::int64_t len);
+using render::rope_diff_figure;
+using render::rope_report_figure;
 
 }  // namespace posenc::cli

@@ -1,5 +1,5 @@
 // Titles, panel titles and axis names of heatmap figures of tables.
-#include "figure_titles.hpp"
+#include "table_figure_titles.hpp"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 
 #include "posenc/analysis/scheme_traits.hpp"
 
-namespace posenc::cli {
+namespace posenc::render {
 namespace {
 
 // The slopes as text: "2^-3.5" when every slope is an exact power of two (ALiBi's are,
@@ -63,4 +63,4 @@ std::string default_title(const TableInfo& info) {
   return fmt::format("{}, {}", info.scheme.empty() ? "table" : info.scheme, fmt::join(dims, ", "));
 }
 
-}  // namespace posenc::cli
+}  // namespace posenc::render

@@ -1,4 +1,4 @@
-#include "rope_figure.hpp"
+#include "posenc/render/rope_figures.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <numbers>
 #include <vector>
 
-namespace posenc::cli {
+namespace posenc::render {
 namespace {
 
 /// One plot of the figure: `value(row, scaled)` per pair, before and (when scaled) after scaling.
@@ -18,9 +18,9 @@ std::string method_name(const rope::RopeReport& r) {
 }
 
 template <class F>
-void add_curves(render::LineFigure& plot, const rope::RopeReport& r, bool scaled, F value) {
-  render::LineSeries before{scaled ? "original" : "unscaled", {}};
-  render::LineSeries after{method_name(r), {}};
+void add_curves(LineFigure& plot, const rope::RopeReport& r, bool scaled, F value) {
+  LineSeries before{scaled ? "original" : "unscaled", {}};
+  LineSeries after{method_name(r), {}};
   for (const auto& row : r.rows) {
     before.y.push_back(value(row, false));
     after.y.push_back(value(row, true));
@@ -31,9 +31,9 @@ void add_curves(render::LineFigure& plot, const rope::RopeReport& r, bool scaled
 
 }  // namespace
 
-render::LineFigure rope_report_figure(const rope::RopeReport& r) {
+LineFigure rope_report_figure(const rope::RopeReport& r) {
   const rope::RopeConfig& c = r.config;
-  render::LineFigure f;
+  LineFigure f;
   const bool scaled = c.scaling != rope::RopeScaling::kNone;
   const std::string who = c.model_type.empty() ? std::string() : c.model_type + ", ";
   f.title = scaled ? fmt::format("RoPE wavelengths and frequencies: {}{} ×{:g}{}, d={}, base {}", who,
@@ -74,7 +74,7 @@ render::LineFigure rope_report_figure(const rope::RopeReport& r) {
 
   // The same pairs as inverse frequencies θ_i (radians per position); below 2π/L a pair makes
   // less than one turn within L positions.
-  render::LineFigure freq;
+  LineFigure freq;
   freq.title = "inverse frequency θ per pair";
   freq.y_label = "θ (radians per position)";
   freq.log_y = true;
@@ -91,13 +91,13 @@ render::LineFigure rope_report_figure(const rope::RopeReport& r) {
   return f;
 }
 
-}  // namespace posenc::cli
+}  // namespace posenc::render
 
-namespace posenc::cli {
+namespace posenc::render {
 
-render::LineFigure rope_diff_figure(const rope::RopeDiff& d, const reports::RopeDiffLabels& labels, double tol,
+LineFigure rope_diff_figure(const rope::RopeDiff& d, const reports::RopeDiffLabels& labels, double tol,
                                     std::int64_t len) {
-  render::LineFigure f;
+  LineFigure f;
   f.title = fmt::format("RoPE {} vs {}: differences per pair", labels.a, labels.b);
   f.subtitle = fmt::format("largest: θ {:.2e} relative (pair {}), cos/sin {:.2e}; {} --tol {:g}", d.inv_freq_max_rel,
                            d.inv_freq_worst_pair, std::max(d.cos_max_abs, d.sin_max_abs),
@@ -110,7 +110,7 @@ render::LineFigure rope_diff_figure(const rope::RopeDiff& d, const reports::Rope
   // A pair with no difference has no point on a log axis; the curve breaks there.
   f.series.push_back({"|Δθ| / θ", d.inv_freq_rel});
   f.references.push_back({tol, fmt::format("--tol {:g}", tol)});
-  render::LineFigure table;
+  LineFigure table;
   table.title = fmt::format("largest |Δcos|, |Δsin| over positions 0 … {}", len - 1);
   table.y_label = "absolute difference";
   table.log_y = true;
@@ -120,4 +120,4 @@ render::LineFigure rope_diff_figure(const rope::RopeDiff& d, const reports::Rope
   return f;
 }
 
-}  // namespace posenc::cli
+}  // namespace posenc::render

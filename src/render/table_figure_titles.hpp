@@ -6,7 +6,7 @@
 
 #include "posenc/table.hpp"
 
-namespace posenc::cli {
+namespace posenc::render {
 
 /// What axis `axis` of a table is called on a figure: "dimension" for dim, "position i" /
 /// "query position i" (alibi, t5) for i, likewise j; else its name, or `fallback`.
@@ -23,4 +23,4 @@ std::pair<std::string, std::string> panel_titles(const TableInfo& info, std::siz
 /// Shortest round-trip form with a typographic minus sign ("−1", "0.5").
 std::string typeset(double v);
 
-}  // namespace posenc::cli
+}  // namespace posenc::render

@@ -1,0 +1,199 @@
+#include "analyses.hpp"
+
+#include <pybind11/stl.h>
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "arrays.hpp"
+#include "commands.hpp"
+#include "posenc/analysis/identity.hpp"
+#include "posenc/analysis/scheme_identities.hpp"
+#include "posenc/analysis/scheme_similarity.hpp"
+#include "posenc/analysis/scheme_traits.hpp"
+#include "posenc/analysis/sinusoids.hpp"
+#include "posenc/error.hpp"
+#include "posenc/schemes/registry.hpp"
+#include "posenc/text.hpp"
+
+namespace py = pybind11;
+
+namespace posenc::python {
+namespace {
+
+py::object value_object(const ParamValue& v) {
+  return std::visit(
+      [](const auto& x) -> py::object {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, std::vector<double>> || std::is_same_v<T, std::vector<std::int64_t>>) {
+          T copy = x;
+          const std::size_t n = copy.size();
+          return owned_array(std::move(copy), {n});
+        } else {
+          return py::cast(x);
+        }
+      },
+      v);
+}
+
+py::dict entries_dict(const std::vector<std::pair<std::string, ParamValue>>& entries) {
+  py::dict d;
+  for (const auto& [k, v] : entries) d[py::str(k)] = value_object(v);
+  return d;
+}
+
+py::dict identity_dict(const analysis::IdentityResult& r, bool with_result) {
+  py::dict d;
+  d["name"] = r.name;
+  if (with_result) {
+    d["holds"] = r.holds;
+    d["max_error"] = std::isfinite(r.max_error) ? py::object(py::float_(r.max_error)) : py::object(py::none());
+    d["tolerance"] = r.tolerance;
+    py::dict worst;
+    for (const auto& [k, v] : r.worst) worst[py::str(k)] = v;
+    d["worst"] = worst;
+    d["measure"] = r.measure;
+  }
+  d["note"] = r.note;
+  return d;
+}
+
+}  // namespace
+
+std::unique_ptr<Table> analysis_table(const std::string& scheme_arg, Keywords& kw, std::string& scheme, ParamMap& params) {
+  ParamValue hf = std::string(), gguf = std::string();
+  const bool has_hf = kw.take_one(option_spec("hf-config", std::string(), -1e300, 1e300, {}, true), hf);
+  const bool has_gguf = kw.take_one(option_spec("gguf", std::string(), -1e300, 1e300, {}, true), gguf);
+  if (has_hf && has_gguf) throw Error("give hf_config= or gguf=, not both");
+  const std::string model = std::get<std::string>(has_gguf ? gguf : hf);
+  {
+    py::gil_scoped_release release;
+    scheme = generate_scheme(scheme_arg, model);
+  }
+  std::vector<ParamSpec> specs = schemes::find_scheme(scheme).params;
+  if (!model.empty())
+    specs.erase(std::remove_if(specs.begin(), specs.end(), [](const ParamSpec& s) { return s.name == "hf-config"; }), specs.end());
+  ParamMap given;
+  kw.take(specs, given);
+  py::gil_scoped_release release;
+  params = analysis::analysis_params(scheme, generate_values(scheme, std::move(given), model));
+  return schemes::make_table(scheme, params);
+}
+
+py::dict table_dict(const Table& t, bool float64) {
+  const TableInfo& info = t.info();
+  py::dict d;
+  d["scheme"] = info.scheme;
+  d["params"] = entries_dict(info.params);
+  if (!info.results.empty()) d["results"] = entries_dict(info.results);
+  d["shape"] = py::tuple(py::cast(info.shape));
+  d["axes"] = info.axis_names;
+  if (!info.column_names.empty()) d["columns"] = info.column_names;
+  d["dtype"] = float64 ? "float64" : "float32";
+  if (info.first_position != 0) d["first_position"] = info.first_position;
+  std::size_t n = 1;
+  for (const auto s : info.shape) n *= s;
+  if (float64) {
+    std::unique_ptr<double[]> data;
+    {
+      py::gil_scoped_release release;
+      data.reset(new double[n]);
+      fill_table(t, data.get());
+    }
+    d["data"] = owned_array(std::move(data), info.shape);
+  } else {
+    std::unique_ptr<float[]> data;
+    {
+      py::gil_scoped_release release;
+      data.reset(new float[n]);
+      fill_table(t, data.get());
+    }
+    d["data"] = owned_array(std::move(data), info.shape);
+  }
+  return d;
+}
+
+py::dict similarity(const std::string& scheme_arg, py::dict kwargs) {
+  Keywords kw(kwargs, scheme_arg.empty() ? "similarity" : "similarity " + scheme_arg);
+  ParamValue metric = std::string("cosine"), qk = std::string("ones"), seed = std::int64_t{0}, dtype = std::string("float32");
+  kw.take_one(option_spec("metric", std::string("cosine"), -1e300, 1e300, {"dot", "cosine", "distance"}), metric);
+  kw.take_one(option_spec("qk", std::string("ones"), -1e300, 1e300, {"ones", "random", "same"}), qk);
+  kw.take_one(option_spec("seed", std::int64_t{0}, 0), seed);
+  kw.take_one(option_spec("dtype", std::string("float32"), -1e300, 1e300, {"float32", "float64"}), dtype);
+  // As the command: a bias scheme has no vectors, refused before its table is made.
+  if (!scheme_arg.empty()) analysis::check_similarity_scheme(schemes::find_scheme(scheme_arg).name);
+  std::string scheme;
+  ParamMap params;
+  auto table = analysis_table(scheme_arg, kw, scheme, params);
+  kw.finish();
+  std::unique_ptr<Table> result;
+  {
+    py::gil_scoped_release release;
+    analysis::check_similarity_scheme(scheme);
+    result = analysis::scheme_similarity(scheme, *table, std::get<std::string>(metric), std::get<std::string>(qk),
+                                         static_cast<std::uint64_t>(std::get<std::int64_t>(seed)), false);
+  }
+  return table_dict(*result, std::get<std::string>(dtype) == "float64");
+}
+
+py::dict check(const std::string& scheme_arg, py::dict kwargs) {
+  Keywords kw(kwargs, scheme_arg.empty() ? "check" : "check " + scheme_arg);
+  analysis::CheckSettings s;
+  std::vector<std::string> names;
+  for (const auto& i : analysis::identity_infos()) names.push_back(i.name);
+  ParamValue identity = std::string(), tol = s.tolerance, min_distance = s.min_distance, bound = s.bound,
+             max_offset = s.max_offset, max_work = s.max_work, qk = s.qk, seed = std::int64_t{0};
+  kw.take_one(option_spec("identity", std::string()), identity);
+  kw.take_one(option_spec("tol", s.tolerance, 0), tol);
+  kw.take_one(option_spec("min-distance", s.min_distance, 0), min_distance);
+  kw.take_one(option_spec("bound", s.bound, 0), bound);
+  kw.take_one(option_spec("max-offset", s.max_offset, 0, 1 << 30), max_offset);
+  kw.take_one(option_spec("max-work", s.max_work, 0), max_work);
+  kw.take_one(option_spec("qk", s.qk, -1e300, 1e300, {"random", "same", "ones"}), qk);
+  kw.take_one(option_spec("seed", std::int64_t{0}, 0), seed);
+  std::vector<std::string> identities;
+  for (std::size_t start = 0; !std::get<std::string>(identity).empty();) {
+    const std::string& text = std::get<std::string>(identity);
+    const auto comma = text.find(',', start);
+    const std::string name = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      throw Error(fmt::format("identity='{}': choose from: {}{}", name, join_choices(names), did_you_mean(name, names)));
+    identities.push_back(name);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  s.tolerance = std::get<double>(tol), s.min_distance = std::get<double>(min_distance), s.bound = std::get<double>(bound);
+  s.max_offset = std::get<std::int64_t>(max_offset), s.max_work = std::get<double>(max_work);
+  s.qk = std::get<std::string>(qk), s.seed = static_cast<std::uint64_t>(std::get<std::int64_t>(seed));
+  std::string scheme;
+  ParamMap params;
+  auto table = analysis_table(scheme_arg, kw, scheme, params);
+  kw.finish();
+  analysis::CheckRun run;
+  {
+    py::gil_scoped_release release;
+    const auto& shape = table->info().shape;
+    const std::size_t positions = shape.size() >= 2 ? shape[shape.size() - 2] : table->rows();
+    const bool only_bounded = !identities.empty() && std::all_of(identities.begin(), identities.end(),
+                                                                 [](const auto& n) { return n == "bounded"; });
+    if (positions < 2 && !only_bounded)
+      throw Error(fmt::format("check needs at least 2 positions: the identities compare positions (got {}; give len=2 or more)",
+                              positions));
+    run = analysis::run_identities(scheme, params, *table, identities, s);
+  }
+  bool all_hold = true;
+  for (const auto& r : run.results) all_hold = all_hold && r.holds;
+  py::dict d;
+  d["scheme"] = scheme;
+  d["params"] = entries_dict(table->info().params);
+  d["all_hold"] = all_hold;
+  py::list decided, skipped;
+  for (const auto& r : run.results) decided.append(identity_dict(r, true));
+  for (const auto& r : run.skipped) skipped.append(identity_dict(r, false));
+  d["identities"] = decided;
+  d["skipped"] = skipped;
+  return d;
+}
+
+}  // namespace posenc::python
