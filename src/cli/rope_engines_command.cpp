@@ -6,6 +6,7 @@
 
 #include "figure_options.hpp"
 #include "posenc/rope/rope_config.hpp"
+#include "posenc/models/model_ropes.hpp"
 #include "posenc/models/rope_settings.hpp"
 #include "posenc/rope/engines/rope_engines.hpp"
 #include "posenc/error.hpp"
@@ -55,6 +56,7 @@ render::LineFigure engines_figure(const rope::RopeEnginesReport& r) {
 int run_rope_engines(Context& ctx, const RopeEnginesOptions& o, const ParamMap& shared) {
   const formats::Format f = o.output.prepare();
   const auto config = models::resolve_rope_config(shared);
+  for (const auto& n : models::other_layer_type_notes(shared)) ctx.err << "posenc: note: " << n << "\n";
   const auto r = rope::compare_engines(config, o.len, o.tol);
   const int status = r.within() ? kOk : kCheckFailed;
   if (draws(f)) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "hf_scope.hpp"
+#include "layer_rules.hpp"
 #include "posenc/rope/rope_config.hpp"
 #include "posenc/error.hpp"
 #include "posenc/formats/file.hpp"
@@ -35,26 +36,40 @@ void derive_pattern(LayerPlan& plan, std::int64_t pattern, const std::string& wh
   plan.layer_types_source = fmt::format("derived: sliding_attention when (layer + 1) % {} != 0 ({})", pattern, why);
 }
 
+/// The names transformers' remap_legacy_layer_types gives old layer types (configuration_utils.py).
+std::string current_layer_type(const std::string& t) {
+  if (t == "conv" || t == "mamba") return "linear_attention";
+  if (t == "attention") return "full_attention";
+  return t;
+}
+
 LayerPlan plan_of(const HfScope& s, const std::string& file) {
   const json& cfg = *s.cfg;
   LayerPlan plan;
   plan.num_layers = detail::layer_count(s, file);
   const std::string type = s.family ? std::string(s.family->model_type) : std::string();
-  auto lt = cfg.find("layer_types");
-  if (lt != cfg.end() && lt->is_array() && !lt->empty() &&
-      std::all_of(lt->begin(), lt->end(), [](const json& v) { return v.is_string(); })) {
+  // NemotronHConfig's attribute_map reads layer_types as layers_block_type.
+  const char* key = type == "nemotron_h" && !cfg.contains("layer_types") ? "layers_block_type" : "layer_types";
+  auto lt = cfg.find(key);
+  if (type == "jamba") {  // JambaConfig.layer_types is a property of attn_layer_period/offset
+    detail::derive_family_layer_types(s, plan, file);
+  } else if (lt != cfg.end() && lt->is_array() && !lt->empty() &&
+             std::all_of(lt->begin(), lt->end(), [](const json& v) { return v.is_string(); })) {
     if (plan.num_layers == 0 && static_cast<std::int64_t>(lt->size()) > detail::kMaxLayers)
-      throw Error(fmt::format("{}: \"{}layer_types\" must hold at most {} entries (got {})", file, s.prefix,
+      throw Error(fmt::format("{}: \"{}{}\" must hold at most {} entries (got {})", file, s.prefix, key,
                               detail::kMaxLayers, lt->size()));
-    for (const auto& v : *lt) plan.layer_types.push_back(v.get<std::string>());
-    plan.layer_types_source = fmt::format("config.json {}layer_types", s.prefix);
-    if (plan.num_layers == 0) plan.num_layers = static_cast<std::int64_t>(plan.layer_types.size());
+    const bool remap = type == "qwen3_next" || type == "nemotron_h";  // remap_legacy_layer_types
+    for (const auto& v : *lt) plan.layer_types.push_back(remap ? current_layer_type(v.get<std::string>()) : v.get<std::string>());
+    plan.layer_types_source = fmt::format("config.json {}{}", s.prefix, key);
+    if (plan.num_layers == 0 || type == "nemotron_h") plan.num_layers = static_cast<std::int64_t>(plan.layer_types.size());
     plan.layer_types.resize(static_cast<std::size_t>(plan.num_layers), plan.layer_types.back());
   } else if (type == "gemma2" || type == "gpt_oss") {
     derive_pattern(plan, 2, std::string(s.family->config_class));
   } else if (type == "gemma3_text" || type == "cohere2") {
     derive_pattern(plan, detail::int_field(cfg, "sliding_window_pattern", type == "cohere2" ? 4 : 6),
                    std::string(s.family->config_class));
+  } else {
+    detail::derive_family_layer_types(s, plan, file);
   }
   if (type == "cohere2") {  // Cohere2Attention rotates only when the layer has a sliding window
     plan.nope_types = {"full_attention"};
@@ -75,15 +90,30 @@ LayerPlan plan_of(const HfScope& s, const std::string& file) {
         if ((i + 1) % every == 0) plan.no_rope_layers.push_back(i);
       plan.no_rope_source = fmt::format("derived: no RoPE when (layer + 1) % no_rope_layer_interval ({}) == 0", every);
     }
+  } else {
+    detail::mark_family_layers(s, plan);
   }
-  // Rope types: each distinct layer type that rotates, full_attention first.
+  // A layer type whose every layer is without RoPE is a NoPE type (Muse Glimmer's full layers).
   for (const auto& t : plan.layer_types) {
     if (std::find(plan.nope_types.begin(), plan.nope_types.end(), t) != plan.nope_types.end()) continue;
-    if (std::find(plan.rope_types.begin(), plan.rope_types.end(), t) == plan.rope_types.end()) plan.rope_types.push_back(t);
+    const auto layers = layers_of_type(plan, t);
+    if (!layers.empty() && std::all_of(layers.begin(), layers.end(), [&](std::int64_t i) {
+          return std::binary_search(plan.no_rope_layers.begin(), plan.no_rope_layers.end(), i);
+        }))
+      plan.nope_types.push_back(t);
+  }
+  // Rope types: each distinct layer type that rotates, full_attention first.
+  const auto listed = [](const std::vector<std::string>& v, const std::string& t) {
+    return std::find(v.begin(), v.end(), t) != v.end();
+  };
+  for (const auto& t : plan.layer_types) {
+    if (listed(plan.nope_types, t) || listed(plan.mixer_types, t) || listed(plan.unpositioned_types, t)) continue;
+    if (!listed(plan.rope_types, t)) plan.rope_types.push_back(t);
   }
   std::stable_sort(plan.rope_types.begin(), plan.rope_types.end(),
                    [](const std::string& a, const std::string& b) { return a == "full_attention" && b != a; });
-  if (plan.layer_types.size() > 0 && plan.rope_types.size() + plan.nope_types.size() < 2 && plan.nope_types.empty())
+  if (plan.rope_types.size() < 2 && plan.nope_types.empty() && plan.mixer_types.empty() &&
+      plan.unpositioned_types.empty())
     plan.rope_types.clear();  // one kind of layer: nothing per type to tell
   return plan;
 }
@@ -108,11 +138,26 @@ LayerPlan read_layer_plan(const std::string& path) {
 }
 
 rope::RopeConfig parse_layer_type_config(const std::string& json_text, const std::string& file,
-                                              const std::string& layer_type) {
-  if (layer_type.empty()) return models::parse_hf_config(json_text, file);
-  json raw = detail::parse_root(json_text, file);
+                                              const std::string& requested) {
+  json raw;
+  try {
+    raw = detail::parse_root(json_text, file);
+  } catch (const Error&) {
+    if (requested.empty()) return models::parse_hf_config(json_text, file);  // its message names line, column, byte
+    throw;
+  }
   json filled = raw;
   const HfScope s = detail::prepare_scope(filled);
+  std::string layer_type = requested;
+  if (layer_type.empty()) {
+    // The primary rope: the scope read as one config, unless the family builds each layer type's
+    // rope by its own rule (ModernBERT's global_rope_theta, Gemma 4's global_head_dim): then the first rope type.
+    if (s.family == nullptr || !detail::family_has_type_ropes(s) || !detail::uses_rope(s))
+      return models::parse_hf_config(json_text, file);
+    const LayerPlan plan = plan_of(s, file);
+    if (plan.rope_types.empty()) return models::parse_hf_config(json_text, file);
+    layer_type = plan.rope_types.front();
+  }
   detail::require_rope(s, file);
   const LayerPlan plan = plan_of(s, file);
   std::vector<std::string> known;
@@ -123,30 +168,51 @@ rope::RopeConfig parse_layer_type_config(const std::string& json_text, const std
                             layer_type, file));
   if (std::find(known.begin(), known.end(), layer_type) == known.end())
     throw Error(fmt::format("--layer-type must be one of {} for {} (got '{}')", fmt::join(known, ", "), file, layer_type));
-  if (std::find(plan.nope_types.begin(), plan.nope_types.end(), layer_type) != plan.nope_types.end())
+  const auto listed = [&](const std::vector<std::string>& v) { return std::find(v.begin(), v.end(), layer_type) != v.end(); };
+  if (listed(plan.nope_types) || listed(plan.unpositioned_types))
     throw Error(fmt::format("--layer-type '{}': these layers of {} ({}) carry no position encoding; 'posenc model {}' "
                             "shows them",
                             layer_type, file, s.model_type, file));
+  if (listed(plan.mixer_types))
+    throw Error(fmt::format("--layer-type '{}': these layers of {} ({}) are not attention ({}); they carry no "
+                            "position encoding; 'posenc model {}' shows them",
+                            layer_type, file, s.model_type, plan.mixer_source, file));
   json& cfg = detail::scope_of(raw, s.prefix);
-  std::string base_source;
+  const auto rule = detail::family_type_rope(s, layer_type);
+  bool theta_set = false;
   if (const json* per = per_type_rope_parameters(*s.cfg); per != nullptr && per->contains(layer_type)) {
     cfg["rope_parameters"] = (*per)[layer_type];
-  } else if (s.family != nullptr && s.family->model_type == "gemma3_text" && layer_type == "sliding_attention") {
-    // Gemma3TextModel: rotary_emb_local is built from a copy of the config with
-    // rope_theta = rope_local_base_freq and rope_scaling = {"rope_type": "default"}.
-    cfg["rope_theta"] = (*s.cfg)["rope_local_base_freq"];
-    cfg.erase("rope_scaling");
-    cfg.erase("rope_parameters");
-    const bool defaulted = std::find(s.defaulted.begin(), s.defaulted.end(), "rope_local_base_freq") != s.defaulted.end();
-    base_source = defaulted ? detail::class_default_source(*s.family) + " rope_local_base_freq"
-                            : fmt::format("config.json {}rope_local_base_freq", s.prefix);
+    // convert_rope_params_to_dict: setdefault("rope_theta", the legacy key or the class's default)
+    if (rule && rule->theta && !cfg["rope_parameters"].contains("rope_theta")) {
+      cfg["rope_parameters"]["rope_theta"] = *rule->theta;
+      theta_set = true;
+    }
+  } else if (rule) {
+    if (rule->theta) {
+      cfg["rope_theta"] = *rule->theta;
+      auto rp = cfg.find("rope_parameters");
+      if (rp != cfg.end() && rp->is_object() && rp->contains("rope_theta")) (*rp)["rope_theta"] = *rule->theta;
+      theta_set = true;
+    }
+    if (rule->drop_scaling) {
+      cfg.erase("rope_scaling");
+      cfg.erase("rope_parameters");
+    }
   }
+  if (rule && rule->head_dim) cfg["head_dim"] = *rule->head_dim;
   rope::RopeConfig c = models::parse_hf_config(raw.dump(), file);
-  if (!base_source.empty()) {
-    c.set_source("base", fmt::format("{}", c.base), base_source, fmt::format("\"{}rope_local_base_freq\"", s.prefix));
-    c.set_source("scaling", "none", "transformers builds the sliding-window rope with rope_type default");
+  if (rule) {
+    if (theta_set) c.set_source("base", fmt::format("{}", c.base), rule->theta_source, rule->theta_field);
+    if (rule->drop_scaling) c.set_source("scaling", "none", rule->scaling_source);
+    if (rule->head_dim) c.set_source("dim", fmt::format("{}", c.head_dim), rule->head_dim_source);
+    for (const auto& n : rule->notes) c.notes.push_back(n);
   }
-  c.notes.push_back(fmt::format("layer type {}: layers {}", layer_type, layer_ranges(layers_of_type(plan, layer_type))));
+  c.notes.push_back(fmt::format("layer type {}: layers {}", layer_type, layer_ranges(rope_layers_of_type(plan, layer_type))));
+  if (requested.empty())
+    for (const auto& other : plan.rope_types)
+      if (other != layer_type)
+        c.notes.push_back(fmt::format("this is the {} rope; the {} layers ({}) rotate with their own: --layer-type {}",
+                                      layer_type, other, layer_ranges(rope_layers_of_type(plan, other)), other));
   return c;
 }
 
@@ -163,6 +229,25 @@ std::vector<std::int64_t> layers_of_type(const LayerPlan& plan, const std::strin
     const auto u = static_cast<std::size_t>(i);
     if (plan.layer_types.empty() || (u < plan.layer_types.size() && plan.layer_types[u] == layer_type)) out.push_back(i);
   }
+  return out;
+}
+
+std::vector<std::int64_t> rope_layers_of_type(const LayerPlan& plan, const std::string& layer_type) {
+  std::vector<std::int64_t> out;
+  const auto in = [](const std::vector<std::int64_t>& v, std::int64_t i) { return std::find(v.begin(), v.end(), i) != v.end(); };
+  for (auto i : layers_of_type(plan, layer_type))
+    if (!in(plan.no_rope_layers, i) && !in(plan.mixer_layers, i) && !in(plan.unpositioned_layers, i)) out.push_back(i);
+  return out;
+}
+
+std::vector<std::int64_t> rope_layers(const LayerPlan& plan) {
+  std::vector<std::int64_t> out;
+  std::vector<bool> skip(static_cast<std::size_t>(std::max<std::int64_t>(plan.num_layers, 0)), false);
+  for (const auto* v : {&plan.no_rope_layers, &plan.mixer_layers, &plan.unpositioned_layers})
+    for (auto i : *v)
+      if (i >= 0 && i < plan.num_layers) skip[static_cast<std::size_t>(i)] = true;
+  for (std::int64_t i = 0; i < plan.num_layers; ++i)
+    if (!skip[static_cast<std::size_t>(i)]) out.push_back(i);
   return out;
 }
 

@@ -97,7 +97,8 @@ using detail::HfScope;
 /// M-RoPE: which of t, h, w each frequency pair follows.
 void add_mrope(const HfScope& s, const rope::RopeConfig& c, ModelReport& r) {
   const json* section = nullptr;
-  bool interleaved = s.family != nullptr && s.family->model_type == "qwen3_vl_text";
+  bool interleaved = s.family != nullptr &&
+                     (s.family->model_type == "qwen3_vl_text" || s.family->model_type == "qwen3_vl_moe_text");
   for (const char* dict : {"rope_scaling", "rope_parameters"}) {
     auto d = s.cfg->find(dict);
     if (d == s.cfg->end() || !d->is_object()) continue;
@@ -153,6 +154,46 @@ void finish(rope::RopeConfig& c) {
   rope::finalize_rope_config(c, c.label("rotary-dim").starts_with("--") ? 0 : c.rotary_dim);
 }
 
+/// The layers that are not attention, and the attention layers with no position signal.
+void add_unpositioned(const LayerPlan& plan, ModelReport& r) {
+  const auto add = [&](Mechanism kind, const std::vector<std::string>& types, const std::string& source) {
+    for (const auto& type : types) {
+      const auto layers = layers_of_type(plan, type);
+      MechanismUse m{kind, detail::where_of(layers, plan.num_layers, type), type, layers, {}, {}, ""};
+      m.values = {{"layers", static_cast<std::int64_t>(layers.size())}};
+      m.notes.push_back(source);
+      r.mechanisms.push_back(std::move(m));
+    }
+  };
+  add(Mechanism::kMixer, plan.mixer_types, plan.mixer_source);
+  add(Mechanism::kNoPositions, plan.unpositioned_types, plan.unpositioned_source);
+}
+
+/// A model without RoPE whose layers are mixers and attention without positions (Jamba,
+/// Nemotron-H, Falcon Mamba); fields of the file no code reads are listed as such.
+void add_hybrid(const HfScope& s, const std::string& text, const std::string& file, ModelReport& r) {
+  const LayerPlan plan = parse_layer_plan(text, file);
+  r.num_layers = plan.num_layers;
+  r.layer_types = plan.layer_types;
+  add_unpositioned(plan, r);
+  for (const char* key : {"rope_theta", "rope_scaling", "rope_parameters", "partial_rotary_factor"}) {
+    auto it = s.cfg->find(key);
+    if (it == s.cfg->end() || std::find(s.defaulted.begin(), s.defaulted.end(), key) != s.defaulted.end()) continue;
+    r.stated.push_back({s.prefix + key, it->dump(),
+                        fmt::format("unread: stated by the file, read by no code ({} has no such field and no layer of "
+                                    "{} rotates)",
+                                    s.family->config_class, s.family->name)});
+  }
+  std::vector<std::string> unread;
+  for (const auto& d : r.stated) unread.push_back(d.field);
+  if (!unread.empty())
+    r.notes.push_back(fmt::format("unread: {} {} stated by the file and read by no code ({} has no such field and no "
+                                  "layer of {} rotates)",
+                                  fmt::join(unread, ", "), unread.size() == 1 ? "is" : "are",
+                                  s.family->config_class, s.family->name));
+  if (!plan.layer_types_source.empty()) r.notes.push_back("layer types: " + plan.layer_types_source);
+}
+
 void add_rope(const HfScope& s, const std::string& text, const std::string& file, ModelReport& r) {
   const LayerPlan plan = parse_layer_plan(text, file);
   r.num_layers = plan.num_layers;
@@ -165,18 +206,14 @@ void add_rope(const HfScope& s, const std::string& text, const std::string& file
   if (plan.rope_types.empty()) {
     primary = models::parse_hf_config(text, file);
     finish(primary);
-    std::vector<std::int64_t> layers;
-    for (std::int64_t i = 0; i < plan.num_layers; ++i)
-      // no_rope_layers is ascending: a binary search keeps this O(L log L) for 2^20 layers
-      if (!std::binary_search(plan.no_rope_layers.begin(), plan.no_rope_layers.end(), i))
-        layers.push_back(i);
+    const std::vector<std::int64_t> layers = rope_layers(plan);
     r.mechanisms.push_back(detail::rope_use(primary, layers, plan.num_layers, "", "posenc rope --hf-config " + detail::shell_word(file)));
   } else {
     for (const auto& type : plan.rope_types) {
       rope::RopeConfig c = parse_layer_type_config(text, file, type);
       finish(c);
       if (type == plan.rope_types.front()) primary = c;
-      r.mechanisms.push_back(detail::rope_use(c, layers_of_type(plan, type), plan.num_layers, type,
+      r.mechanisms.push_back(detail::rope_use(c, rope_layers_of_type(plan, type), plan.num_layers, type,
                                              fmt::format("posenc rope --hf-config {} --layer-type {}", detail::shell_word(file), type)));
     }
   }
@@ -228,6 +265,7 @@ void add_rope(const HfScope& s, const std::string& text, const std::string& file
                                   rope, rope + nope));
     r.mechanisms.push_back(std::move(m));
   }
+  add_unpositioned(plan, r);
   add_mrope(s, primary, r);
 }
 
@@ -278,8 +316,11 @@ ModelReport parse_model(const std::string& json_text, const std::string& file) {
     add_rope(s, json_text, file, r);
     return r;
   }
-  if (std::find(used.begin(), used.end(), Mechanism::kRope) != used.end()) {
+  const auto uses = [&](Mechanism m) { return std::find(used.begin(), used.end(), m) != used.end(); };
+  if (uses(Mechanism::kRope)) {
     add_rope(s, json_text, file, r);
+  } else if (uses(Mechanism::kMixer) || uses(Mechanism::kNoPositions)) {
+    add_hybrid(s, json_text, file, r);
   } else {
     r.num_layers = detail::layer_count(s, file);
     detail::add_table_mechanisms(s, file, r);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -172,6 +173,8 @@ const std::vector<std::string_view>* hf_scaling_keys_of(std::string_view type) {
 /// llama_4_scaling_beta and max_position_embeddings in rope_parameters.
 std::vector<std::string_view> hf_class_ignored_rope_keys(std::string_view model_type) {
   if (model_type == "ministral3") return {"llama_4_scaling_beta", "max_position_embeddings"};
+  // HunYuanDenseV1/MoEV1RotaryEmbedding read "alpha" of a dynamic rope_scaling (hunyuan_alpha_base).
+  if (model_type == "hunyuan_v1_dense" || model_type == "hunyuan_v1_moe") return {"alpha"};
   return {};
 }
 
@@ -251,6 +254,29 @@ void mrope_note(const Obj& s, RopeConfig& c) {
       sec != nullptr ? fmt::format("\"{}\" {}", s.field("mrope_section"), sec->dump()) : "rope_type 'mrope'",
       interleaved ? " (mrope_interleaved: sections interleaved over the pairs)" : "",
       sections.empty() ? std::string() : " --sections " + sections, interleaved ? "interleaved" : "sectioned"));
+}
+
+/// Hunyuan: HunYuanDenseV1RotaryEmbedding (and the MoE one) read rope_type "dynamic" with an
+/// "alpha" as a fixed base rope_theta * alpha ** (head_dim / (head_dim - 2)) and the plain
+/// inverse frequencies, not as dynamic NTK (modeling_hunyuan_v1_dense.py @decba1d2, "Diff from
+/// Llama - DynamicNTKAlphaRotary").
+void hunyuan_alpha_base(const models::detail::HfScope& scope, const Obj& s, RopeConfig& c) {
+  if (scope.family == nullptr || (scope.family->model_type != "hunyuan_v1_dense" && scope.family->model_type != "hunyuan_v1_moe"))
+    return;
+  if (hf_rope_type_text(s) != "dynamic") return;
+  const auto alpha = s.number("alpha");
+  if (!alpha || *alpha == 0) return;
+  if (c.head_dim <= 2) throw Error(fmt::format("{}: head_dim {} must exceed 2 for Hunyuan's alpha base", s.file, c.head_dim));
+  const double d = static_cast<double>(c.head_dim);
+  const double theta = c.base;
+  c.base = theta * std::pow(*alpha, d / (d - 2));
+  c.set_source("base", fmt::format("{}", c.base),
+               fmt::format("derived: rope_theta * alpha^(head_dim / (head_dim - 2)) = {} * {}^({}/{}) "
+                           "(HunYuanDenseV1RotaryEmbedding: a fixed base, not dynamic NTK)",
+                           theta, *alpha, c.head_dim, c.head_dim - 2),
+               fmt::format("\"{}alpha\"", s.prefix));
+  c.scaling = RopeScaling::kNone;
+  c.set_source("scaling", "none", fmt::format("{}: rope_type dynamic with alpha is Hunyuan's fixed base (above)", s.file));
 }
 
 // nlohmann_json's "[json.exception.parse_error.101] parse error at line 1, column 5: syntax
@@ -359,6 +385,7 @@ RopeConfig parse_hf_config(const std::string& json_text, const std::string& file
     from_file(c, "original-max-position-embeddings", fmt::format("{}", *o), s, "original_max_position_embeddings");
   }
   if (s.o != nullptr) c.scaling = read_type(s, c);
+  hunyuan_alpha_base(scope, s, c);
   warn_unknown_scaling_keys(s, hf_rope_type_text(s), scope.model_type, c);
   mrope_note(s, c);
   // yarn: transformers (current main) uses max_position_embeddings / original_max_position_embeddings

@@ -235,6 +235,11 @@ def check_model(path):
                     expect(rel_close(per[t]["inv_freq"], inv), f"{name}: per_layer_type {t} inv_freq")
                     want = [i for i, x in enumerate(types) if x == t]
                     expect(per[t]["layers"] == want, f"{name}: per_layer_type {t} layers")
+        elif types and any(t not in ropes for t in types):
+            # one rope type beside layers that carry none (Cohere2's full layers): listed, with its layers
+            per = rj.get("per_layer_type", {})
+            want = {t: [i for i, x in enumerate(types) if x == t] for t in ropes}
+            expect({t: v["layers"] for t, v in per.items()} == want, f"{name}: per_layer_type lists the rope type")
         else:
             expect("per_layer_type" not in rj, f"{name}: no per_layer_type when every layer rotates alike")
         if mt == "llama4_text" or (mt == "llama4"):

@@ -22,7 +22,20 @@ struct LayerPlan {
   std::vector<std::int64_t> no_rope_layers;  ///< 0-based layers without RoPE
   std::string no_rope_source;                ///< where no_rope_layers came from ("" when none)
   std::vector<std::string> nope_types;       ///< layer types without RoPE (Cohere2: full_attention)
+  /// Layers that are not attention (linear attention, short convolution, recurrent block, Mamba,
+  /// an MLP-only block): no position signal (Qwen3-Next, Jamba, Nemotron-H, Falcon Mamba).
+  std::vector<std::int64_t> mixer_layers;
+  std::vector<std::string> mixer_types;  ///< their layer types ("linear_attention", "mamba")
+  std::string mixer_source;              ///< which code runs them, and where the rule is
+  /// Attention layers with no position signal at all: no RoPE, no table, no bias (Jamba, Nemotron-H).
+  std::vector<std::int64_t> unpositioned_layers;
+  std::vector<std::string> unpositioned_types;
+  std::string unpositioned_source;
 };
+
+/// The layers that rotate: every layer but the NoPE, mixer and unpositioned ones (all layers
+/// when the plan has no layer count: an empty list then means every layer).
+std::vector<std::int64_t> rope_layers(const LayerPlan& plan);
 
 /// The layer plan of a config.json (or model folder). Throws Error like read_hf_config.
 LayerPlan read_layer_plan(const std::string& path);
@@ -39,6 +52,9 @@ rope::RopeConfig parse_layer_type_config(const std::string& json_text, const std
 
 /// The 0-based layers whose type is `layer_type` (every layer when the plan has no types).
 std::vector<std::int64_t> layers_of_type(const LayerPlan& plan, const std::string& layer_type);
+
+/// The layers of `layer_type` that rotate (layers_of_type without NoPE, mixer and unpositioned layers).
+std::vector<std::int64_t> rope_layers_of_type(const LayerPlan& plan, const std::string& layer_type);
 
 /// "0-4, 6-10, 12": a sorted index list as ranges.
 std::string layer_ranges(const std::vector<std::int64_t>& layers);
