@@ -97,6 +97,15 @@ with tempfile.TemporaryDirectory(prefix="posenc_qk_order_") as tmp:
     r = run("rope", "diff", "--config-a", hf, "--config-b", os.path.join(tmp, "none.gguf"), "--weights", text=True)
     expect(r.returncode == 1 and "identity" in r.stdout and "WRONG" in r.stdout, f"text report ({r.stdout[-300:]})")
     r = run("rope", "diff", "--config-b", os.path.join(tmp, "right.gguf"), "--weights", text=True)
-    expect(r.returncode == 0 and "without --config-a" in r.stdout, f"GGUF-only checks ({r.stdout} {r.stderr})")
+    expect(r.returncode == 0 and "not checked" in r.stdout, f"GGUF-only checks ({r.stdout} {r.stderr})")
+
+    # a shared llama3 file (../shared, skipped when absent): rope_freqs checked against rope.dimension_count
+    shared = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data", "gguf", "generated",
+                          "llama3-rope-freqs.gguf")
+    if os.path.exists(shared):
+        r = run("rope", "diff", "--config-b", shared, "--weights", "--format", "json", text=True)
+        j = json.loads(r.stdout) if r.returncode == 0 else {}
+        expect(len(j.get("checks", [])) == 3 and all(c["ok"] for c in j["checks"]),
+               f"llama3-rope-freqs.gguf: rope_freqs 64 values, finite, llama3 divisors ({r.stdout[-300:]} {r.stderr})")
 
 finish()
