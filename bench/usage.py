@@ -31,10 +31,18 @@ def bf16_tensor(rows, cols):
     return sign | exp | man
 
 
+CPU = {}
+
+
 def timed(cmd, **kw):
+    """Wall seconds; the child's CPU seconds (user + sys) go to CPU[cmd[0] basename]."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     r = subprocess.run(cmd, **kw)
-    return time.perf_counter() - t, r
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU["last"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, r
 
 
 def peak_rss_mib(cmd):
@@ -89,14 +97,16 @@ try:
 
     subprocess.run(["cat", st], stdout=subprocess.DEVNULL)  # warm the page cache
     t_cat, _ = timed(["cat", st], stdout=subprocess.DEVNULL)
+    c_cat = CPU["last"]
     t_usage, r = timed([POSENC, "usage", folder, "--format", "json", "-o", os.path.join(tmp, "u.json")],
                        capture_output=True, text=True)
+    c_usage = CPU["last"]
     if r.returncode != 0:
         sys.exit("posenc usage failed: " + r.stderr)
     rss = peak_rss_mib([POSENC, "usage", folder, "--format", "json", "-o", os.path.join(tmp, "u2.json")])
 
     # numpy on memory-mapped arrays: the same per-pair q and k norms (half layout, gain folded).
-    t0 = time.perf_counter()
+    t0, p0 = time.perf_counter(), time.process_time()
     mm = np.memmap(st, dtype=np.uint16, mode="r", offset=8 + len(hb))
     norms = []
     for l in range(L):
@@ -109,12 +119,13 @@ try:
                 continue
             w = (a.reshape(H, d, D) * g)
             norms.append(np.sqrt((w[:, :d // 2] ** 2).sum(-1) + (w[:, d // 2:] ** 2).sum(-1)))
-    t_numpy = time.perf_counter() - t0
+    t_numpy, c_numpy = time.perf_counter() - t0, time.process_time() - p0
     got = json.load(open(os.path.join(tmp, "u.json")))
     agree = np.allclose(np.array(got["q_norm"][0]), norms[1], rtol=1e-4)
     print(f"usage: posenc {t_usage:.2f} s, cat {t_cat:.2f} s, numpy memmap norms {t_numpy:.2f} s; "
           f"posenc/cat {t_usage / t_cat:.2f}, numpy/posenc {t_numpy / t_usage:.2f}, peak RSS {rss:.0f} MiB; "
           f"q_norm agrees with numpy: {agree}")
+    print(f"  CPU seconds (user + sys): posenc {c_usage:.2f}, cat {c_cat:.2f}, numpy {c_numpy:.2f}")
 
     # The order check against a Q8_0 GGUF with the correct permute.
     gg = os.path.join(tmp, "model-q8_0.gguf")
@@ -139,12 +150,14 @@ try:
     print(f"Q8_0 GGUF: {os.path.getsize(gg) / 2**30:.2f} GiB written in {time.perf_counter() - t0:.1f} s")
     subprocess.run(["cat", st, gg], stdout=subprocess.DEVNULL)
     t_cat2, _ = timed(["cat", st, gg], stdout=subprocess.DEVNULL)
+    c_cat2 = CPU["last"]
     cmd = [POSENC, "rope", "diff", "--config-a", folder, "--config-b", gg, "--weights", "--format", "json"]
     t_order, r = timed(cmd, capture_output=True, text=True)
     ok = r.returncode == 0
+    c_order = CPU["last"]
     rss2 = peak_rss_mib(cmd)
     # numpy: dequantise each Q8_0 tensor and compute the row cosines of the expected (llama) map only.
-    t0 = time.perf_counter()
+    t0, p0 = time.perf_counter(), time.process_time()
     gm = np.memmap(gg, dtype=np.uint8, mode="r", offset=len(head))
     for i in range(2 * L):
         blk = np.asarray(gm[i * nbytes:(i + 1) * nbytes]).reshape(-1, 34)
@@ -152,9 +165,10 @@ try:
         b, e = header[f"model.layers.{i // 2}.self_attn.{('q_proj', 'k_proj')[i % 2]}.weight"]["data_offsets"]
         w = permute((mm[b // 2:e // 2].astype(np.uint32) << 16).view(np.float32).reshape(H * d, D), H)
         cos = (dq * w).sum(1) / np.sqrt((dq * dq).sum(1) * (w * w).sum(1))
-    t_numpy2 = time.perf_counter() - t0
+    t_numpy2, c_numpy2 = time.perf_counter() - t0, time.process_time() - p0
     print(f"order check: posenc {t_order:.2f} s (exit {r.returncode}, right order found: {ok}), cat of both files "
           f"{t_cat2:.2f} s, numpy (one map) {t_numpy2:.2f} s; posenc/cat {t_order / t_cat2:.2f}, "
           f"numpy/posenc {t_numpy2 / t_order:.2f}, peak RSS {rss2:.0f} MiB")
+    print(f"  CPU seconds (user + sys): posenc {c_order:.2f}, cat {c_cat2:.2f}, numpy {c_numpy2:.2f}")
 finally:
     shutil.rmtree(tmp)

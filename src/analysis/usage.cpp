@@ -13,17 +13,41 @@
 namespace posenc::analysis {
 namespace {
 
-/// Σ a[c]·b[c] in float, 16 lanes (vectorised without reassociation flags), summed in double.
-double usage_dot(const float* a, const float* b, std::size_t n) {
-  constexpr std::size_t kUsageLanes = 16;
-  float acc[kUsageLanes] = {};
+/// The ten dot products of one pair, in one pass over its four rows (each row read once).
+struct PairDots {
+  double qaa = 0, qbb = 0, qab = 0, kaa = 0, kbb = 0, kab = 0, c00 = 0, c01 = 0, c10 = 0, c11 = 0;
+};
+
+/// Sums in float over 8 lanes per product (vectorised without reassociation flags; an AVX2
+/// clone where the CPU has it), the lanes summed in double.
+__attribute__((target_clones("avx2", "default")))
+PairDots usage_pair_dots(const float* qa, const float* qb, const float* ka, const float* kb, std::size_t n) {
+  constexpr std::size_t kW = 8;
+  float acc[10][kW] = {};
   std::size_t c = 0;
-  for (; c + kUsageLanes <= n; c += kUsageLanes)
-    for (std::size_t k = 0; k < kUsageLanes; ++k) acc[k] += a[c + k] * b[c + k];
-  double s = 0;
-  for (; c < n; ++c) s += static_cast<double>(a[c]) * static_cast<double>(b[c]);
-  for (const float x : acc) s += static_cast<double>(x);
-  return s;
+  for (; c + kW <= n; c += kW)
+    for (std::size_t k = 0; k < kW; ++k) {
+      const float a = qa[c + k], b = qb[c + k], x = ka[c + k], y = kb[c + k];
+      acc[0][k] += a * a;
+      acc[1][k] += b * b;
+      acc[2][k] += a * b;
+      acc[3][k] += x * x;
+      acc[4][k] += y * y;
+      acc[5][k] += x * y;
+      acc[6][k] += a * x;
+      acc[7][k] += a * y;
+      acc[8][k] += b * x;
+      acc[9][k] += b * y;
+    }
+  double sum[10] = {};
+  for (; c < n; ++c) {
+    const double a = qa[c], b = qb[c], x = ka[c], y = kb[c];
+    const double v[10] = {a * a, b * b, a * b, x * x, y * y, x * y, a * x, a * y, b * x, b * y};
+    for (std::size_t j = 0; j < 10; ++j) sum[j] += v[j];
+  }
+  for (std::size_t j = 0; j < 10; ++j)
+    for (std::size_t k = 0; k < kW; ++k) sum[j] += static_cast<double>(acc[j][k]);
+  return {sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], sum[6], sum[7], sum[8], sum[9]};
 }
 
 /// One head's numbers: 6 per pair (q_norm, k_norm, pair_cos, k_pair_cos, rho, phi).
@@ -70,10 +94,9 @@ UsageReport frequency_usage(const models::QkModel& m, const UsageOptions& o) {
             const float* qb = qa + cols;
             const float* ka = w.k.data() + 2 * i * cols;
             const float* kb = ka + cols;
-            const double qaa = usage_dot(qa, qa, cols), qbb = usage_dot(qb, qb, cols), qab = usage_dot(qa, qb, cols);
-            const double kaa = usage_dot(ka, ka, cols), kbb = usage_dot(kb, kb, cols), kab = usage_dot(ka, kb, cols);
-            const double c00 = usage_dot(qa, ka, cols), c01 = usage_dot(qa, kb, cols);
-            const double c10 = usage_dot(qb, ka, cols), c11 = usage_dot(qb, kb, cols);
+            const PairDots p = usage_pair_dots(qa, qb, ka, kb, cols);
+            const double qaa = p.qaa, qbb = p.qbb, qab = p.qab, kaa = p.kaa, kbb = p.kbb, kab = p.kab;
+            const double c00 = p.c00, c01 = p.c01, c10 = p.c10, c11 = p.c11;
             const double c = c00 + c11, s = c10 - c01;
             double* out = w.out.data() + i * kUsagePerPair;
             out[0] = std::sqrt(qaa + qbb);

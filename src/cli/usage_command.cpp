@@ -101,7 +101,8 @@ void add_usage_command(CLI::App& app, Context& ctx, int& exit_code) {
   cmd->add_option("--high-band", opts->analysis.high_band,
                   "pairs counted as highest frequencies for positional heads (default: a quarter of the pairs)")
       ->transform(integer_in(1, 1 << 20))
-      ->type_name(integer_type(1, 1 << 20));
+      ->type_name(integer_type(1, 1 << 20))
+      ->default_str("a quarter of the pairs");
   cmd->add_option("--positional-share", opts->analysis.positional_share,
                   "a head is positional when this share of its rho is in the high band")
       ->capture_default_str()

@@ -80,9 +80,9 @@ void write_usage_text(const analysis::UsageReport& r, std::ostream& out, std::si
   for (std::int64_t i = 0; i < r.pairs; ++i) {
     const auto u = static_cast<std::size_t>(i);
     std::string mark;
-    if (s.critical_dimension > 0 && i == s.critical_dimension / 2) mark += "critical dimension d_extra/2 ";
+    if (s.critical_dimension > 0 && i == s.critical_dimension / 2) mark += "critical dimension (pair d_extra/2)";
     if (m.train_len > 0 && !long_marked && two_pi / r.theta[u] > static_cast<double>(m.train_len)) {
-      mark += "first wavelength > training length";
+      mark += std::string(mark.empty() ? "" : "; ") + "first wavelength > training length";
       long_marked = true;
     }
     out << fmt::format("{:>5}  {:>12.6g}  {:>12.6g}  {:>12.6g}  {:>10.4g}  {:>10.4g}  {}\n", i, r.theta[u],
