@@ -52,7 +52,9 @@ QkModel open_hf_qk_model(const std::string& path) {
   const std::string dir = folder ? path : fs::path(path).parent_path().string();
   const std::string config_path = resolve_config_path(dir.empty() ? "." : dir, "usage");
   auto files = std::make_shared<QkFiles>();
-  files->st = formats::open_safetensors(path);
+  // A config.json given for the folder (rope diff --config-a config.json): its folder's weights.
+  const bool config_given = !folder && fs::path(path).filename() == "config.json";
+  files->st = formats::open_safetensors(config_given ? (dir.empty() ? std::string(".") : dir) : path);
   const formats::StCheckpoint& st = *files->st;
 
   rope::RopeConfig c = read_hf_config(config_path, "usage");

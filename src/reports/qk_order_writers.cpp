@@ -14,7 +14,7 @@ void write_qk_order_text(const models::QkOrderReport& r, std::ostream& out) {
     out << fmt::format("q/k row order: {} (Hugging Face) → {} (GGUF)\n", printable(r.hf_path, 200), printable(r.gguf_path, 200));
   else
     out << fmt::format("GGUF rope tensors: {}\n", printable(r.gguf_path, 200));
-  out << fmt::format("  {} layers, {} heads, {} kv heads, head {}, rotary {}; GGUF: {}\n", r.layers, r.heads, r.kv_heads,
+  out << fmt::format("  {}, {} heads, {} kv heads, head {}, rotary {}; GGUF: {}\n", counted(r.layers, "layer", "layers"), r.heads, r.kv_heads,
                      r.head_dim, r.rotary_dim, r.rope_type);
   if (!r.hf_path.empty()) {
     out << fmt::format("  transformers pairs the stored rows as {} ({})\n", r.hf_layout, r.hf_layout_source);

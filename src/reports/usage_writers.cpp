@@ -63,16 +63,16 @@ void write_usage_text(const analysis::UsageReport& r, std::ostream& out, std::si
   const auto& s = r.summary;
   out << fmt::format("{}: {} ({})\n", printable(m.path, 200), m.model_type.empty() ? "model" : m.model_type,
                      m.gguf ? "GGUF" : "safetensors");
-  out << fmt::format("  {} layers, {} q heads over {} kv heads, head {}, rotary {} ({} pairs), hidden {}\n", m.layers,
-                     m.heads, m.kv_heads, m.head_dim, m.rotary_dim, r.pairs, m.hidden);
+  out << fmt::format("  {}, {} q heads over {} kv heads, head {}, rotary {} ({}), hidden {}\n", counted(m.layers, "layer", "layers"),
+                     m.heads, m.kv_heads, m.head_dim, m.rotary_dim, counted(r.pairs, "pair", "pairs"), m.hidden);
   out << fmt::format("  q/k rows: {}; layout {} ({})\n", m.qk_source, rope::to_string(m.layout), m.layout_source);
   out << fmt::format("  gain folded in: {}\n", m.gain_source);
   out << fmt::format("  base {}, training length {}{}\n", m.base, m.train_len,
                      m.train_len > 0 ? " (" + m.train_len_source + ")" : std::string(" (unknown)"));
   for (const auto& n : m.notes) out << "  note: " << n << "\n";
   const std::int64_t rope_layers = std::count(r.rope_layer.begin(), r.rope_layer.end(), true);
-  out << fmt::format("\nper pair, mean over {} RoPE layers × {} heads (rho: same-content usage, weights.md §5.5):\n",
-                     rope_layers, m.heads);
+  out << fmt::format("\nper pair, mean over {} × {} heads (rho: same-content usage, weights.md §5.5):\n",
+                     counted(rope_layers, "RoPE layer", "RoPE layers"), m.heads);
   out << fmt::format("{:>5}  {:>12}  {:>12}  {:>12}  {:>10}  {:>10}  {}\n", "pair", "theta", "wavelength", "mean rho",
                      "q norm", "k norm", "mark");
   const double two_pi = 2 * std::numbers::pi;
