@@ -26,6 +26,7 @@ void add_project_command(CLI::App& app, Context& ctx, int& exit_code);
 void add_check_command(CLI::App& app, Context& ctx, int& exit_code);
 void add_model_command(CLI::App& app, Context& ctx, int& exit_code);
 void add_tensors_command(CLI::App& app, Context& ctx, int& exit_code);
+void add_usage_command(CLI::App& app, Context& ctx, int& exit_code);
 void add_extrapolate_command(CLI::App& app, Context& ctx, int& exit_code);
 void add_completion_command(CLI::App& app, Context& ctx, int& exit_code);
 

@@ -18,6 +18,7 @@
 #include "posenc/reports/rope_writers.hpp"
 #include "rope_figure.hpp"
 #include "rope_gguf_diff.hpp"
+#include "qk_order_check.hpp"
 #include "validators.hpp"
 
 namespace posenc::cli {
@@ -37,6 +38,7 @@ struct RopeDiffOptions {
   std::int64_t max_model_len = 0;  ///< .gguf side: the context above the original length (llama.cpp -c)
   ReportOutput output;
   FigureOptions figure;
+  bool weights = false;  ///< --weights: the q/k row order (qk_order_check.cpp)
 };
 
 /// The shared settings with one side's file and overrides on top; `chosen` gets the overrides.
@@ -81,6 +83,7 @@ bool same_settings(const rope::RopeConfig& a, const rope::RopeConfig& b) {
 
 int run_rope_diff(Context& ctx, const RopeDiffOptions& o, const ParamMap& shared) {
   const formats::Format f = o.output.prepare();
+  if (o.weights) return run_qk_order_check(ctx, o.output, f, o.a.config, o.b.config);
   std::vector<std::pair<std::string, std::string>> chosen_a, chosen_b;
   const ParamMap pa = side_params(shared, o.a, chosen_a), pb = side_params(shared, o.b, chosen_b);
   // Nothing named per side: both sides are the shared settings, so there is nothing to compare.
@@ -162,6 +165,7 @@ void add_rope_diff_command(CLI::App& rope, Context& ctx, const RopeSettings& sha
       ->check(finite_at_least(0.0));
   opts->output.bind(*cmd, {formats::Format::kText, formats::Format::kJson, formats::Format::kPng, formats::Format::kSvg, formats::Format::kAnsi});
   opts->figure.bind(*cmd);
+  cmd->add_flag("--weights", opts->weights, "compare the q/k weight row order of --config-a HF_FOLDER and --config-b FILE.gguf (docs/usage.md)");
   cmd->callback([opts, &shared, &ctx, &exit_code] { exit_code = run_rope_diff(ctx, *opts, shared.values()); });
 }
 

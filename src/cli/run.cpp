@@ -69,7 +69,7 @@ constexpr std::pair<const char*, AddCommand> kCommands[] = {
     {"rope", add_rope_command},       {"list", add_list_command},         {"generate", add_generate_command},
     {"decay", add_decay_command},     {"similarity", add_similarity_command}, {"project", add_project_command},
     {"check", add_check_command},     {"model", add_model_command},       {"tensors", add_tensors_command},
-    {"extrapolate", add_extrapolate_command},
+    {"usage", add_usage_command},     {"extrapolate", add_extrapolate_command},
     {"completion", add_completion_command},
 };
 

@@ -1,0 +1,143 @@
+// Reading q/k projection tensors as stored bytes and decoding them row by row (qk_weights.hpp).
+#include "posenc/models/qk_weights.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <bit>
+#include <cerrno>
+#include <cstring>
+
+#include "posenc/error.hpp"
+#include "posenc/formats/gguf.hpp"
+#include "posenc/formats/gguf_tensors.hpp"
+#include "posenc/formats/safetensors.hpp"
+#include "posenc/memory.hpp"
+#include "qk_files.hpp"
+
+namespace posenc::models {
+namespace {
+
+/// Reads [offset, offset + n) of `path` into a string with pread, in 64 MiB calls.
+std::string qk_pread_range(const std::string& path, std::uint64_t offset, std::uint64_t n, const std::string& what) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw Error(fmt::format("'{}': cannot open ({})", path, std::strerror(errno)));
+  std::string out(static_cast<std::size_t>(n), '\0');
+  std::uint64_t done = 0;
+  while (done < n) {
+    const std::size_t chunk = static_cast<std::size_t>(std::min<std::uint64_t>(n - done, std::uint64_t{64} << 20));
+    const ssize_t got = ::pread(fd, out.data() + done, chunk, static_cast<off_t>(offset + done));
+    if (got <= 0) {
+      const int e = errno;
+      ::close(fd);
+      throw Error(fmt::format("'{}': byte {}: {} cannot be read ({})", path, offset + done, what,
+                              got == 0 ? "the file ends first" : std::strerror(e)));
+    }
+    done += static_cast<std::uint64_t>(got);
+  }
+  ::close(fd);
+  return out;
+}
+
+}  // namespace
+
+void RawMatrix::row(std::int64_t r, float* out) const {
+  const auto n = static_cast<std::size_t>(cols);
+  if (!values.empty()) {
+    std::memcpy(out, values.data() + static_cast<std::size_t>(r) * n, n * sizeof(float));
+    return;
+  }
+  const char* p = bytes.data() + static_cast<std::size_t>(r) * row_bytes;
+  if (ggml_type >= 0) {
+    formats::dequantize_ggml(static_cast<std::uint32_t>(ggml_type), std::string_view(p, row_bytes),
+                             std::span<float>(out, n), big_endian);
+    return;
+  }
+  const auto t = static_cast<formats::StDtype>(st_dtype);
+  if (t == formats::StDtype::kBF16) {  // the common case, a shift (vectorised)
+    for (std::size_t i = 0; i < n; ++i) {
+      std::uint16_t b;
+      std::memcpy(&b, p + 2 * i, 2);
+      out[i] = std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16);
+    }
+  } else if (t == formats::StDtype::kF32) {
+    std::memcpy(out, p, n * sizeof(float));
+  } else {
+    formats::decode_elements(t, std::string_view(p, row_bytes), std::span<float>(out, n));
+  }
+}
+
+std::shared_ptr<const RawMatrix> read_raw_matrix(const QkFiles& f, const std::string& name) {
+  auto m = std::make_shared<RawMatrix>();
+  m->name = name;
+  if (f.gguf) {
+    const formats::GgufTensorInfo* t = f.gguf->tensor(name);
+    if (!t) return nullptr;
+    if (!formats::ggml_type_dequantised(t->type))
+      throw Error(fmt::format("'{}': tensor '{}' has type {}, which posenc does not dequantise (it reads F32, F16, "
+                              "BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q4_K, Q5_K, Q6_K, IQ4_NL, IQ4_XS, MXFP4)",
+                              f.gguf->name, name, formats::ggml_type_name(t->type)));
+    if (t->dims.empty() || t->dims.size() > 2)
+      throw Error(fmt::format("'{}': tensor '{}' has {} dimensions (a projection has 1 or 2)", f.gguf->name, name,
+                              t->dims.size()));
+    m->cols = static_cast<std::int64_t>(t->dims[0]);
+    m->rows = t->dims.size() == 2 ? static_cast<std::int64_t>(t->dims[1]) : 1;
+    m->ggml_type = static_cast<int>(t->type);
+    m->dtype = formats::ggml_type_name(t->type);
+    m->big_endian = f.gguf->big_endian;
+    const std::uint64_t at = f.gguf->data_offset + t->offset;
+    if (m->rows == 0 || t->bytes % static_cast<std::uint64_t>(m->rows) != 0 || at + t->bytes > f.gguf->file_size ||
+        at + t->bytes < at)
+      throw Error(fmt::format("'{}': byte {}: tensor '{}' data ({} bytes) does not fit the file", f.gguf->name, at,
+                              name, t->bytes));
+    m->row_bytes = t->bytes / static_cast<std::uint64_t>(m->rows);
+    check_memory(t->bytes, 1, fmt::format("tensor '{}' ({} bytes)", name, t->bytes));
+    m->bytes = qk_pread_range(f.gguf->name, at, t->bytes, fmt::format("tensor '{}'", name));
+    return m;
+  }
+  const formats::StTensor* t = f.st->find(name);
+  if (!t) return nullptr;
+  if (!formats::is_decodable(t->dtype) || t->shape.empty() || t->shape.size() > 2)
+    throw Error(fmt::format("'{}': tensor '{}' ({} of {} dimensions) is not a projection posenc reads (F32, F16, BF16, "
+                            "F8 of 1 or 2 dimensions)",
+                            f.st->files[t->file].path, name, formats::to_string(t->dtype), t->shape.size()));
+  m->cols = static_cast<std::int64_t>(t->shape.back());
+  m->rows = t->shape.size() == 2 ? static_cast<std::int64_t>(t->shape[0]) : 1;
+  m->st_dtype = static_cast<int>(t->dtype);
+  m->dtype = std::string(formats::to_string(t->dtype));
+  m->row_bytes = static_cast<std::uint64_t>(m->cols) * formats::dtype_bits(t->dtype) / 8;
+  check_memory(t->bytes(), 1, fmt::format("tensor '{}' ({} bytes)", name, t->bytes()));
+  const formats::StFile& file = f.st->files[t->file];
+  m->bytes = qk_pread_range(file.path, file.data_offset + t->begin, t->bytes(), fmt::format("tensor '{}'", name));
+  return m;
+}
+
+std::int64_t QkRows::stored_row(std::int64_t h, std::int64_t i, int j) const {
+  const std::int64_t in_rot = interleaved ? 2 * i + j : j * (rotary / 2) + i;
+  return first_row + h * head_stride + rope_offset + in_rot;
+}
+
+void QkRows::head_rows(std::int64_t h, std::span<float> out) const {
+  const auto n = static_cast<std::size_t>(m->cols);
+  for (std::int64_t i = 0; i < rotary / 2; ++i) {
+    for (int j = 0; j < 2; ++j) {
+      float* o = out.data() + static_cast<std::size_t>(2 * i + j) * n;
+      const std::int64_t row_at = stored_row(h, i, j);
+      if (row_at < 0 || row_at >= m->rows)  // a geometry that does not fit the tensor: our bug or a bad file
+        throw Error(fmt::format("tensor '{}' has {} rows; head {} pair {} needs row {} (head stride {}, rope offset {}, "
+                                "rotary {})",
+                                m->name, m->rows, h, i, row_at, head_stride, rope_offset, rotary));
+      m->row(row_at, o);
+      if (!col_gain.empty())
+        for (std::size_t c = 0; c < n; ++c) o[c] *= col_gain[c];
+      if (!row_gain.empty()) {
+        const auto at = static_cast<std::size_t>(stored_row(h, i, j) - first_row);
+        const float g = row_gain[at % row_gain.size()];
+        for (std::size_t c = 0; c < n; ++c) o[c] *= g;
+      }
+    }
+  }
+}
+
+}  // namespace posenc::models
