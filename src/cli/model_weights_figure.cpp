@@ -54,6 +54,7 @@ render::Figure weights_figure(const models::ModelReport& r, const std::string& k
       auto f = matrix_heatmap(analysis::similarity(used_rows(t), analysis::Metric::kCosine),
                               "cosine similarity of the used rows of " + what, {"row", "row"}, "cosine",
                               static_cast<std::size_t>(t.first_row), o);
+      f.first_col = static_cast<double>(t.first_row);  // both axes are stored rows
       f.subtitle = fmt::format("rows {}-{} ({})", t.first_row, t.last_row, t.rule);
       return f;
     }

@@ -117,10 +117,13 @@ bool table_rule(const ModelReport& r, MechanismUse& m, const StoredTensor& st, M
         }
       }
       t.formula_max_abs_diff = worst;
-      if (worst > 1e-6)
+      // float32 rounding: sin/cos within 1e-6, and a frequency one ulp (≤ 2^-23, w_k ≤ 1) away from
+      // torch's moves the angle of row t by up to t·2^-23.
+      const double tolerance = 1e-6 + static_cast<double>(t.rows) * std::ldexp(1.0, -23);
+      if (worst > tolerance)
         out.findings.push_back(fmt::format("{} differs from Whisper's sinusoids() by up to {:.3g} (float32 rounding "
-                                           "stays below 1e-6): the stored table is what the model uses",
-                                           st.name, worst));
+                                           "stays below {:.2g}): the stored table is what the model uses",
+                                           st.name, worst, tolerance));
     }
   }
   fill_norms(t);
@@ -216,13 +219,20 @@ bool rope_rule(const ModelReport& r, MechanismUse& m, const StoredWeights& w, Me
     if (!mine) continue;
     out.rope.push_back(rope_tensor(st, inv_freq));
   }
-  for (const auto& t : out.rope) {
+  for (std::size_t i = 0; i < out.rope.size(); ++i) {
+    const auto& t = out.rope[i];
+    // Identical buffers in every layer (convert_llama_weights_to_hf writes one per layer): one finding.
+    std::size_t same = 1;
+    while (i + same < out.rope.size() && out.rope[i + same].stored == t.stored && out.rope[i + same].expected == t.expected)
+      ++same;
+    const std::string more = same > 1 ? fmt::format(" (and {} more tensors with the same values)", same - 1) : "";
+    i += same - 1;
     if (t.max_rel_diff && *t.max_rel_diff > t.tolerance) {
       out.findings.push_back(fmt::format(
-          "{} differs from the inv_freq the config gives by up to {:.3g} (relative, pair {}: stored {}, config {}): "
+          "{}{} differs from the inv_freq the config gives by up to {:.3g} (relative, pair {}: stored {}, config {}): "
           "the stored buffer was written for other RoPE settings; transformers recomputes inv_freq from the config "
           "(a non-persistent buffer), code that loads the buffer uses the stored one",
-          t.tensor, *t.max_rel_diff, t.worst_pair, t.stored[static_cast<std::size_t>(t.worst_pair)],
+          t.tensor, more, *t.max_rel_diff, t.worst_pair, t.stored[static_cast<std::size_t>(t.worst_pair)],
           t.expected[static_cast<std::size_t>(t.worst_pair)]));
     } else if (!t.stored.empty() && t.expected.empty() && r.input == "gguf") {
       out.findings.push_back(fmt::format("{} is stored ({} values): llama.cpp divides θ_i by value i{}", t.tensor,

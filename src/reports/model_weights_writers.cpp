@@ -84,8 +84,13 @@ void bias_text(const models::BiasWeights& b, std::ostream& out) {
 }
 
 void rope_text(const std::vector<models::RopeTensorWeights>& v, std::ostream& out) {
-  for (const auto& t : v) {
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const auto& t = v[i];
+    std::size_t same = 1;  // layers holding the same buffer: one line (JSON lists each)
+    while (i + same < v.size() && v[i + same].stored == t.stored && v[i + same].expected == t.expected) ++same;
     out << fmt::format("  weights: {} {} {}", t.tensor, t.dtype, shape_text(t.shape));
+    if (same > 1) out << fmt::format(" (and {} more, the same values, to {})", same - 1, v[i + same - 1].tensor);
+    i += same - 1;
     if (t.max_rel_diff)
       out << fmt::format(": max relative difference from the config's {:.3g} (pair {}; {} rounding: {:.0e})\n",
                          *t.max_rel_diff, t.worst_pair, t.dtype, t.tolerance);

@@ -202,6 +202,14 @@ with tempfile.TemporaryDirectory() as tmp:
     expect("model.layers.1.self_attn.rotary_emb.inv_freq differs" in notes and "layers.0.self_attn.rotary_emb.inv_freq differs" not in notes,
            "llama: a finding for layer 1's buffer only")
 
+    # Figures of the table read: a PNG; a grid figure of a model without a grid refused in one line.
+    png = os.path.join(tmp, "sim.png")
+    r = run("model", os.path.join(tmp, "opt"), "--weights-figure", "similarity", "-o", png, text=True)
+    expect(r.returncode == 0 and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n", f"opt: similarity figure ({r.stderr.strip()[:200]})")
+    r = run("model", os.path.join(tmp, "opt"), "--weights-figure", "patch", "-o", os.path.join(tmp, "patch.png"), text=True)
+    expect(r.returncode == 2 and r.stderr.count("\n") == 1 and "no patch grid read from weights" in r.stderr
+           and not os.path.exists(os.path.join(tmp, "patch.png")), f"opt: --weights-figure patch refused in one line ({r.stderr.strip()[:200]})")
+
     # GGUF GPT-2: position_embd.weight F32, ne [8, 6] = PyTorch [6, 8].
     def s_(text):
         b = text.encode()
