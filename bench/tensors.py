@@ -8,6 +8,7 @@ Rows (each the best of BENCH_REPS runs, wall seconds and the child's peak RSS fr
    tokenizer.ggml.tokens array as real files carry): posenc against gguf-py's GGUFReader
    (GGUF_PY names llama.cpp's gguf-py/ folder; gguf-py is not packaged by Debian 12) — blank
    without it;
+(time and RSS of each process from start to exit, launched through /usr/bin/time -f %M)
 3. one F16 and one BF16 tensor of TENSOR_MIB MiB (default 1024) to a float32 .npy:
    `posenc generate --input FILE.safetensors:NAME --dtype float32 -o out.npy` against
    `cat FILE > /dev/null` (page cache, the floor) and numpy (np.memmap of the tensor's bytes,
@@ -16,7 +17,6 @@ Usage: python3 tensors.py POSENC [TENSOR_MIB]     BENCH_REPS (default 3), BENCH_
 """
 import json
 import os
-import resource
 import struct
 import subprocess
 import sys
@@ -32,16 +32,17 @@ GGUF_PY = os.environ.get("GGUF_PY", "")
 
 
 def timed(cmd, env=None):
-    """Best wall time and the peak RSS (MiB) of the best run of `cmd`."""
+    """Best wall time and the peak RSS (MiB) of the best run of `cmd`. The RSS is GNU time's %M:
+    wait4's ru_maxrss of a child forked from this Python process counts Python's own pages
+    (the high-water mark survives exec), which made `cat` look like 50 MiB."""
     best = (float("inf"), 0.0)
     for _ in range(REPS):
         t0 = time.perf_counter()
-        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-        _, status, usage = os.wait4(p.pid, 0)
+        p = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
         dt = time.perf_counter() - t0
-        if status != 0:
-            raise SystemExit(f"{cmd[:3]} failed: {p.stderr.read().decode()[:300]}")
-        best = min(best, (dt, usage.ru_maxrss / 1024.0))
+        if p.returncode != 0:
+            raise SystemExit(f"{cmd[:3]} failed: {p.stderr.decode()[-300:]}")
+        best = min(best, (dt, int(p.stderr.decode().strip().splitlines()[-1]) / 1024.0))
     return best
 
 
@@ -122,8 +123,10 @@ for name, t in header.items():
 """
 
 GGUF_LIST = r"""
-import sys
-sys.path.insert(0, sys.argv[2])
+import os, sys, types
+pkg = types.ModuleType("gguf")  # gguf/__init__.py imports sentencepiece and yaml: load the reader alone
+pkg.__path__ = [os.path.join(sys.argv[2], "gguf")]
+sys.modules["gguf"] = pkg
 from gguf.gguf_reader import GGUFReader
 r = GGUFReader(sys.argv[1])
 for t in r.tensors:

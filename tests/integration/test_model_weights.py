@@ -88,6 +88,21 @@ with tempfile.TemporaryDirectory() as tmp:
            f"gpt2: the closest sinusoid is base 1000 with RMS < 1e-6 ({s.get('sinusoid_base')}, {s.get('sinusoid_rms')})")
     expect(s.get("sinusoid_rms_base_10000", 0) > 1e-3, "gpt2: base 10000 fits worse")
 
+    # The same table in a sharded checkpoint: found through model.safetensors.index.json.
+    shards = os.path.join(tmp, "sharded")
+    os.makedirs(shards)
+    json.dump({"model_type": "gpt2", "n_positions": n, "n_embd": 8, "n_layer": 1}, open(os.path.join(shards, "config.json"), "w"))
+    save(os.path.join(shards, "model-00001-of-00002.safetensors"), {"wte.weight": f32(rng.standard_normal((5, 8)))})
+    save(os.path.join(shards, "model-00002-of-00002.safetensors"), {"wpe.weight": wpe})
+    json.dump({"metadata": {"total_size": 5 * 8 * 4 + wpe.nbytes},
+               "weight_map": {"wte.weight": "model-00001-of-00002.safetensors", "wpe.weight": "model-00002-of-00002.safetensors"}},
+              open(os.path.join(shards, "model.safetensors.index.json"), "w"))
+    rep = report(shards)
+    wt = mech(rep, "learned").get("weights", {})
+    expect(str(rep.get("weights_source", "")).endswith("model.safetensors.index.json") and wt.get("tensor") == "wpe.weight"
+           and close(wt.get("row_norm", []), np.linalg.norm(wpe.astype(float), axis=1), 1e-12),
+           f"sharded gpt2: wpe.weight read from the second shard through the index ({rep.get('weights_source')})")
+
     # OPT: offset 2, rows 0-1 set apart (norm 100·2), positions use rows 2..7.
     opt = f32(rng.standard_normal((8, 4)))
     opt[:2] = 100.0
