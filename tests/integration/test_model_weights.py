@@ -225,21 +225,38 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(r.returncode == 2 and r.stderr.count("\n") == 1 and "no patch grid read from weights" in r.stderr
            and not os.path.exists(os.path.join(tmp, "patch.png")), f"opt: --weights-figure patch refused in one line ({r.stderr.strip()[:200]})")
 
-    # GGUF GPT-2: position_embd.weight F32, ne [8, 6] = PyTorch [6, 8].
+    # GGUF files (ggml docs/gguf.md: header, key/values, tensor infos with ne innermost first, data
+    # aligned to 32 bytes): GPT-2's position_embd.weight F32 ne [8, 6] = PyTorch [6, 8]; T5's
+    # attn_rel_b of each stack, ne [heads 2, buckets 4] = PyTorch [4, 2] as transformers stores it.
     def s_(text):
         b = text.encode()
         return struct.pack("<Q", len(b)) + b
+
+    def gguf_file(path, arch, keys, tensors):
+        kvs = [s_("general.architecture") + struct.pack("<I", 8) + s_(arch)]
+        kvs += [s_(f"{arch}.{k}") + struct.pack("<II", 4, v) for k, v in keys]
+        head, data = b"GGUF" + struct.pack("<IQQ", 3, len(tensors), len(kvs)) + b"".join(kvs), b""
+        for name, a in tensors:
+            ne = list(reversed(a.shape))
+            head += s_(name) + struct.pack("<I", len(ne)) + struct.pack(f"<{len(ne)}Q", *ne) + struct.pack("<IQ", 0, len(data))
+            blob = a.astype("<f4").tobytes()
+            data += blob + b"\0" * (-len(blob) % 32)
+        head += b"\0" * (-len(head) % 32)
+        open(path, "wb").write(head + data)
+
     pos = f32(rng.standard_normal((6, 8)))
-    kvs = [s_("general.architecture") + struct.pack("<I", 8) + s_("gpt2")]
-    for key, v in (("gpt2.context_length", 6), ("gpt2.embedding_length", 8), ("gpt2.block_count", 1),
-                   ("gpt2.attention.head_count", 2)):
-        kvs.append(s_(key) + struct.pack("<II", 4, v))
-    blob = pos.astype("<f4").tobytes()
-    head = b"GGUF" + struct.pack("<IQQ", 3, 1, len(kvs)) + b"".join(kvs)
-    head += s_("position_embd.weight") + struct.pack("<I", 2) + struct.pack("<2Q", 8, 6) + struct.pack("<IQ", 0, 0)
-    head += b"\0" * (-len(head) % 32)
     gguf = os.path.join(tmp, "gpt2.gguf")
-    open(gguf, "wb").write(head + blob)
+    gguf_file(gguf, "gpt2", [("context_length", 6), ("embedding_length", 8), ("block_count", 1), ("attention.head_count", 2)],
+              [("position_embd.weight", pos)])
+    t5g = os.path.join(tmp, "t5.gguf")
+    gguf_file(t5g, "t5", [("context_length", 512), ("embedding_length", 8), ("block_count", 1), ("attention.head_count", 2),
+                          ("attention.relative_buckets_count", 4)],
+              [("enc.blk.0.attn_rel_b.weight", eb), ("dec.blk.0.attn_rel_b.weight", db)])
+    rep = report(t5g)
+    for stack, b in (("encoder", eb), ("decoder", db)):
+        wt = mech(rep, "t5", stack).get("weights", {})
+        expect(wt.get("shape") == [4, 2] and close(wt.get("bias", []), b.astype(float), 0),
+               f"gguf t5 {stack}: attn_rel_b as [4 buckets x 2 heads] ({wt.get('tensor')}, {wt.get('shape')})")
     rep = report(gguf)
     wt = mech(rep, "learned").get("weights", {})
     expect(wt.get("shape") == [6, 8] and wt.get("rows_used") == [0, 5] and close(wt.get("row_norm", []), np.linalg.norm(pos.astype(float), axis=1), 1e-12),
