@@ -14,18 +14,18 @@ namespace posenc::models::detail {
 namespace {
 
 template <class T>
-const T* value_of(const MechanismUse& m, const std::string& key) {
+const T* weight_value_of(const MechanismUse& m, const std::string& key) {
   for (const auto& [k, v] : m.values)
     if (k == key) return std::get_if<T>(&v);
   return nullptr;
 }
 
-std::int64_t int_value(const MechanismUse& m, const std::string& key, std::int64_t fallback) {
-  const auto* v = value_of<std::int64_t>(m, key);
+std::int64_t weight_int_value(const MechanismUse& m, const std::string& key, std::int64_t fallback) {
+  const auto* v = weight_value_of<std::int64_t>(m, key);
   return v != nullptr ? *v : fallback;
 }
 
-std::string shape_text(const std::vector<std::uint64_t>& shape) {
+std::string weight_shape_text(const std::vector<std::uint64_t>& shape) {
   std::string s = "[";
   for (std::size_t i = 0; i < shape.size(); ++i) s += fmt::format("{}{}", i ? ", " : "", shape[i]);
   return s + "]";
@@ -59,14 +59,14 @@ bool table_rule(const ModelReport& r, MechanismUse& m, const StoredTensor& st, M
   t.tensor = st.name, t.dtype = st.dtype, t.shape = st.shape;
   if (!as_rows(st.shape, t.rows, t.width)) {
     m.notes.push_back(fmt::format("weights: {} has shape {}, not [rows, width]: not read as a table", st.name,
-                                  shape_text(st.shape)));
+                                  weight_shape_text(st.shape)));
     return false;
   }
   t.values = st.read();
   const bool grid = m.kind == Mechanism::kLearnedGrid;
-  const std::int64_t offset = grid || m.kind == Mechanism::kSinusoidal ? 0 : int_value(m, "offset", 0);
+  const std::int64_t offset = grid || m.kind == Mechanism::kSinusoidal ? 0 : weight_int_value(m, "offset", 0);
   const std::int64_t positions =
-      int_value(m, grid || m.kind == Mechanism::kSinusoidal ? "rows" : "positions", t.rows - offset);
+      weight_int_value(m, grid || m.kind == Mechanism::kSinusoidal ? "rows" : "positions", t.rows - offset);
   const std::int64_t want_rows = grid ? positions : offset + positions;
   if (t.rows != want_rows)
     out.findings.push_back(fmt::format("{} stores {} rows; the config gives {}{}", st.name, t.rows, want_rows,
@@ -77,9 +77,9 @@ bool table_rule(const ModelReport& r, MechanismUse& m, const StoredTensor& st, M
     if (i < t.first_row || i > t.last_row) t.unused_rows.push_back(i);
   const std::string type = r.model_type;
   if (grid) {
-    t.grid_rows = int_value(m, "grid_rows", 0);
-    t.grid_cols = int_value(m, "grid_cols", 0);
-    const auto* cls = value_of<bool>(m, "class_token");
+    t.grid_rows = weight_int_value(m, "grid_rows", 0);
+    t.grid_cols = weight_int_value(m, "grid_cols", 0);
+    const auto* cls = weight_value_of<bool>(m, "class_token");
     t.class_token = cls != nullptr && *cls;
     t.rule = t.class_token ? fmt::format("row 0: class token; rows 1..{}: the {}x{} patch grid, row-major", t.rows - 1,
                                          t.grid_rows, t.grid_cols)
@@ -101,8 +101,8 @@ bool table_rule(const ModelReport& r, MechanismUse& m, const StoredTensor& st, M
     t.rule = "row t holds position t";
   }
   if (m.kind == Mechanism::kSinusoidal) {
-    const auto* conv = value_of<std::string>(m, "convention");
-    const auto* base = value_of<double>(m, "base");
+    const auto* conv = weight_value_of<std::string>(m, "convention");
+    const auto* base = weight_value_of<double>(m, "base");
     if (conv != nullptr && *conv == "tensor2tensor" && t.width % 2 == 0 && t.width >= 4) {
       // Whisper's sinusoids(length, channels) in float32: [sin(t·w) | cos(t·w)], w_k = exp(−k·ln(10000)/(d/2 − 1)).
       const auto w = encodings::sinusoidal_frequencies_f32(t.width, base != nullptr ? *base : 10000.0,
@@ -136,17 +136,17 @@ bool table_rule(const ModelReport& r, MechanismUse& m, const StoredTensor& st, M
 
 bool bias_rule(MechanismUse& m, const StoredTensor& st, MechanismWeights& out) {
   if (st.shape.size() != 2) {
-    m.notes.push_back(fmt::format("weights: {} has shape {}, not [buckets, heads]", st.name, shape_text(st.shape)));
+    m.notes.push_back(fmt::format("weights: {} has shape {}, not [buckets, heads]", st.name, weight_shape_text(st.shape)));
     return false;
   }
   BiasWeights b;
   b.tensor = st.name, b.dtype = st.dtype, b.shape = st.shape;
   b.buckets = static_cast<std::int64_t>(st.shape[0]), b.heads = static_cast<std::int64_t>(st.shape[1]);
   b.bias = st.read();
-  const auto buckets = int_value(m, "num_buckets", b.buckets), heads = int_value(m, "heads", b.heads);
+  const auto buckets = weight_int_value(m, "num_buckets", b.buckets), heads = weight_int_value(m, "heads", b.heads);
   if (buckets != b.buckets || heads != b.heads)
     out.findings.push_back(fmt::format("{} is {}, the config gives [{}, {}] (num_buckets, heads)", st.name,
-                                       shape_text(st.shape), buckets, heads));
+                                       weight_shape_text(st.shape), buckets, heads));
   out.bias = std::move(b);
   return true;
 }
@@ -196,7 +196,7 @@ std::int64_t layer_of(const std::string& name) {
 }
 
 bool rope_rule(const ModelReport& r, MechanismUse& m, const StoredWeights& w, MechanismWeights& out) {
-  const auto* inv_freq = value_of<std::vector<double>>(m, "inv_freq");
+  const auto* inv_freq = weight_value_of<std::vector<double>>(m, "inv_freq");
   bool first_rope = false;
   for (const auto& other : r.mechanisms)
     if (other.kind == Mechanism::kRope) {
@@ -263,7 +263,7 @@ bool attach_mechanism_weights(const ModelReport& r, MechanismUse& m, const Store
     if (const StoredTensor* st = w.find(key); st != nullptr) found = bias_rule(m, *st, *out);
   } else if (m.kind == Mechanism::kLearned || m.kind == Mechanism::kSinusoidal || m.kind == Mechanism::kLearnedGrid) {
     std::string key;
-    if (const auto* weight = value_of<std::string>(m, "weight"); weight != nullptr) key = *weight;
+    if (const auto* weight = weight_value_of<std::string>(m, "weight"); weight != nullptr) key = *weight;
     if (key.empty() && m.kind == Mechanism::kSinusoidal && m.layer_type == "encoder")
       key = "model.encoder.embed_positions.weight";  // Whisper's encoder table, stored although fixed
     std::string ambiguous;

@@ -11,22 +11,22 @@ namespace {
 
 using nlohmann::json;
 
-json num(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+json weights_num(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
-json numbers(const std::vector<double>& v) {
+json weights_numbers(const std::vector<double>& v) {
   json a = json::array();
-  for (double d : v) a.push_back(num(d));
+  for (double d : v) a.push_back(weights_num(d));
   return a;
 }
 
-std::string shape_text(const std::vector<std::uint64_t>& shape) {
+std::string weights_shape_text(const std::vector<std::uint64_t>& shape) {
   std::string s = "[";
   for (std::size_t i = 0; i < shape.size(); ++i) s += fmt::format("{}{}", i ? ", " : "", shape[i]);
   return s + "]";
 }
 
 /// "0-1, 1026" from sorted indices.
-std::string ranges(const std::vector<std::int64_t>& v) {
+std::string row_ranges(const std::vector<std::int64_t>& v) {
   if (v.empty()) return "none";
   std::string s;
   for (std::size_t i = 0; i < v.size();) {
@@ -39,10 +39,10 @@ std::string ranges(const std::vector<std::int64_t>& v) {
 }
 
 void table_text(const models::TableWeights& t, std::ostream& out) {
-  out << fmt::format("  weights: {} {} {}\n", t.tensor, t.dtype, shape_text(t.shape));
+  out << fmt::format("  weights: {} {} {}\n", t.tensor, t.dtype, weights_shape_text(t.shape));
   out << fmt::format("    rule: {}\n", t.rule);
   out << fmt::format("    rows used: {}-{} of {} (position 0: row {}); unused rows: {}\n", t.first_row, t.last_row, t.rows,
-                     t.first_row, ranges(t.unused_rows));
+                     t.first_row, row_ranges(t.unused_rows));
   if (!t.row_norm.empty()) {
     const auto lo = std::min_element(t.row_norm.begin(), t.row_norm.end());
     const auto hi = std::max_element(t.row_norm.begin(), t.row_norm.end());
@@ -68,7 +68,7 @@ void table_text(const models::TableWeights& t, std::ostream& out) {
 }
 
 void bias_text(const models::BiasWeights& b, std::ostream& out) {
-  out << fmt::format("  weights: {} {} {} (buckets × heads)\n", b.tensor, b.dtype, shape_text(b.shape));
+  out << fmt::format("  weights: {} {} {} (buckets × heads)\n", b.tensor, b.dtype, weights_shape_text(b.shape));
   for (std::int64_t h = 0; h < std::min<std::int64_t>(b.heads, 16); ++h) {
     double lo = INFINITY, hi = -INFINITY;
     for (std::int64_t k = 0; k < b.buckets; ++k) {
@@ -88,7 +88,7 @@ void rope_text(const std::vector<models::RopeTensorWeights>& v, std::ostream& ou
     const auto& t = v[i];
     std::size_t same = 1;  // layers holding the same buffer: one line (JSON lists each)
     while (i + same < v.size() && v[i + same].stored == t.stored && v[i + same].expected == t.expected) ++same;
-    out << fmt::format("  weights: {} {} {}", t.tensor, t.dtype, shape_text(t.shape));
+    out << fmt::format("  weights: {} {} {}", t.tensor, t.dtype, weights_shape_text(t.shape));
     if (same > 1) out << fmt::format(" (and {} more, the same values, to {})", same - 1, v[i + same - 1].tensor);
     i += same - 1;
     if (t.max_rel_diff)
@@ -115,8 +115,8 @@ void weights_json(const models::MechanismUse& m, json& mechanism) {
   if (w.table) {
     const auto& t = *w.table;
     json j = {{"tensor", t.tensor}, {"dtype", t.dtype}, {"shape", t.shape}, {"first_row", t.first_row},
-              {"rows_used", {t.first_row, t.last_row}}, {"unused_rows", t.unused_rows}, {"row_norm", numbers(t.row_norm)}};
-    if (t.formula_max_abs_diff) j["formula_max_abs_diff"] = num(*t.formula_max_abs_diff);
+              {"rows_used", {t.first_row, t.last_row}}, {"unused_rows", t.unused_rows}, {"row_norm", weights_numbers(t.row_norm)}};
+    if (t.formula_max_abs_diff) j["formula_max_abs_diff"] = weights_num(*t.formula_max_abs_diff);
     mechanism["weights"] = j;
     json s = {{"rule", t.rule}, {"padding_row", t.padding_row >= 0 ? json(t.padding_row) : json(nullptr)},
               {"findings", w.findings}};
@@ -126,12 +126,12 @@ void weights_json(const models::MechanismUse& m, json& mechanism) {
       s["class_token"] = t.class_token;
     }
     if (t.statistics) {
-      s["neighbour_cosine_mean"] = num(t.statistics->neighbour_cosine_mean);
-      s["neighbour_cosine_min"] = num(t.statistics->neighbour_cosine_min);
+      s["neighbour_cosine_mean"] = weights_num(t.statistics->neighbour_cosine_mean);
+      s["neighbour_cosine_min"] = weights_num(t.statistics->neighbour_cosine_min);
       if (t.statistics->sinusoid_base > 0) {
-        s["sinusoid_base"] = num(t.statistics->sinusoid_base);
-        s["sinusoid_rms"] = num(t.statistics->sinusoid_rms);
-        s["sinusoid_rms_base_10000"] = num(t.statistics->sinusoid_rms_base_1e4);
+        s["sinusoid_base"] = weights_num(t.statistics->sinusoid_base);
+        s["sinusoid_rms"] = weights_num(t.statistics->sinusoid_rms);
+        s["sinusoid_rms_base_10000"] = weights_num(t.statistics->sinusoid_rms_base_1e4);
       }
     }
     mechanism["weights_summary"] = s;
@@ -139,15 +139,15 @@ void weights_json(const models::MechanismUse& m, json& mechanism) {
     const auto& b = *w.bias;
     json rows = json::array();
     for (std::int64_t k = 0; k < b.buckets; ++k)
-      rows.push_back(numbers(std::vector<double>(b.bias.begin() + k * b.heads, b.bias.begin() + (k + 1) * b.heads)));
+      rows.push_back(weights_numbers(std::vector<double>(b.bias.begin() + k * b.heads, b.bias.begin() + (k + 1) * b.heads)));
     mechanism["weights"] = {{"tensor", b.tensor}, {"dtype", b.dtype}, {"shape", b.shape}, {"bias", rows}};
     mechanism["weights_summary"] = {{"findings", w.findings}};
   } else if (!w.rope.empty()) {
     json list = json::array();
     for (const auto& t : w.rope)
-      list.push_back({{"tensor", t.tensor}, {"dtype", t.dtype}, {"shape", t.shape}, {"stored", numbers(t.stored)},
-                      {"expected", t.expected.empty() ? json(nullptr) : numbers(t.expected)},
-                      {"max_rel_diff", t.max_rel_diff ? num(*t.max_rel_diff) : json(nullptr)}});
+      list.push_back({{"tensor", t.tensor}, {"dtype", t.dtype}, {"shape", t.shape}, {"stored", weights_numbers(t.stored)},
+                      {"expected", t.expected.empty() ? json(nullptr) : weights_numbers(t.expected)},
+                      {"max_rel_diff", t.max_rel_diff ? weights_num(*t.max_rel_diff) : json(nullptr)}});
     mechanism["weights"] = list;
     mechanism["weights_summary"] = {{"findings", w.findings}};
   }
