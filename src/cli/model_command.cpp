@@ -6,8 +6,11 @@
 #include "posenc/error.hpp"
 #include "posenc/models/model_gguf.hpp"
 #include "posenc/models/model_report.hpp"
+#include "posenc/models/model_weights.hpp"
+#include "posenc/analysis/weight_statistics.hpp"
 #include "figure_options.hpp"
 #include "model_figure.hpp"
+#include "model_weights_figure.hpp"
 #include "rope_command.hpp"
 
 namespace posenc::cli {
@@ -16,6 +19,7 @@ namespace {
 struct ModelOptions {
   std::string path;
   std::string gguf;
+  std::string weights_figure;  ///< --weights-figure: a figure of the table read from weights
   ReportOutput output;
   FigureOptions figure;
 };
@@ -33,7 +37,23 @@ int run_model(Context& ctx, const ModelOptions& o) {
     throw Error(o.path.empty() ? std::string("posenc model needs a PATH (config.json, model folder or .gguf) or --gguf FILE")
                                : fmt::format("PATH '{}' and --gguf '{}' are alternatives: give one", o.path, o.gguf));
   const formats::Format f = o.output.prepare();
-  const models::ModelReport r = o.gguf.empty() ? models::read_model(o.path) : gguf_report(o.gguf);
+  models::ModelReport r = o.gguf.empty() ? models::read_model(o.path) : gguf_report(o.gguf);
+  // The trained tables and stored RoPE tensors, when the folder (or the .gguf) holds them.
+  models::attach_weights(r, r.source);  // the config read (its folder), or the .gguf
+  analysis::add_weight_statistics(r);
+  if (!o.weights_figure.empty()) {
+    if (f != formats::Format::kPng && f != formats::Format::kSvg)
+      throw Error("--weights-figure draws a figure: give -o FILE.png or FILE.svg (or --format png|svg)");
+    render::Figure fig = weights_figure(r, o.weights_figure, o.figure);
+    o.figure.apply(fig);
+    std::string title;
+    std::visit([&](const auto& x) { title = x.title; }, fig);
+    render::Metadata metadata = figure_metadata(title, {});
+    metadata.emplace_back("source", r.source);
+    const std::string bytes = figure_bytes(fig, f, metadata);
+    o.output.emit(ctx, f, [&](std::ostream& s) { s << bytes; });
+    return 0;
+  }
   if (f == formats::Format::kPng || f == formats::Format::kSvg) {
     if (r.mechanisms.empty())
       throw Error(r.family.empty() && !r.model_type.empty()
@@ -82,6 +102,13 @@ void add_model_command(CLI::App& app, Context& ctx, int& exit_code) {
       ->type_name("PATH");
   cmd->add_option("--gguf", opts->gguf, "a llama.cpp .gguf model file: the mechanisms llama.cpp uses (header only)")
       ->type_name("FILE");
+  cmd->add_option("--weights-figure", opts->weights_figure,
+                  "with -o FILE.png|svg: a figure of the first position table read from the weights: heatmap (stored "
+                  "rows; T5: bias per bucket and head), similarity (cosine of the used rows), pca (used rows on two "
+                  "principal components), norm (L2 norm per stored row), patch (a patch grid's similarity to its "
+                  "centre patch)")
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(kWeightsFigures), std::end(kWeightsFigures))))
+      ->type_name("KIND");
   opts->output.bind(*cmd, {formats::Format::kText, formats::Format::kJson, formats::Format::kPng, formats::Format::kSvg});
   opts->figure.bind(*cmd);
   cmd->callback([opts, &ctx, &exit_code] { exit_code = run_model(ctx, *opts); });

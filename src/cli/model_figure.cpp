@@ -10,6 +10,7 @@
 #include "posenc/encodings/deberta.hpp"
 #include "posenc/encodings/sinusoidal.hpp"
 #include "posenc/encodings/t5.hpp"
+#include "posenc/models/model_weights.hpp"
 #include "posenc/text.hpp"
 
 namespace posenc::cli {
@@ -245,6 +246,14 @@ render::LineFigure model_figure(const models::ModelReport& r) {
       case models::Mechanism::kConvolutional: add_conv_panel(m, plots); break;
       case models::Mechanism::kAxialRope: add_axial_panel(m, plots); break;
       default: break;  // mixers, no positions: nothing to draw
+    }
+    if (m.weights && m.weights->table) {  // read from the weights: the norm of every stored row
+      const auto& t = *m.weights->table;
+      auto p = model_panel(fmt::format("{} ({}): L2 norm of each stored row; positions use rows {}-{}", t.tensor,
+                                       m.where, t.first_row, t.last_row),
+                           "stored row", "‖row‖", model_indices(t.rows));
+      p.series.push_back({"row norm", t.row_norm});
+      plots.push_back(std::move(p));
     }
   }
   render::LineFigure f;

@@ -11,7 +11,8 @@ namespace posenc::cli {
 /// M-RoPE (the axis t/h/w each pair follows); MLA (which dims of the query head rotate); ALiBi
 /// (slope per head, log axis); T5 (bucket against relative position key − query, per stack);
 /// DeBERTa (bucket against query − key); learned tables (the row each position reads);
-/// sinusoidal tables (⟨PE(0), PE(t)⟩ / (d/2) against t). 300 pixels per plot.
+/// sinusoidal tables (⟨PE(0), PE(t)⟩ / (d/2) against t); a table read from the weights adds the
+/// L2 norm of each stored row. 300 pixels per plot.
 render::LineFigure model_figure(const models::ModelReport& r);
 
 }  // namespace posenc::cli

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <cmath>
 
+#include "model_grids.hpp"
 #include "model_internal.hpp"
 #include "posenc/rope/rope_config.hpp"
 #include "posenc/error.hpp"
@@ -324,6 +325,7 @@ ModelReport parse_model(const std::string& json_text, const std::string& file) {
   } else {
     r.num_layers = detail::layer_count(s, file);
     detail::add_table_mechanisms(s, file, r);
+    detail::add_grid_mechanisms(root, s, file, r);  // vision towers (model_grids.cpp)
   }
   return r;
 }

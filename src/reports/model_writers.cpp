@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "gguf_json.hpp"
+#include "model_weights_writers.hpp"
 
 namespace posenc::reports {
 namespace {
@@ -66,6 +67,7 @@ void write_model_text(const models::ModelReport& r, std::ostream& out) {
     out << fmt::format("{}: model_type {}{}\n", r.source, r.model_type.empty() ? "(none)" : r.model_type,
                        r.family.empty() ? "" : fmt::format(" ({}, {})", r.family, r.config_class));
   if (r.num_layers > 0) out << fmt::format("layers: {}\n", r.num_layers);
+  if (!r.weights_source.empty()) out << fmt::format("weights: {}\n", r.weights_source);
   for (const auto& m : r.mechanisms) {
     out << fmt::format("\n{} — {}\n", to_string(m.kind), m.where);
     std::size_t width = 0;
@@ -74,6 +76,7 @@ void write_model_text(const models::ModelReport& r, std::ostream& out) {
     for (const auto& [k, v] : m.values) out << fmt::format("  {:<{}}  {}\n", k, width, shown(v));
     for (const auto& n : m.notes) out << "  note: " << n << "\n";
     for (const auto& [k, from] : m.sources) out << fmt::format("  from: {:<{}}  {}\n", k, width, from);
+    detail::weights_text(m, out);
     if (!m.command.empty()) out << "  shown by: " << m.command << "\n";
   }
   if (!r.stated.empty()) out << "\nposition-related fields the file states\n";
@@ -95,6 +98,7 @@ void write_model_json(const models::ModelReport& r, std::ostream& out) {
                           {"layers", m.layers}, {"values", values}, {"notes", m.notes},
                           {"command", m.command.empty() ? json(nullptr) : json(m.command)},
                           {"sources", sources}});
+    detail::weights_json(m, mechanisms.back());
   }
   json defaults = json::array();
   for (const auto& d : r.defaults)
@@ -107,7 +111,8 @@ void write_model_json(const models::ModelReport& r, std::ostream& out) {
             {"config_class", r.config_class.empty() ? json(nullptr) : json(r.config_class)},
             {"num_layers", r.num_layers > 0 ? json(r.num_layers) : json(nullptr)}, {"layer_types", r.layer_types},
             {"mechanisms", mechanisms}, {"defaults", defaults}, {"stated", stated}, {"notes", r.notes},
-            {"gguf", r.gguf ? detail::gguf_source_json(*r.gguf) : json(nullptr)}};
+            {"gguf", r.gguf ? detail::gguf_source_json(*r.gguf) : json(nullptr)},
+            {"weights_source", r.weights_source.empty() ? json(nullptr) : json(r.weights_source)}};
   out << j.dump(2) << "\n";
 }
 

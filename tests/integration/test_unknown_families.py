@@ -57,6 +57,21 @@ for path in CONFIGS:
         r = run("rope", "--hf-config", path, "--assume-family", "llama", "--format", "json", text=True)
         got_base = json.loads(r.stdout)["base"] if r.returncode == 0 else None
         expect(got_base == theta, f"{name}: --assume-family llama reads rope_theta {theta} ({got_base}, {r.stderr.strip()[:160]})")
+# The vision towers posenc knows since issue 28 item 4: a learned-grid mechanism whose grid is
+# image_size // patch_size per axis, with a class-token row except SigLIP
+# (SiglipVisionEmbeddings: num_positions = num_patches), read here from each file with Python.
+VISION = {"vit-base-patch16-224.json": True, "clip-vit-base-patch16.json": True, "clip-vit-large-patch14-vision.json": True,
+          "dinov2-large.json": True, "siglip-so400m-patch14-384-vision.json": False}
+for name, class_token in VISION.items():
+    cfg = json.load(open(os.path.join(HERE, "..", "data", "configs", "families", name)))
+    tower = cfg.get("vision_config", cfg)
+    side = tower["image_size"] // tower["patch_size"]
+    r = run("model", os.path.join(HERE, "..", "data", "configs", "families", name), "--format", "json", text=True)
+    grids = [m for m in json.loads(r.stdout)["mechanisms"] if m["kind"] == "learned-grid"] if r.returncode == 0 else []
+    v = grids[0]["values"] if len(grids) == 1 else {}
+    expect(v.get("grid_rows") == side and v.get("grid_cols") == side and v.get("class_token") is class_token
+           and v.get("rows") == side * side + class_token and v.get("width") == tower["hidden_size"],
+           f"{name}: one learned grid of {side}x{side} patches, class token {class_token} ({v})")
 expect(unknown >= 10, f"at least 10 configs of model types posenc does not know are checked ({unknown})")
 print(f"{unknown} configs of unknown model types")
 finish()

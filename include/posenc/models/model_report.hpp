@@ -17,6 +17,8 @@ struct RopeGgufSource;
 
 namespace posenc::models {
 
+struct MechanismWeights;
+
 /// One mechanism and the layers (or stack) that use it.
 struct MechanismUse {
   Mechanism kind = Mechanism::kRope;
@@ -32,6 +34,8 @@ struct MechanismUse {
   /// {"heads", "llama.cpp default: ..."} (empty for a config.json, whose defaults are listed in
   /// ModelReport::defaults).
   std::vector<std::pair<std::string, std::string>> sources = {};
+  /// The mechanism read from the trained weights (model_weights.hpp), null when none were read.
+  std::shared_ptr<MechanismWeights> weights = {};
 };
 
 /// A field the config left out, and the class default it took.
@@ -58,6 +62,8 @@ struct ModelReport {
   std::vector<std::string> notes;
   /// What was read from a .gguf file (version, byte order, architecture, keys); null for a config.
   std::shared_ptr<const rope::RopeGgufSource> gguf;
+  /// The weights read (a .safetensors file, an index or the .gguf), "" when none were.
+  std::string weights_source = {};
 };
 
 /// Reads a config.json (or model folder), or a llama.cpp .gguf file (recognised by its magic

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Benchmark: listing the tensors of sparse ~100 GB safetensors and GGUF files, and a large F16/BF16
+# tensor to a float32 .npy, by posenc against Python's header reading, gguf-py's GGUFReader and
+# numpy (bench/tensors.py says what each row measures; docs/performance.md). Builds posenc in
+# Release (build-release/). gguf-py is not packaged by Debian 12: point GGUF_PY at llama.cpp's
+# gguf-py/ folder (as for bench/dequant.sh); without it that column stays empty.
+# Usage: bash bench/tensors.sh [MiB of the large tensor, default 1024]   BENCH_REPS=3 runs each.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/setup.sh --deps
+if ! /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+  SUDO=$([ "$(id -u)" = 0 ] && echo "" || echo sudo)
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-numpy >/dev/null
+fi
+
+cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
+cmake --build build-release --target posenc -j "$(nproc)" >/dev/null
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
+/usr/bin/python3 bench/tensors.py build-release/posenc "${1:-1024}"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

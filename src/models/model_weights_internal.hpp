@@ -1,0 +1,31 @@
+#pragma once
+// The tensors of a checkpoint or GGUF as model_weights*.cpp use them (internal).
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "posenc/models/model_weights.hpp"
+
+namespace posenc::models::detail {
+
+struct StoredTensor {
+  std::string name, dtype;
+  std::vector<std::uint64_t> shape;           ///< PyTorch order
+  std::function<std::vector<double>()> read;  ///< its values, row-major (read on demand)
+};
+
+struct StoredWeights {
+  std::string source;
+  std::vector<StoredTensor> tensors;
+  /// The tensor named `key`, else the one tensor whose name ends with ".SUFFIX" for the
+  /// longest suffix of `key` (at least two components) that one tensor ends with; nullptr
+  /// when none, `*ambiguous` set to the suffix when two tensors end with it.
+  const StoredTensor* find(const std::string& key, std::string* ambiguous = nullptr) const;
+};
+
+/// Reads `m`'s stored values from `w` with its family's row rule into m.weights; false when
+/// the mechanism has no stored tensor in `w`.
+bool attach_mechanism_weights(const ModelReport& r, MechanismUse& m, const StoredWeights& w);
+
+}  // namespace posenc::models::detail
