@@ -190,9 +190,46 @@ def learned_similarity_png(n, d, out):
     cosine_png(np.random.default_rng(0).normal(0.0, 0.02, (int(n), int(d))), out)
 
 
+def _llama3_inv_freq(cfg, dtype):
+    # transformers' _compute_llama3_parameters: the default inv_freq, then wavelength bands.
+    d = cfg.get("head_dim") or cfg["hidden_size"] // cfg["num_attention_heads"]
+    rs = cfg["rope_scaling"]
+    inv = (1.0 / (cfg["rope_theta"] ** (np.arange(0, d, 2, dtype=np.int64).astype(np.float32) / d))).astype(dtype)
+    factor, lo, hi, old = rs["factor"], rs["low_freq_factor"], rs["high_freq_factor"], rs["original_max_position_embeddings"]
+    wavelen = 2 * np.pi / inv
+    scaled = np.where(wavelen > old / lo, inv / factor, inv)
+    smooth = (old / wavelen - lo) / (hi - lo)
+    mid = (1 - smooth) * scaled / factor + smooth * scaled
+    medium = ~(wavelen < old / hi) & ~(wavelen > old / lo)
+    return np.where(medium, mid, scaled).astype(dtype)
+
+
+def rope_engines(config, n):
+    # What `posenc rope engines` computes for a Llama 3.1 config, in numpy: transformers' float32
+    # cos/sin cache over n positions, the float64 one (its rounding noise), and the cache of each
+    # of the 7 other conventions (meta, ggml, vllm, vllm-0.6, sglang, trtllm, mlx: all float32
+    # llama3 tables here), each compared with transformers' by its largest |difference|.
+    import json
+
+    cfg, n = json.load(open(config)), int(n)
+
+    def table(dtype):
+        t = np.arange(n, dtype=dtype)
+        freqs = np.outer(t, _llama3_inv_freq(cfg, dtype)).astype(dtype)
+        return np.cos(freqs), np.sin(freqs)
+
+    hf_cos, hf_sin = table(np.float32)
+    c64, s64 = table(np.float64)
+    worst = [max(np.abs(c64 - hf_cos).max(), np.abs(s64 - hf_sin).max())]
+    for _ in range(7):
+        c, s = table(np.float32)
+        worst.append(max(np.abs(c - hf_cos).max(), np.abs(s - hf_sin).max()))
+    print(worst)
+
+
 WORKS = {f.__name__: f for f in (sin_npy, rope_npy, savetxt_csv, pandas_csv, heatmap_png, similarity, decay, rope_decay,
                                  check_sinusoidal, t5_png, alibi_png, sinusoidal_similarity_png,
-                                 learned_similarity_png)}
+                                 learned_similarity_png, rope_engines)}
 
 if __name__ == "__main__":
     WORKS[sys.argv[1]](*sys.argv[2:])

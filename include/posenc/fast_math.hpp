@@ -21,4 +21,12 @@ void sin_f32(std::span<const double> w, double p, float* s);
 /// c[i] = cos(w[i]·p) only: the same floats as sincos_f32's c.
 void cos_f32(std::span<const double> w, double p, float* c);
 
+/// s[i] = (float)std::sin((double)a[i]), c[i] = (float)std::cos((double)a[i]), bit for bit: the
+/// float32 cos/sin of transformers and the serving engines (a float32 angle, cos taken in double
+/// and rounded). A vectorised double kernel (Cody–Waite reduction, Taylor polynomials to r¹⁷,
+/// error below 1e-15 relative) decides the float unless its value lies within 2⁻⁴⁰ (relative)
+/// of a float rounding boundary, where std::sin/std::cos decide (about one angle in 10⁵); angles
+/// beyond kFastAngleLimit, NaN and infinities go to std::sin/std::cos too.
+void sincos_f32_exact(const float* a, std::size_t n, float* s, float* c);
+
 }  // namespace posenc

@@ -12,6 +12,7 @@
 #include "posenc/encodings/learned.hpp"
 #include "posenc/rope/rope_config.hpp"
 #include "posenc/error.hpp"
+#include "posenc/parallel.hpp"
 
 namespace posenc::analysis {
 
@@ -93,37 +94,50 @@ std::vector<double> rope_attention_entropy(std::span<const double> theta, const 
     }
   // Streaming softmax per sample: running max m, Z = Σ e^{x−m}, W = Σ x·e^{x−m}; H = m + ln Z − W/Z.
   std::vector<double> m(samples, -INFINITY), z(samples, 0.0), w(samples, 0.0);
-  std::vector<double> c(pairs), sn(pairs);
   std::vector<double> out;
   const std::int64_t last = lengths.empty() ? 0 : lengths.back();
   std::size_t next = 0;
-  for (std::int64_t d = 0; d < last; ++d) {
-    for (std::size_t i = 0; i < pairs; ++i) {
-      const double a = static_cast<double>(d) * theta[i];
-      c[i] = std::cos(a);
-      sn[i] = std::sin(a);
-    }
-    for (std::size_t s = 0; s < samples; ++s) {
-      double x = 0;
-      for (std::size_t i = 0; i < pairs; ++i) x += cre[s * pairs + i] * c[i] - cim[s * pairs + i] * sn[i];
-      x *= scale;
-      if (x > m[s]) {
-        const double r = std::exp(m[s] - x);
-        z[s] *= r;
-        w[s] *= r;
-        m[s] = x;
-      }
-      const double e = std::exp(x - m[s]);
-      z[s] += e;
-      w[s] += x * e;
-    }
-    while (next < lengths.size() && lengths[next] == d + 1) {
-      double h = 0;
-      for (std::size_t s = 0; s < samples; ++s) h += m[s] + std::log(z[s]) - w[s] / z[s];
-      out.push_back(samples == 0 ? 0.0 : h / static_cast<double>(samples));
-      ++next;
-    }
-  }
+  // cos and sin of blocks of offsets on the worker threads; the softmax sums on this thread, in
+  // offset order (the same operations in the same order as one loop).
+  constexpr std::size_t kBlock = 1024;
+  pipeline<std::vector<double>>(
+      static_cast<std::size_t>(std::max<std::int64_t>(last, 0)), kBlock,
+      [&](std::size_t first, std::size_t count, std::vector<double>& buf) {
+        buf.resize(2 * count * pairs);
+        for (std::size_t j = 0; j < count; ++j)
+          for (std::size_t i = 0; i < pairs; ++i) {
+            const double a = static_cast<double>(first + j) * theta[i];
+            buf[2 * j * pairs + i] = std::cos(a);
+            buf[(2 * j + 1) * pairs + i] = std::sin(a);
+          }
+      },
+      [&](std::size_t first, std::size_t count, std::vector<double>& buf) {
+        for (std::size_t j = 0; j < count; ++j) {
+          const auto d = static_cast<std::int64_t>(first + j);
+          const double* c = buf.data() + 2 * j * pairs;
+          const double* sn = c + pairs;
+          for (std::size_t s = 0; s < samples; ++s) {
+            double x = 0;
+            for (std::size_t i = 0; i < pairs; ++i) x += cre[s * pairs + i] * c[i] - cim[s * pairs + i] * sn[i];
+            x *= scale;
+            if (x > m[s]) {
+              const double r = std::exp(m[s] - x);
+              z[s] *= r;
+              w[s] *= r;
+              m[s] = x;
+            }
+            const double e = std::exp(x - m[s]);
+            z[s] += e;
+            w[s] += x * e;
+          }
+          while (next < lengths.size() && lengths[next] == d + 1) {
+            double h = 0;
+            for (std::size_t s = 0; s < samples; ++s) h += m[s] + std::log(z[s]) - w[s] / z[s];
+            out.push_back(samples == 0 ? 0.0 : h / static_cast<double>(samples));
+            ++next;
+          }
+        }
+      });
   return out;
 }
 

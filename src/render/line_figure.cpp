@@ -12,6 +12,20 @@
 namespace posenc::render {
 namespace {
 
+/// The subtitle as a line figure of this height draws it: one wrapped line per 160 px of height
+/// (1 at 240 px, kSubtitleLines from 480 px), the last cut with "…", so that a small figure
+/// keeps room for its plot (issue 26 item 22: at 320 × 240 three subtitle lines left an
+/// 80 × 90 px plot). A subtitle that already fits is returned as it is.
+std::string line_subtitle(const std::string& subtitle, double width, double height) {
+  if (subtitle.empty()) return subtitle;
+  const int lines = std::clamp(static_cast<int>(height / 160), 1, kSubtitleLines);
+  const double room = width - 2 * theme().pad;
+  if (static_cast<int>(wrap_text(subtitle, theme().subtitle, room, kSubtitleLines).size()) <= lines) return subtitle;
+  std::string out;
+  for (const auto& line : wrap_text(subtitle, theme().subtitle, room, lines)) out += (out.empty() ? "" : " ") + line;
+  return out;
+}
+
 bool usable(double v, bool log) { return std::isfinite(v) && (!log || v > 0); }
 
 // [lo, hi] of the usable values; a flat or empty range is widened so the axis has length.
@@ -219,7 +233,7 @@ void fill_panel(const LineFigure& f, LinePlan& l, bool bare) {
 std::vector<LinePlan> plan(const LineFigure& f, double width, double height, bool bare) {
   std::vector<const LineFigure*> plots = {&f};
   for (const auto& p : f.panels) plots.push_back(&p);
-  const double top = bare ? 0.0 : title_height(f.title, f.subtitle, width);
+  const double top = bare ? 0.0 : title_height(f.title, line_subtitle(f.subtitle, width, height), width);
   const double each = (height - top) / static_cast<double>(plots.size());
   std::vector<LinePlan> panels;
   for (std::size_t k = 0; k < plots.size(); ++k) {
@@ -262,7 +276,8 @@ FigureLayout line_plot_layout(const LineFigure& f) {
   const auto panels = plan(f, f.width, f.height, false);
   FigureLayout out;
   const bool titled = !f.title.empty() || !f.subtitle.empty();
-  out.title = {0, 0, static_cast<double>(f.width), titled ? title_height(f.title, f.subtitle, f.width) : 0.0};
+  const std::string subtitle = line_subtitle(f.subtitle, f.width, f.height);
+  out.title = {0, 0, static_cast<double>(f.width), titled ? title_height(f.title, subtitle, f.width) : 0.0};
   for (const auto& l : panels) {
     out.plots.push_back(l.plot);
     if (l.with_legend && out.legend.w == 0) out.legend = l.box, out.legend_entries = l.legend;
@@ -294,7 +309,7 @@ void draw_line_plot(Canvas& c, const LineFigure& f, bool bare) {
     if (l.with_legend) draw_legend(c, l.box, l.legend);
     if (!l.heading.empty()) draw_label(c, heading_label(l));
   }
-  if (!bare) draw_title(c, f.title, f.subtitle);
+  if (!bare) draw_title(c, f.title, line_subtitle(f.subtitle, c.width(), c.height()));
 }
 
 }  // namespace posenc::render

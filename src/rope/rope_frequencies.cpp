@@ -3,10 +3,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "posenc/error.hpp"
+#include "posenc/fast_math.hpp"
 #include "rope_internal.hpp"
 
 namespace posenc::rope {
@@ -127,13 +129,21 @@ RopePairValues rope_pair_values(const RopeConfig& c, const RopeFrequencies& f, s
   if (c.precision == RopePrecision::kF32) {
     // HF: freqs = inv_freq.float() @ position_ids.float() (a float32 product), then
     // cos(emb) * attention_scaling in float32. Meta: torch.outer(t, freqs) in float32.
+    // cos and sin of the float32 angle are taken in double and rounded (sincos_f32_exact: the
+    // same bits as std::cos/std::sin, vectorised).
     const float t = static_cast<float>(position);
     const float a = static_cast<float>(att);
-    for (std::size_t i = 0; i < n; ++i) {
-      const float angle = t * static_cast<float>(f.inv_freq[i]);
-      v.angle[i] = angle;
-      v.cos[i] = static_cast<float>(static_cast<float>(std::cos(static_cast<double>(angle))) * a);
-      v.sin[i] = static_cast<float>(static_cast<float>(std::sin(static_cast<double>(angle))) * a);
+    constexpr std::size_t kChunk = 256;
+    float angle[kChunk], cs[kChunk], sn[kChunk];
+    for (std::size_t first = 0; first < n; first += kChunk) {
+      const std::size_t m = std::min(kChunk, n - first);
+      for (std::size_t i = 0; i < m; ++i) angle[i] = t * static_cast<float>(f.inv_freq[first + i]);
+      sincos_f32_exact(angle, m, sn, cs);
+      for (std::size_t i = 0; i < m; ++i) {
+        v.angle[first + i] = angle[i];
+        v.cos[first + i] = static_cast<float>(cs[i] * a);
+        v.sin[first + i] = static_cast<float>(sn[i] * a);
+      }
     }
   } else {
     const double t = static_cast<double>(position);

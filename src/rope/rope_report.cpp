@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "posenc/error.hpp"
+#include "posenc/parallel.hpp"
 
 namespace posenc::rope {
 namespace {
@@ -178,20 +179,40 @@ RopeDiff compare_rope(const RopeConfig& a, const RopeConfig& b, std::int64_t len
     if (rel > d.inv_freq_max_rel) d.inv_freq_max_rel = rel, d.inv_freq_worst_pair = i;
     d.inv_freq_rel.push_back(rel);
   }
+  // Blocks of positions on the worker threads, merged in position order: the maxima and the
+  // first worst position are those of one pass from 0 to len, whatever the thread count.
+  struct Span {
+    double cos_max = 0, sin_max = 0, worst = -1;
+    std::int64_t worst_position = 0;
+    std::size_t worst_pair = 0;
+    std::vector<double> table_max;
+  };
   d.table_max_abs.assign(d.pairs, 0.0);
   double worst = -1;
-  for (std::int64_t t = 0; t < len; ++t) {
-    const auto va = rope_pair_values(a, fa, t);
-    const auto vb = rope_pair_values(b, fb, t);
-    for (std::size_t i = 0; i < d.pairs; ++i) {
-      const double dc = std::abs(va.cos[i] - vb.cos[i]);
-      const double ds = std::abs(va.sin[i] - vb.sin[i]);
-      d.cos_max_abs = std::max(d.cos_max_abs, dc);
-      d.sin_max_abs = std::max(d.sin_max_abs, ds);
-      d.table_max_abs[i] = std::max(d.table_max_abs[i], std::max(dc, ds));
-      if (std::max(dc, ds) > worst) worst = std::max(dc, ds), d.table_worst_position = t, d.table_worst_pair = i;
-    }
-  }
+  pipeline<Span>(
+      static_cast<std::size_t>(std::max<std::int64_t>(len, 0)), 2048,
+      [&](std::size_t first, std::size_t count, Span& s) {
+        s = Span{};
+        s.table_max.assign(d.pairs, 0.0);
+        for (auto t = static_cast<std::int64_t>(first); t < static_cast<std::int64_t>(first + count); ++t) {
+          const auto va = rope_pair_values(a, fa, t);
+          const auto vb = rope_pair_values(b, fb, t);
+          for (std::size_t i = 0; i < d.pairs; ++i) {
+            const double dc = std::abs(va.cos[i] - vb.cos[i]);
+            const double ds = std::abs(va.sin[i] - vb.sin[i]);
+            s.cos_max = std::max(s.cos_max, dc);
+            s.sin_max = std::max(s.sin_max, ds);
+            s.table_max[i] = std::max(s.table_max[i], std::max(dc, ds));
+            if (std::max(dc, ds) > s.worst) s.worst = std::max(dc, ds), s.worst_position = t, s.worst_pair = i;
+          }
+        }
+      },
+      [&](std::size_t, std::size_t, Span& s) {
+        d.cos_max_abs = std::max(d.cos_max_abs, s.cos_max);
+        d.sin_max_abs = std::max(d.sin_max_abs, s.sin_max);
+        for (std::size_t i = 0; i < d.pairs; ++i) d.table_max_abs[i] = std::max(d.table_max_abs[i], s.table_max[i]);
+        if (s.worst > worst) worst = s.worst, d.table_worst_position = s.worst_position, d.table_worst_pair = s.worst_pair;
+      });
   return d;
 }
 

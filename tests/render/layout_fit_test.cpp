@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "layout_checks.hpp"
+#include "posenc/render/axes.hpp"
 #include "render_samples.hpp"
 
 using namespace posenc::render;
@@ -139,4 +140,34 @@ TEST_CASE("tick labels never overlap, even on a figure too small to read", "[fig
         CHECK_FALSE(a.box.inflated(2).overlaps(b.box.inflated(2)));
       }
   }
+}
+
+TEST_CASE("a small line figure keeps its plot: the subtitle shortened, texts apart", "[figure][layout]") {
+  // Issue 26 item 22: at 320 × 240 a subtitle of three wrapped lines and a legend left an
+  // 80 × 90 px plot (9 % of the figure) and cut the x label. One subtitle line per 160 px of
+  // height (one here, cut with "…"); the plot keeps at least 30 % of the figure.
+  LineFigure f = sample_lines(2);
+  f.width = 320, f.height = 240;
+  f.subtitle = "rope decay of q = k = ones, base 10000, dimension 128, offsets 0 to 100, "
+               "normalised by d/2, the RoFormer bound drawn on the same axis, every pair counted once";
+  const double room = f.width - 2 * theme().pad;
+  REQUIRE(wrap_text(f.subtitle, theme().subtitle, room, kSubtitleLines).size() == 3);  // three lines before
+  const FigureLayout l = figure_layout(f);
+  REQUIRE(l.plots.size() == 1);
+  const Rect& p = l.plots[0];
+  INFO("title band " << l.title.h << " px, plot " << p.w << " × " << p.h);
+  CHECK(l.title.h <= 0.25 * f.height);
+  CHECK(p.w * p.h >= 0.30 * f.width * f.height);
+  CHECK(l.legend.w > 0);
+  CHECK_FALSE(l.legend.overlaps(l.title));
+  CHECK_FALSE(p.overlaps(l.title));
+  for (const auto& t : l.texts) {
+    INFO("'" << t.text << "'");
+    CHECK_FALSE(t.box.overlaps(l.title));
+    CHECK_FALSE(t.box.overlaps(l.legend));
+  }
+  check_texts(f, "xy");  // every label inside the image, with ink, apart from the others
+  // A figure tall enough keeps every subtitle line (the default 500 px: three).
+  f.height = 500;
+  CHECK(figure_layout(f).title.h == Approx(l.title.h + 2 * 1.25 * theme().subtitle));  // a line is 1.25 × the size
 }

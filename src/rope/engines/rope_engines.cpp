@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "posenc/error.hpp"
+#include "posenc/fast_math.hpp"
 
 namespace posenc::rope::detail {
 namespace engine {
@@ -215,10 +217,25 @@ RopePairValues values_engines(const RopeConfig& c, const RopeFrequencies& f, std
   if (f.position_scale != 1.0) t = static_cast<T>(f.position_scale) * t;
   const auto& held = overflow ? f.overflow_inv_freq : f.inv_freq_held.empty() ? f.inv_freq : f.inv_freq_held;
   const double att = c.apply_attention_factor ? f.attention_factor : 1.0;
+  // float32: cos and sin of the float angle taken in double and rounded, a chunk at a time
+  // (sincos_f32_exact: the same bits as std::cos/std::sin, vectorised).
+  constexpr std::size_t kChunk = 256;
+  float angles[kChunk], coss[kChunk], sins[kChunk];
   for (std::size_t i = 0; i < n; ++i) {
     const T angle = t * static_cast<T>(held[i]);
-    const T cs = static_cast<T>(std::cos(static_cast<double>(angle)));
-    const T sn = static_cast<T>(std::sin(static_cast<double>(angle)));
+    T cs, sn;
+    if constexpr (std::is_same_v<T, float>) {
+      if (i % kChunk == 0) {
+        const std::size_t m = std::min(kChunk, n - i);
+        for (std::size_t j = 0; j < m; ++j) angles[j] = t * static_cast<T>(held[i + j]);
+        sincos_f32_exact(angles, m, sins, coss);
+      }
+      cs = coss[i % kChunk];
+      sn = sins[i % kChunk];
+    } else {
+      cs = std::cos(angle);
+      sn = std::sin(angle);
+    }
     v.angle[i] = static_cast<double>(angle);
     if (f.attention_in_f64) {  // numpy: float32 cos times a float64 scalar, cast back at the end
       v.cos[i] = static_cast<double>(static_cast<T>(static_cast<double>(cs) * att));
