@@ -82,6 +82,23 @@ def similarity(scheme=None, /, **params):
     return _posenc.similarity(scheme or "", params)
 
 
+def decay(scheme=None, /, **params):
+    """``posenc decay SCHEME ... --format json``: how the score, bias or bucket changes with the
+    offset, as a dict ("offset" and each series' "values" as arrays; max_offset=, from_=, metric=,
+    symmetric=, qk=, seed=, no_extras=, dtype=). One scheme per call (no vary= or compare=)."""
+    if "from_" in params:  # `from` is a Python keyword
+        params["from"] = params.pop("from_")
+    return _report(_posenc.decay(scheme or "", params))
+
+
+def project(scheme=None, /, **params):
+    """``posenc project SCHEME ... --format json``: the positions as 2 or 3 coordinates (dims=[i, j]
+    or pca=2|3; default the table's own 2 or 3 columns, else pca=2), a dict as similarity's."""
+    if isinstance(params.get("dims"), (list, tuple)):
+        params["dims"] = ",".join(str(int(d)) for d in params["dims"])
+    return _posenc.project(scheme or "", params)
+
+
 class CheckResult(dict):
     """``posenc check --format json`` as a dict (scheme, params, all_hold, identities, skipped),
     with ``holds`` (every identity holds), and ``errors`` and ``tolerances`` by identity name."""
@@ -155,6 +172,10 @@ def figure(command, *args, **params):
     """The figure of a command: ``figure("generate", "sinusoidal", len=50, dim=128)`` or
     ``figure("rope", hf_config="config.json")``; figure options width=, height=, title=, scale=,
     cmap= (and reduce=, vmin=, vmax= for tables)."""
+    if "from_" in params:
+        params["from"] = params.pop("from_")
+    if isinstance(params.get("dims"), (list, tuple)):
+        params["dims"] = ",".join(str(int(d)) for d in params["dims"])
     return Figure(_posenc.figure(command, tuple(args), params))
 
 

@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "kwargs.hpp"
 #include "posenc/error.hpp"
+#include "posenc/render/analysis_figures.hpp"
 #include "posenc/render/figure.hpp"
 #include "posenc/render/table_figure.hpp"
 #include "posenc/schemes/registry.hpp"
@@ -208,7 +209,35 @@ FigureData figure(const std::string& command, py::tuple args, py::dict kwargs) {
     apply(d.figure);
     return d;
   }
-  throw Error(fmt::format("figure('{}'): the figures of generate and rope are drawn here; choose one of: generate, rope",
+  if (command == "decay" || command == "project") {
+    if (args.size() > 1) throw Error(fmt::format("figure('{}', SCHEME, ...) takes one scheme name", command));
+    const std::string scheme = args.empty() ? std::string() : py::str(args[0]).cast<std::string>();
+    if (command == "project") {
+      bool float64 = false;
+      const auto p = projection(scheme, kw, float64);
+      py::gil_scoped_release release;
+      const TableInfo& info = p.table->info();
+      FigureData d{render::projection_figure(*p.table), render::figure_metadata(info.title, info.params)};
+      apply(d.figure);
+      return d;
+    }
+    const DecayOutcome o = decay_outcome(scheme, kw);
+    py::gil_scoped_release release;
+    render::DecayFigureText t;
+    t.who = t.scheme = o.settings.scheme, t.metric = o.settings.metric, t.from = o.settings.from;
+    render::LineFigure line = render::decay_figure(t, o.offsets, o.run);
+    std::vector<std::pair<std::string, ParamValue>> params;  // what the command's figure metadata lists
+    for (const auto& n : o.settings.params.names()) params.emplace_back(n, o.settings.params.value(n));
+    if (o.run.uses_metric) params.emplace_back("metric", o.settings.metric);
+    if (o.run.uses_qk) params.emplace_back("qk", fmt::format("{} (seed {})", o.settings.qk, o.settings.seed));
+    params.emplace_back("method", o.run.method());
+    render::Metadata metadata = render::figure_metadata(line.title, params);
+    FigureData d{std::move(line), std::move(metadata)};
+    apply(d.figure);
+    return d;
+  }
+  throw Error(fmt::format("figure('{}'): the figures of generate, rope, decay and project are drawn here; choose one of: "
+                          "generate, rope, decay, project",
                           command));
 }
 
@@ -227,6 +256,8 @@ PYBIND11_MODULE(_posenc, m) {
   m.def("extrapolate", &extrapolate, py::arg("kwargs"));
   m.def("model", &model, py::arg("path"));
   m.def("similarity", &similarity, py::arg("scheme"), py::arg("kwargs"));
+  m.def("decay", &decay, py::arg("scheme"), py::arg("kwargs"));
+  m.def("project", &project, py::arg("scheme"), py::arg("kwargs"));
   m.def("check", &check, py::arg("scheme"), py::arg("kwargs"));
   m.def("figure", &figure, py::arg("command"), py::arg("args"), py::arg("kwargs"));
   py::class_<FigureData>(m, "FigureData")
