@@ -57,6 +57,13 @@ def rope(**settings):
     return _report(_posenc.rope(settings))
 
 
+def rope_diff(**settings):
+    """``posenc rope diff --format json``: two sides of the same RoPE settings compared (config_a=,
+    config_b=, and any setting per side: convention_b="ggml", factor_b=8; len=, tol=); "pass" says
+    whether every difference is within tol. A .gguf config_b: the conversion check's JSON."""
+    return _report(_posenc.rope_diff(settings))
+
+
 def rope_engines(**settings):
     """``posenc rope engines --format json``: every engine's RoPE beside transformers' (len=, tol=)."""
     text, _within = _posenc.rope_engines(settings)

@@ -13,6 +13,7 @@
 #include "checkpoint.hpp"
 #include "commands.hpp"
 #include "kwargs.hpp"
+#include "rope_diff.hpp"
 #include "posenc/error.hpp"
 #include "posenc/render/analysis_figures.hpp"
 #include "posenc/render/figure.hpp"
@@ -22,6 +23,7 @@
 namespace py = pybind11;
 
 namespace posenc::python {
+
 namespace {
 
 /// generate's own keywords besides the scheme's: --dtype, --hf-config (gguf= names a .gguf).
@@ -91,19 +93,6 @@ double library_seconds(const std::string& scheme, py::dict kwargs) {
   std::unique_ptr<float[]> data(new float[n]);
   fill_table(*table, data.get());
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-ParamMap rope_settings(Keywords& kw) {
-  ParamMap p;
-  const std::string model = take_model_path(kw);
-  for (const auto& spec : schemes::find_scheme("rope").params) {
-    if (spec.name == "len" || spec.name == "table" || spec.name == "hf-config") continue;
-    ParamValue v = spec.default_value;
-    const bool given = kw.take_one(spec, v);
-    p.set(spec.name, std::move(v), given);
-  }
-  p.set("hf-config", model, !model.empty());
-  return p;
 }
 
 std::string rope(py::dict kwargs) {
@@ -242,6 +231,20 @@ FigureData figure(const std::string& command, py::tuple args, py::dict kwargs) {
 }
 
 }  // namespace
+
+ParamMap rope_settings(Keywords& kw) {
+  ParamMap p;
+  const std::string model = take_model_path(kw);
+  for (const auto& spec : schemes::find_scheme("rope").params) {
+    if (spec.name == "len" || spec.name == "table" || spec.name == "hf-config") continue;
+    ParamValue v = spec.default_value;
+    const bool given = kw.take_one(spec, v);
+    p.set(spec.name, std::move(v), given);
+  }
+  p.set("hf-config", model, !model.empty());
+  return p;
+}
+
 }  // namespace posenc::python
 
 PYBIND11_MODULE(_posenc, m) {
@@ -252,6 +255,7 @@ PYBIND11_MODULE(_posenc, m) {
   m.def("generate", &generate, py::arg("scheme"), py::arg("kwargs"));
   m.def("_library_seconds", &library_seconds, py::arg("scheme"), py::arg("kwargs"));
   m.def("rope", &rope, py::arg("kwargs"));
+  m.def("rope_diff", &rope_diff, py::arg("kwargs"));
   m.def("rope_engines", &rope_engines, py::arg("kwargs"));
   m.def("extrapolate", &extrapolate, py::arg("kwargs"));
   m.def("model", &model, py::arg("path"));
