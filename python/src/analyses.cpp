@@ -122,27 +122,30 @@ py::dict table_dict(const Table& t, bool float64) {
   return d;
 }
 
-py::dict similarity(const std::string& scheme_arg, py::dict kwargs) {
-  Keywords kw(kwargs, scheme_arg.empty() ? "similarity" : "similarity " + scheme_arg);
+std::unique_ptr<Table> similarity_table(const std::string& scheme_arg, Keywords& kw, bool for_figure, bool& float64) {
   ParamValue metric = std::string("cosine"), qk = std::string("ones"), seed = std::int64_t{0}, dtype = std::string("float32");
   kw.take_one(option_spec("metric", std::string("cosine"), -1e300, 1e300, {"dot", "cosine", "distance"}), metric);
   kw.take_one(option_spec("qk", std::string("ones"), -1e300, 1e300, {"ones", "random", "same"}), qk);
   kw.take_one(option_spec("seed", std::int64_t{0}, 0), seed);
   kw.take_one(option_spec("dtype", std::string("float32"), -1e300, 1e300, {"float32", "float64"}), dtype);
+  float64 = std::get<std::string>(dtype) == "float64";
   // As the command: a bias scheme has no vectors, refused before its table is made.
   if (!scheme_arg.empty()) analysis::check_similarity_scheme(schemes::find_scheme(scheme_arg).name);
   std::string scheme;
   ParamMap params;
   auto table = analysis_table(scheme_arg, kw, scheme, params);
   kw.finish();
-  std::unique_ptr<Table> result;
-  {
-    py::gil_scoped_release release;
-    analysis::check_similarity_scheme(scheme);
-    result = analysis::scheme_similarity(scheme, *table, std::get<std::string>(metric), std::get<std::string>(qk),
-                                         static_cast<std::uint64_t>(std::get<std::int64_t>(seed)), false);
-  }
-  return table_dict(*result, std::get<std::string>(dtype) == "float64");
+  py::gil_scoped_release release;
+  analysis::check_similarity_scheme(scheme);
+  return analysis::scheme_similarity(scheme, *table, std::get<std::string>(metric), std::get<std::string>(qk),
+                                     static_cast<std::uint64_t>(std::get<std::int64_t>(seed)), for_figure);
+}
+
+py::dict similarity(const std::string& scheme_arg, py::dict kwargs) {
+  Keywords kw(kwargs, scheme_arg.empty() ? "similarity" : "similarity " + scheme_arg);
+  bool float64 = false;
+  const auto result = similarity_table(scheme_arg, kw, false, float64);
+  return table_dict(*result, float64);
 }
 
 DecayOutcome decay_outcome(const std::string& scheme_arg, Keywords& kw) {

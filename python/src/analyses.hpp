@@ -36,6 +36,9 @@ std::string decay(const std::string& scheme, pybind11::dict kwargs);
 analysis::Projection projection(const std::string& scheme, Keywords& kw, bool& float64);
 /// `posenc project … --format json` as table_dict (a rank note is a UserWarning).
 pybind11::dict project(const std::string& scheme, pybind11::dict kwargs);
+/// `posenc similarity SCHEME …`'s table (metric=, qk=, seed=, dtype= sets `float64`);
+/// `for_figure` as the command computes it for -o x.png.
+std::unique_ptr<Table> similarity_table(const std::string& scheme, Keywords& kw, bool for_figure, bool& float64);
 pybind11::dict similarity(const std::string& scheme, pybind11::dict kwargs);
 /// {"scheme", "params", "options", "all_hold", "identities", "skipped"} as `posenc check
 /// --format json` has them (but "command").

@@ -119,8 +119,7 @@ py::tuple rope_engines(py::dict kwargs) {
   return py::make_tuple(json, within);
 }
 
-std::string extrapolate(py::dict kwargs) {
-  Keywords kw(kwargs, "extrapolate");
+ExtrapolateArgs extrapolate_args(Keywords& kw) {
   ExtrapolateArgs a;
   ParamMap own;
   kw.take(extrapolate_specs(), own);
@@ -138,6 +137,12 @@ std::string extrapolate(py::dict kwargs) {
       if (kw.take_one(spec, v)) p.set(spec.name, std::move(v), true);
     }
   }
+  return a;
+}
+
+std::string extrapolate(py::dict kwargs) {
+  Keywords kw(kwargs, "extrapolate");
+  const ExtrapolateArgs a = extrapolate_args(kw);
   kw.finish();
   py::gil_scoped_release release;
   return extrapolate_json(a);
@@ -198,6 +203,44 @@ FigureData figure(const std::string& command, py::tuple args, py::dict kwargs) {
     apply(d.figure);
     return d;
   }
+  if (command == "similarity") {
+    if (args.size() > 1) throw Error("figure('similarity', SCHEME, ...) takes one scheme name");
+    render::TableFigureOptions o;
+    kw.take_one(option_spec("reduce", std::string("auto"), -1e300, 1e300, {"auto", "mean", "max"}), reduce);
+    const bool has_vmin = kw.take_one(option_spec("vmin", 0.0), vmin), has_vmax = kw.take_one(option_spec("vmax", 0.0), vmax);
+    bool float64 = false;
+    auto table = similarity_table(args.empty() ? std::string() : py::str(args[0]).cast<std::string>(), kw, true, float64);
+    o.width = static_cast<int>(std::get<std::int64_t>(width)), o.height = static_cast<int>(std::get<std::int64_t>(height));
+    o.scale = std::get<double>(scale), o.title = std::get<std::string>(title), o.cmap = std::get<std::string>(cmap);
+    o.reduce = std::get<std::string>(reduce);
+    if (has_vmin) o.vmin = std::get<double>(vmin);
+    if (has_vmax) o.vmax = std::get<double>(vmax);
+    py::gil_scoped_release release;
+    FigureData d{render::table_heatmap(*table, o), render::figure_metadata(table->info().title, table->info().params)};
+    apply(d.figure);
+    return d;
+  }
+  if (command == "extrapolate") {
+    if (!args.empty()) throw Error("figure('extrapolate', ...) takes keywords only (those of extrapolate())");
+    const ExtrapolateArgs a = extrapolate_args(kw);
+    kw.finish();
+    py::gil_scoped_release release;
+    FigureData d = extrapolate_figure(a);
+    apply(d.figure);
+    return d;
+  }
+  if (command == "rope_engines" || command == "rope engines") {
+    if (!args.empty()) throw Error("figure('rope_engines', ...) takes keywords only (those of rope_engines())");
+    ParamValue len = std::int64_t{4096}, tol = 1e-2;
+    kw.take_one(option_spec("len", std::int64_t{4096}, 1, static_cast<double>(encodings::kMaxLen)), len);
+    kw.take_one(option_spec("tol", 1e-2, 0), tol);
+    const ParamMap p = rope_settings(kw);
+    kw.finish();
+    py::gil_scoped_release release;
+    FigureData d = rope_engines_figure(p, std::get<std::int64_t>(len), std::get<double>(tol));
+    apply(d.figure);
+    return d;
+  }
   if (command == "decay" || command == "project") {
     if (args.size() > 1) throw Error(fmt::format("figure('{}', SCHEME, ...) takes one scheme name", command));
     const std::string scheme = args.empty() ? std::string() : py::str(args[0]).cast<std::string>();
@@ -225,8 +268,9 @@ FigureData figure(const std::string& command, py::tuple args, py::dict kwargs) {
     apply(d.figure);
     return d;
   }
-  throw Error(fmt::format("figure('{}'): the figures of generate, rope, decay and project are drawn here; choose one of: "
-                          "generate, rope, decay, project",
+  throw Error(fmt::format("figure('{}'): the figures of generate, rope, decay, project, similarity, extrapolate and "
+                          "rope_engines are drawn here; choose one of: generate, rope, decay, project, similarity, "
+                          "extrapolate, rope_engines",
                           command));
 }
 

@@ -78,3 +78,19 @@ def test_decay_and_project_figures_are_the_cli_figures(tmp_path):
     out = tmp_path / "loop.svg"
     run_cli("project", "sine", "--dim", 3, "--len", 200, "-o", out)
     assert posenc.figure("project", "sine", dim=3, len=200).svg() == out.read_bytes()
+
+
+def test_similarity_extrapolate_and_engines_figures_are_the_cli_figures(tmp_path):
+    out = tmp_path / "sim.png"
+    run_cli("similarity", "sinusoidal", "--len", 60, "--dim", 32, "-o", out)
+    assert posenc.figure("similarity", "sinusoidal", len=60, dim=32).png() == out.read_bytes()
+    out = tmp_path / "extrapolate.svg"
+    run_cli("extrapolate", "--train-len", 2048, "--target-len", 8192, "--schemes", "alibi,t5", "--methods", "linear,yarn",
+            "--samples", 4, "-o", out)
+    f = posenc.figure("extrapolate", train_len=2048, target_len=8192, schemes="alibi,t5", methods=["linear", "yarn"], samples=4)
+    assert f.svg() == out.read_bytes()
+    out = tmp_path / "engines.png"
+    run_cli("rope", "engines", "--dim", 64, "--len", 100, "-o", out)
+    assert posenc.figure("rope_engines", dim=64, len=100).png() == out.read_bytes()
+    with pytest.raises(posenc.Error, match="choose one of: generate, rope, decay, project, similarity"):
+        posenc.figure("simlarity")
