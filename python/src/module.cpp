@@ -17,6 +17,7 @@
 #include "posenc/error.hpp"
 #include "posenc/render/analysis_figures.hpp"
 #include "posenc/render/figure.hpp"
+#include "posenc/render/rope_figures.hpp"
 #include "posenc/render/table_figure.hpp"
 #include "posenc/schemes/registry.hpp"
 
@@ -220,6 +221,21 @@ FigureData figure(const std::string& command, py::tuple args, py::dict kwargs) {
     apply(d.figure);
     return d;
   }
+  if (command == "rope_diff" || command == "rope diff") {
+    if (!args.empty()) throw Error("figure('rope_diff', ...) takes keywords only (those of rope_diff())");
+    const RopeDiffRun run = rope_diff_run(kw);
+    if (run.gguf) throw Error("figure('rope_diff'): a .gguf config_b is checked as text or json, not drawn (use rope_diff())");
+    py::gil_scoped_release release;
+    FigureData d{render::rope_diff_figure(*run.diff, run.labels, run.tol, run.len), {}};
+    apply(d.figure);
+    // As `posenc rope diff -o x.png` writes them.
+    d.metadata = render::figure_metadata(std::get<render::LineFigure>(d.figure).title, {});
+    d.metadata.emplace_back("a", run.labels.a);
+    d.metadata.emplace_back("b", run.labels.b);
+    d.metadata.emplace_back("len", fmt::format("{}", run.len));
+    d.metadata.emplace_back("tol", fmt::format("{}", run.tol));
+    return d;
+  }
   if (command == "extrapolate") {
     if (!args.empty()) throw Error("figure('extrapolate', ...) takes keywords only (those of extrapolate())");
     const ExtrapolateArgs a = extrapolate_args(kw);
@@ -268,9 +284,9 @@ FigureData figure(const std::string& command, py::tuple args, py::dict kwargs) {
     apply(d.figure);
     return d;
   }
-  throw Error(fmt::format("figure('{}'): the figures of generate, rope, decay, project, similarity, extrapolate and "
-                          "rope_engines are drawn here; choose one of: generate, rope, decay, project, similarity, "
-                          "extrapolate, rope_engines",
+  throw Error(fmt::format("figure('{}'): the figures of generate, rope, decay, project, similarity, extrapolate, "
+                          "rope_engines and rope_diff are drawn here; choose one of: generate, rope, decay, project, "
+                          "similarity, extrapolate, rope_engines, rope_diff",
                           command));
 }
 

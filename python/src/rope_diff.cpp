@@ -65,8 +65,8 @@ ParamMap py_side_params(ParamMap p, const PySide& s) {
 
 }  // namespace
 
-std::string rope_diff(py::dict kwargs) {
-  Keywords kw(kwargs, "rope_diff");
+RopeDiffRun rope_diff_run(Keywords& kw) {
+  RopeDiffRun run;
   ParamValue len = std::int64_t{4096}, tol = 1e-6, max_model_len = std::int64_t{0};
   kw.take_one(option_spec("len", std::int64_t{4096}, 1, static_cast<double>(encodings::kMaxLen)), len);
   const bool tol_given = kw.take_one(option_spec("tol", 1e-6, 0), tol);
@@ -81,17 +81,28 @@ std::string rope_diff(py::dict kwargs) {
   const ParamMap pa = py_side_params(shared, a), pb = py_side_params(shared, b);
   const auto ra = models::resolve_rope_config(pa, a.config ? "--config-a" : "--hf-config");
   const auto rb = models::resolve_rope_config(pb, b.config ? "--config-b" : "--hf-config");
-  reports::RopeDiffLabels labels{py_side_label(a, shared), py_side_label(b, shared)};
-  std::ostringstream out;
+  run.labels = {py_side_label(a, shared), py_side_label(b, shared)};
+  run.len = std::get<std::int64_t>(len), run.tol = std::get<double>(tol);
   if (rb.gguf && !ra.gguf) {  // config.json against the GGUF converted from it
     const std::int64_t m = std::get<std::int64_t>(max_model_len);
-    const auto k = models::check_gguf_conversion(ra, rb, m > 0 ? m : rb.max_model_len, tol_given ? std::get<double>(tol) : 1e-4, &pa);
-    reports::write_gguf_check_json(k, labels.a, labels.b, out);
-    return out.str();
+    run.gguf = models::check_gguf_conversion(ra, rb, m > 0 ? m : rb.max_model_len, tol_given ? run.tol : 1e-4, &pa);
+    return run;
   }
-  const auto d = rope::compare_rope(ra, rb, std::get<std::int64_t>(len));
-  if (labels.a == labels.b) labels.a += " (a)", labels.b += " (b)";
-  reports::write_rope_diff_json(d, labels, std::get<double>(tol), std::get<std::int64_t>(len), out);
+  run.diff = rope::compare_rope(ra, rb, run.len);
+  if (run.labels.a == run.labels.b) run.labels.a += " (a)", run.labels.b += " (b)";
+  return run;
+}
+
+std::string rope_diff(py::dict kwargs) {
+  Keywords kw(kwargs, "rope_diff");
+  const RopeDiffRun run = rope_diff_run(kw);
+  py::gil_scoped_release release;
+  std::ostringstream out;
+  if (run.gguf) {
+    reports::write_gguf_check_json(*run.gguf, run.labels.a, run.labels.b, out);
+  } else {
+    reports::write_rope_diff_json(*run.diff, run.labels, run.tol, run.len, out);
+  }
   return out.str();
 }
 

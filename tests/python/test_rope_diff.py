@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import posenc
-from conftest import CONFIGS, SOURCE, cli_error, cli_json
+from conftest import CONFIGS, SOURCE, cli_error, cli_json, run_cli
 from test_posenc import assert_same
 
 LLAMA2 = os.path.join(CONFIGS, "llama-2-7b-chat.json")
@@ -47,3 +47,9 @@ def test_rope_diff_gguf_side_and_errors():
     g = posenc.rope_diff(hf_config=QWEN_YARN, config_b=QWEN_GGUF)
     assert_same(g, cli_json("rope", "diff", "--hf-config", QWEN_YARN, "--config-b", QWEN_GGUF))
     assert g["b"] == "qwen2-yarn.gguf"
+
+
+def test_rope_diff_figure_is_the_cli_figure(tmp_path):
+    out = tmp_path / "diff.png"
+    run_cli("rope", "diff", "--hf-config", LLAMA2, "--convention-b", "ggml", "--len", 512, "-o", out)
+    assert posenc.figure("rope_diff", hf_config=LLAMA2, convention_b="ggml", len=512).png() == out.read_bytes()
