@@ -243,6 +243,8 @@ FigureData figure(const std::string& command, py::tuple args, py::dict kwargs) {
     py::gil_scoped_release release;
     FigureData d = extrapolate_figure(a);
     apply(d.figure);
+    for (auto& [key, value] : d.metadata)  // the command's metadata has the title drawn
+      if (key == "Title") value = std::get<render::LineFigure>(d.figure).title;
     return d;
   }
   if (command == "rope_engines" || command == "rope engines") {
@@ -255,6 +257,8 @@ FigureData figure(const std::string& command, py::tuple args, py::dict kwargs) {
     py::gil_scoped_release release;
     FigureData d = rope_engines_figure(p, std::get<std::int64_t>(len), std::get<double>(tol));
     apply(d.figure);
+    for (auto& [key, value] : d.metadata)  // the command's metadata has the title drawn
+      if (key == "Title") value = std::get<render::LineFigure>(d.figure).title;
     return d;
   }
   if (command == "decay" || command == "project") {

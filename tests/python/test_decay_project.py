@@ -86,8 +86,9 @@ def test_similarity_extrapolate_and_engines_figures_are_the_cli_figures(tmp_path
     assert posenc.figure("similarity", "sinusoidal", len=60, dim=32).png() == out.read_bytes()
     out = tmp_path / "extrapolate.svg"
     run_cli("extrapolate", "--train-len", 2048, "--target-len", 8192, "--schemes", "alibi,t5", "--methods", "linear,yarn",
-            "--samples", 4, "-o", out)
-    f = posenc.figure("extrapolate", train_len=2048, target_len=8192, schemes="alibi,t5", methods=["linear", "yarn"], samples=4)
+            "--samples", 4, "--title", "Ten ×", "-o", out)
+    f = posenc.figure("extrapolate", train_len=2048, target_len=8192, schemes="alibi,t5", methods=["linear", "yarn"], samples=4,
+                      title="Ten ×")
     assert f.svg() == out.read_bytes()
     out = tmp_path / "engines.png"
     run_cli("rope", "engines", "--dim", 64, "--len", 100, "-o", out)
