@@ -177,8 +177,9 @@ open_file = open  # the built-in, before posenc.open below takes the name
 
 def figure(command, *args, **params):
     """The figure of a command: ``figure("generate", "sinusoidal", len=50, dim=128)`` or
-    ``figure("rope", hf_config="config.json")``; figure options width=, height=, title=, scale=,
-    cmap= (and reduce=, vmin=, vmax= for tables)."""
+    ``figure("rope", hf_config="config.json")``; also "rope_diff", "rope_engines", "decay",
+    "project", "similarity" and "extrapolate" with the keywords of their functions. Figure options
+    width=, height=, title=, scale=, cmap= (and reduce=, vmin=, vmax= for tables)."""
     if "from_" in params:
         params["from"] = params.pop("from_")
     if isinstance(params.get("dims"), (list, tuple)):
