@@ -57,6 +57,13 @@ def rope(**settings):
     return _report(_posenc.rope(settings))
 
 
+def rope_diff(**settings):
+    """``posenc rope diff --format json``: two sides of the same RoPE settings compared (config_a=,
+    config_b=, and any setting per side: convention_b="ggml", factor_b=8; len=, tol=); "pass" says
+    whether every difference is within tol. A .gguf config_b: the conversion check's JSON."""
+    return _report(_posenc.rope_diff(settings))
+
+
 def rope_engines(**settings):
     """``posenc rope engines --format json``: every engine's RoPE beside transformers' (len=, tol=)."""
     text, _within = _posenc.rope_engines(settings)
@@ -80,6 +87,23 @@ def similarity(scheme=None, /, **params):
     JSON's keys (scheme, params, shape, axes, dtype, ...) and its values as ``data`` (metric=, qk=,
     seed=, dtype=)."""
     return _posenc.similarity(scheme or "", params)
+
+
+def decay(scheme=None, /, **params):
+    """``posenc decay SCHEME ... --format json``: how the score, bias or bucket changes with the
+    offset, as a dict ("offset" and each series' "values" as arrays; max_offset=, from_=, metric=,
+    symmetric=, qk=, seed=, no_extras=, dtype=). One scheme per call (no vary= or compare=)."""
+    if "from_" in params:  # `from` is a Python keyword
+        params["from"] = params.pop("from_")
+    return _report(_posenc.decay(scheme or "", params))
+
+
+def project(scheme=None, /, **params):
+    """``posenc project SCHEME ... --format json``: the positions as 2 or 3 coordinates (dims=[i, j]
+    or pca=2|3; default the table's own 2 or 3 columns, else pca=2), a dict as similarity's."""
+    if isinstance(params.get("dims"), (list, tuple)):
+        params["dims"] = ",".join(str(int(d)) for d in params["dims"])
+    return _posenc.project(scheme or "", params)
 
 
 class CheckResult(dict):
@@ -153,8 +177,13 @@ open_file = open  # the built-in, before posenc.open below takes the name
 
 def figure(command, *args, **params):
     """The figure of a command: ``figure("generate", "sinusoidal", len=50, dim=128)`` or
-    ``figure("rope", hf_config="config.json")``; figure options width=, height=, title=, scale=,
-    cmap= (and reduce=, vmin=, vmax= for tables)."""
+    ``figure("rope", hf_config="config.json")``; also "rope_diff", "rope_engines", "decay",
+    "project", "similarity" and "extrapolate" with the keywords of their functions. Figure options
+    width=, height=, title=, scale=, cmap= (and reduce=, vmin=, vmax= for tables)."""
+    if "from_" in params:
+        params["from"] = params.pop("from_")
+    if isinstance(params.get("dims"), (list, tuple)):
+        params["dims"] = ",".join(str(int(d)) for d in params["dims"])
     return Figure(_posenc.figure(command, tuple(args), params))
 
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <sstream>
 
 #include "arrays.hpp"
 #include "commands.hpp"
@@ -13,7 +14,9 @@
 #include "posenc/analysis/scheme_similarity.hpp"
 #include "posenc/analysis/scheme_traits.hpp"
 #include "posenc/analysis/sinusoids.hpp"
+#include "posenc/encodings/scheme.hpp"
 #include "posenc/error.hpp"
+#include "posenc/reports/decay_writers.hpp"
 #include "posenc/schemes/registry.hpp"
 #include "posenc/text.hpp"
 
@@ -61,7 +64,7 @@ py::dict identity_dict(const analysis::IdentityResult& r, bool with_result) {
 
 }  // namespace
 
-std::unique_ptr<Table> analysis_table(const std::string& scheme_arg, Keywords& kw, std::string& scheme, ParamMap& params) {
+ParamMap analysis_values(const std::string& scheme_arg, Keywords& kw, std::string& scheme) {
   ParamValue hf = std::string(), gguf = std::string();
   const bool has_hf = kw.take_one(option_spec("hf-config", std::string(), -1e300, 1e300, {}, true), hf);
   const bool has_gguf = kw.take_one(option_spec("gguf", std::string(), -1e300, 1e300, {}, true), gguf);
@@ -77,7 +80,12 @@ std::unique_ptr<Table> analysis_table(const std::string& scheme_arg, Keywords& k
   ParamMap given;
   kw.take(specs, given);
   py::gil_scoped_release release;
-  params = analysis::analysis_params(scheme, generate_values(scheme, std::move(given), model));
+  return analysis::analysis_params(scheme, generate_values(scheme, std::move(given), model));
+}
+
+std::unique_ptr<Table> analysis_table(const std::string& scheme_arg, Keywords& kw, std::string& scheme, ParamMap& params) {
+  params = analysis_values(scheme_arg, kw, scheme);
+  py::gil_scoped_release release;
   return schemes::make_table(scheme, params);
 }
 
@@ -114,27 +122,117 @@ py::dict table_dict(const Table& t, bool float64) {
   return d;
 }
 
-py::dict similarity(const std::string& scheme_arg, py::dict kwargs) {
-  Keywords kw(kwargs, scheme_arg.empty() ? "similarity" : "similarity " + scheme_arg);
+std::unique_ptr<Table> similarity_table(const std::string& scheme_arg, Keywords& kw, bool for_figure, bool& float64) {
   ParamValue metric = std::string("cosine"), qk = std::string("ones"), seed = std::int64_t{0}, dtype = std::string("float32");
   kw.take_one(option_spec("metric", std::string("cosine"), -1e300, 1e300, {"dot", "cosine", "distance"}), metric);
   kw.take_one(option_spec("qk", std::string("ones"), -1e300, 1e300, {"ones", "random", "same"}), qk);
   kw.take_one(option_spec("seed", std::int64_t{0}, 0), seed);
   kw.take_one(option_spec("dtype", std::string("float32"), -1e300, 1e300, {"float32", "float64"}), dtype);
+  float64 = std::get<std::string>(dtype) == "float64";
   // As the command: a bias scheme has no vectors, refused before its table is made.
   if (!scheme_arg.empty()) analysis::check_similarity_scheme(schemes::find_scheme(scheme_arg).name);
   std::string scheme;
   ParamMap params;
   auto table = analysis_table(scheme_arg, kw, scheme, params);
   kw.finish();
-  std::unique_ptr<Table> result;
-  {
-    py::gil_scoped_release release;
-    analysis::check_similarity_scheme(scheme);
-    result = analysis::scheme_similarity(scheme, *table, std::get<std::string>(metric), std::get<std::string>(qk),
-                                         static_cast<std::uint64_t>(std::get<std::int64_t>(seed)), false);
+  py::gil_scoped_release release;
+  analysis::check_similarity_scheme(scheme);
+  return analysis::scheme_similarity(scheme, *table, std::get<std::string>(metric), std::get<std::string>(qk),
+                                     static_cast<std::uint64_t>(std::get<std::int64_t>(seed)), for_figure);
+}
+
+py::dict similarity(const std::string& scheme_arg, py::dict kwargs) {
+  Keywords kw(kwargs, scheme_arg.empty() ? "similarity" : "similarity " + scheme_arg);
+  bool float64 = false;
+  const auto result = similarity_table(scheme_arg, kw, false, float64);
+  return table_dict(*result, float64);
+}
+
+DecayOutcome decay_outcome(const std::string& scheme_arg, Keywords& kw) {
+  ParamValue max_offset = std::int64_t{100}, from = std::int64_t{0}, metric = std::string("dot"), symmetric = false,
+             qk = std::string("ones"), seed = std::int64_t{0}, no_extras = false, dtype = std::string("float32");
+  kw.take_one(option_spec("max-offset", std::int64_t{100}, 0, 1 << 24), max_offset);
+  const bool from_given = kw.take_one(option_spec("from", std::int64_t{0}, 0, 1 << 30), from);
+  const bool metric_given = kw.take_one(option_spec("metric", std::string("dot"), -1e300, 1e300, {"dot", "cosine", "distance"}), metric);
+  kw.take_one(option_spec("symmetric", false), symmetric);
+  const bool qk_given = kw.take_one(option_spec("qk", std::string("ones"), -1e300, 1e300, {"ones", "random", "same"}), qk);
+  const bool seed_given = kw.take_one(option_spec("seed", std::int64_t{0}, 0), seed);
+  kw.take_one(option_spec("no-extras", false), no_extras);
+  kw.take_one(option_spec("dtype", std::string("float32"), -1e300, 1e300, {"float32", "float64"}), dtype);
+  DecayOutcome d;
+  std::string& scheme = d.settings.scheme;
+  const ParamMap given = analysis_values(scheme_arg, kw, scheme);
+  kw.finish();
+  py::gil_scoped_release release;
+  const std::int64_t k = std::get<std::int64_t>(max_offset);
+  const bool sym = std::get<bool>(symmetric), past_only = analysis::is_causal(scheme, given);
+  analysis::DecayRequest req;
+  req.offsets = analysis::decay_offsets(k, sym, past_only);
+  req.from = from_given ? std::get<std::int64_t>(from) : (sym || past_only ? k : 0);
+  req.metric = std::get<std::string>(metric), req.qk = std::get<std::string>(qk);
+  req.seed = static_cast<std::uint64_t>(std::get<std::int64_t>(seed)), req.extras = !std::get<bool>(no_extras);
+  analysis::DecayRequest ends = req;  // what fit_len reads: the first and last offset
+  ends.offsets = {req.offsets.front(), req.offsets.back()};
+  const ParamMap base = analysis::fit_len(scheme, given, ends);
+  d.run = analysis::decay_run({{"", scheme, base, {}}}, req, false);
+  analysis::refuse_unused_decay_options(d.run, scheme, metric_given, qk_given || seed_given, std::get<bool>(no_extras));
+  d.settings.params = base;
+  d.settings.metric = req.metric, d.settings.qk = req.qk, d.settings.seed = req.seed;
+  d.settings.no_extras = std::get<bool>(no_extras), d.settings.from = req.from;
+  d.settings.float32 = std::get<std::string>(dtype) == "float32";
+  d.offsets = std::move(req.offsets);
+  return d;
+}
+
+std::string decay(const std::string& scheme_arg, py::dict kwargs) {
+  Keywords kw(kwargs, scheme_arg.empty() ? "decay" : "decay " + scheme_arg);
+  const DecayOutcome d = decay_outcome(scheme_arg, kw);
+  py::gil_scoped_release release;
+  std::ostringstream out;
+  reports::write_decay_json(d.settings, d.offsets, d.run, out);
+  return out.str();
+}
+
+analysis::Projection projection(const std::string& scheme_arg, Keywords& kw, bool& float64) {
+  ParamValue dims = std::string(), pca = std::int64_t{0}, dtype = std::string("float32");
+  kw.take_one(option_spec("dims", std::string()), dims);
+  kw.take_one(option_spec("pca", std::int64_t{2}, 2, 3), pca);
+  kw.take_one(option_spec("dtype", std::string("float32"), -1e300, 1e300, {"float32", "float64"}), dtype);
+  float64 = std::get<std::string>(dtype) == "float64";
+  std::vector<std::size_t> columns;
+  const std::string& text = std::get<std::string>(dims);
+  for (std::size_t start = 0; !text.empty() && start <= text.size();) {
+    const auto comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    std::size_t used = 0;
+    long long c = -1;
+    try {
+      c = std::stoll(item, &used);
+    } catch (const std::exception&) {
+    }
+    if (item.empty() || used != item.size() || c < 0 || c >= encodings::kMaxDim)
+      throw Error(fmt::format("dims='{}': column indices (0-based) below {}, e.g. dims=[0, 1, 2]", text, encodings::kMaxDim));
+    columns.push_back(static_cast<std::size_t>(c));
+    start = comma + 1;
   }
-  return table_dict(*result, std::get<std::string>(dtype) == "float64");
+  const int components = static_cast<int>(std::get<std::int64_t>(pca));
+  analysis::check_project_options(columns, components);
+  if (!scheme_arg.empty()) analysis::check_project_scheme(schemes::find_scheme(scheme_arg).name);
+  std::string scheme;
+  ParamMap params;
+  auto table = analysis_table(scheme_arg, kw, scheme, params);
+  kw.finish();
+  py::gil_scoped_release release;
+  analysis::check_project_scheme(scheme);
+  return analysis::project_table(*table, columns, components, "");
+}
+
+py::dict project(const std::string& scheme_arg, py::dict kwargs) {
+  Keywords kw(kwargs, scheme_arg.empty() ? "project" : "project " + scheme_arg);
+  bool float64 = false;
+  const auto p = projection(scheme_arg, kw, float64);
+  if (!p.note.empty() && PyErr_WarnEx(PyExc_UserWarning, p.note.c_str(), 1) != 0) throw py::error_already_set();
+  return table_dict(*p.table, float64);
 }
 
 py::dict check(const std::string& scheme_arg, py::dict kwargs) {

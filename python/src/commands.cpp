@@ -14,6 +14,8 @@
 #include "posenc/models/model_schemes.hpp"
 #include "posenc/models/rope_settings.hpp"
 #include "posenc/parallel.hpp"
+#include "posenc/render/extrapolation_figure.hpp"
+#include "posenc/render/rope_engines_figure.hpp"
 #include "posenc/render/rope_figures.hpp"
 #include "posenc/render/table_figure.hpp"
 #include "posenc/reports/extrapolation_writers.hpp"
@@ -144,7 +146,7 @@ std::vector<std::pair<std::string, std::vector<std::string>>> extrapolate_scheme
           {"kerple", {"kind", "p", "a"}}};
 }
 
-std::string extrapolate_json(const ExtrapolateArgs& a) {
+analysis::Extrapolation extrapolation(const ExtrapolateArgs& a) {
   analysis::ExtrapolationRequest r;
   r.train_len = a.train_len;
   r.target_len = a.target_len;
@@ -176,9 +178,41 @@ std::string extrapolate_json(const ExtrapolateArgs& a) {
   analysis::set_bias_settings(r, a.alibi, a.t5, a.kerple);
   r.samples = a.samples;
   r.seed = a.seed;
+  return analysis::extrapolate(r);
+}
+
+std::string extrapolate_json(const ExtrapolateArgs& a) {
   std::ostringstream s;
-  reports::write_extrapolation_json(analysis::extrapolate(r), s);
+  reports::write_extrapolation_json(extrapolation(a), s);
   return s.str();
+}
+
+FigureData extrapolate_figure(const ExtrapolateArgs& a) {
+  FigureData d{render::extrapolation_figure(extrapolation(a)), {}};
+  // As `posenc extrapolate -o x.png` writes them: everything that decides the figure.
+  d.metadata = render::figure_metadata(std::get<render::LineFigure>(d.figure).title, {});
+  d.metadata.emplace_back("command", "posenc extrapolate");
+  d.metadata.emplace_back("train-len", fmt::format("{}", a.train_len));
+  d.metadata.emplace_back("target-len", fmt::format("{}", a.target_len));
+  d.metadata.emplace_back("methods", a.methods);
+  d.metadata.emplace_back("schemes", a.schemes);
+  d.metadata.emplace_back("samples", fmt::format("{}", a.samples));
+  d.metadata.emplace_back("seed", fmt::format("{}", a.seed));
+  for (const ParamMap* p : {&a.rope, &a.alibi, &a.t5, &a.kerple})
+    for (const auto& n : p->names())
+      if (p->given(n)) d.metadata.emplace_back(n, posenc::to_string(p->value(n)));
+  return d;
+}
+
+FigureData rope_engines_figure(const ParamMap& settings, std::int64_t len, double tol) {
+  const auto r = rope::compare_engines(models::resolve_rope_config(settings), len, tol);
+  FigureData d{render::rope_engines_figure(r), {}};
+  // As `posenc rope engines -o x.png` writes them.
+  d.metadata = render::figure_metadata(std::get<render::LineFigure>(d.figure).title, {});
+  d.metadata.emplace_back("len", fmt::format("{}", len));
+  d.metadata.emplace_back("tol", fmt::format("{}", tol));
+  for (const auto& row : r.rows) d.metadata.emplace_back(std::string(to_string(row.convention)), row.verdict);
+  return d;
 }
 
 }  // namespace posenc::python

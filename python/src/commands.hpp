@@ -46,6 +46,10 @@ struct FigureData {
   render::Figure figure;
   render::Metadata metadata;
 };
+/// `posenc extrapolate … -o x.png`.
+FigureData extrapolate_figure(const ExtrapolateArgs& a);
+/// `posenc rope engines --len L --tol T … -o x.png`.
+FigureData rope_engines_figure(const ParamMap& settings, std::int64_t len, double tol);
 /// `posenc rope … -o x.png`.
 FigureData rope_figure(const ParamMap& settings);
 

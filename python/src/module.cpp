@@ -13,15 +13,18 @@
 #include "checkpoint.hpp"
 #include "commands.hpp"
 #include "kwargs.hpp"
+#include "figures.hpp"
+#include "rope_diff.hpp"
 #include "posenc/error.hpp"
+#include "posenc/render/analysis_figures.hpp"
 #include "posenc/render/figure.hpp"
+#include "posenc/render/rope_figures.hpp"
 #include "posenc/render/table_figure.hpp"
 #include "posenc/schemes/registry.hpp"
 
 namespace py = pybind11;
 
 namespace posenc::python {
-namespace {
 
 /// generate's own keywords besides the scheme's: --dtype, --hf-config (gguf= names a .gguf).
 std::string take_model_path(Keywords& kw) {
@@ -49,6 +52,8 @@ std::unique_ptr<Table> make_table(const std::string& scheme_arg, Keywords& kw) {
   py::gil_scoped_release release;
   return schemes::make_table(scheme, generate_values(scheme, std::move(values), hf_config));
 }
+
+namespace {
 
 py::array generate(const std::string& scheme, py::dict kwargs) {
   Keywords kw(kwargs, scheme.empty() ? "generate" : "generate " + scheme);
@@ -92,19 +97,6 @@ double library_seconds(const std::string& scheme, py::dict kwargs) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-ParamMap rope_settings(Keywords& kw) {
-  ParamMap p;
-  const std::string model = take_model_path(kw);
-  for (const auto& spec : schemes::find_scheme("rope").params) {
-    if (spec.name == "len" || spec.name == "table" || spec.name == "hf-config") continue;
-    ParamValue v = spec.default_value;
-    const bool given = kw.take_one(spec, v);
-    p.set(spec.name, std::move(v), given);
-  }
-  p.set("hf-config", model, !model.empty());
-  return p;
-}
-
 std::string rope(py::dict kwargs) {
   Keywords kw(kwargs, "rope");
   const ParamMap p = rope_settings(kw);
@@ -131,6 +123,20 @@ py::tuple rope_engines(py::dict kwargs) {
 
 std::string extrapolate(py::dict kwargs) {
   Keywords kw(kwargs, "extrapolate");
+  const ExtrapolateArgs a = extrapolate_args(kw);
+  kw.finish();
+  py::gil_scoped_release release;
+  return extrapolate_json(a);
+}
+
+std::string model(const std::string& path) {
+  py::gil_scoped_release release;
+  return model_json(path);
+}
+
+}  // namespace
+
+ExtrapolateArgs extrapolate_args(Keywords& kw) {
   ExtrapolateArgs a;
   ParamMap own;
   kw.take(extrapolate_specs(), own);
@@ -148,71 +154,22 @@ std::string extrapolate(py::dict kwargs) {
       if (kw.take_one(spec, v)) p.set(spec.name, std::move(v), true);
     }
   }
-  kw.finish();
-  py::gil_scoped_release release;
-  return extrapolate_json(a);
+  return a;
 }
 
-std::string model(const std::string& path) {
-  py::gil_scoped_release release;
-  return model_json(path);
-}
-
-/// figure("generate", SCHEME, ...) and figure("rope", ...): the figure `posenc COMMAND … -o x.png` draws.
-FigureData figure(const std::string& command, py::tuple args, py::dict kwargs) {
-  Keywords kw(kwargs, "figure " + command);
-  // The figure options of the command line.
-  ParamValue width = std::int64_t{0}, height = std::int64_t{0}, scale = 1.0, title = std::string(), cmap = std::string(),
-             reduce = std::string("auto"), vmin = 0.0, vmax = 0.0;
-  kw.take_one(option_spec("width", std::int64_t{0}, 320, 8000), width);
-  kw.take_one(option_spec("height", std::int64_t{0}, 240, 8000), height);
-  kw.take_one(option_spec("scale", 1.0, 0.5, 4), scale);
-  kw.take_one(option_spec("title", std::string()), title);
-  kw.take_one(option_spec("cmap", std::string()), cmap);
-  const auto apply = [&](render::Figure& f) {
-    std::visit(
-        [&](auto& x) {
-          if (!std::get<std::string>(title).empty()) x.title = std::get<std::string>(title);
-          if (std::get<std::int64_t>(width) > 0) x.width = static_cast<int>(std::get<std::int64_t>(width));
-          if (std::get<std::int64_t>(height) > 0) x.height = static_cast<int>(std::get<std::int64_t>(height));
-          x.text_scale = std::get<double>(scale);
-          if constexpr (!std::is_same_v<std::decay_t<decltype(x)>, render::HeatmapFigure>)
-            if (!std::get<std::string>(cmap).empty()) x.cmap = std::get<std::string>(cmap);
-        },
-        f);
-  };
-  if (command == "generate") {
-    if (args.size() > 1) throw Error("figure('generate', SCHEME, ...) takes one scheme name");
-    render::TableFigureOptions o;
-    kw.take_one(option_spec("reduce", std::string("auto"), -1e300, 1e300, {"auto", "mean", "max"}), reduce);
-    const bool has_vmin = kw.take_one(option_spec("vmin", 0.0), vmin), has_vmax = kw.take_one(option_spec("vmax", 0.0), vmax);
-    const std::string scheme = args.empty() ? std::string() : py::str(args[0]).cast<std::string>();
-    auto table = make_table(scheme, kw);
-    kw.finish();
-    o.width = static_cast<int>(std::get<std::int64_t>(width)), o.height = static_cast<int>(std::get<std::int64_t>(height));
-    o.scale = std::get<double>(scale), o.title = std::get<std::string>(title), o.cmap = std::get<std::string>(cmap);
-    o.reduce = std::get<std::string>(reduce);
-    if (has_vmin) o.vmin = std::get<double>(vmin);
-    if (has_vmax) o.vmax = std::get<double>(vmax);
-    py::gil_scoped_release release;
-    FigureData d{render::table_heatmap(*table, o), render::figure_metadata(table->info().title, table->info().params)};
-    apply(d.figure);
-    return d;
+ParamMap rope_settings(Keywords& kw) {
+  ParamMap p;
+  const std::string model = take_model_path(kw);
+  for (const auto& spec : schemes::find_scheme("rope").params) {
+    if (spec.name == "len" || spec.name == "table" || spec.name == "hf-config") continue;
+    ParamValue v = spec.default_value;
+    const bool given = kw.take_one(spec, v);
+    p.set(spec.name, std::move(v), given);
   }
-  if (command == "rope") {
-    if (!args.empty()) throw Error("figure('rope', ...) takes keywords only (the settings of rope())");
-    const ParamMap p = rope_settings(kw);
-    kw.finish();
-    py::gil_scoped_release release;
-    FigureData d = rope_figure(p);
-    apply(d.figure);
-    return d;
-  }
-  throw Error(fmt::format("figure('{}'): the figures of generate and rope are drawn here; choose one of: generate, rope",
-                          command));
+  p.set("hf-config", model, !model.empty());
+  return p;
 }
 
-}  // namespace
 }  // namespace posenc::python
 
 PYBIND11_MODULE(_posenc, m) {
@@ -223,10 +180,13 @@ PYBIND11_MODULE(_posenc, m) {
   m.def("generate", &generate, py::arg("scheme"), py::arg("kwargs"));
   m.def("_library_seconds", &library_seconds, py::arg("scheme"), py::arg("kwargs"));
   m.def("rope", &rope, py::arg("kwargs"));
+  m.def("rope_diff", &rope_diff, py::arg("kwargs"));
   m.def("rope_engines", &rope_engines, py::arg("kwargs"));
   m.def("extrapolate", &extrapolate, py::arg("kwargs"));
   m.def("model", &model, py::arg("path"));
   m.def("similarity", &similarity, py::arg("scheme"), py::arg("kwargs"));
+  m.def("decay", &decay, py::arg("scheme"), py::arg("kwargs"));
+  m.def("project", &project, py::arg("scheme"), py::arg("kwargs"));
   m.def("check", &check, py::arg("scheme"), py::arg("kwargs"));
   m.def("figure", &figure, py::arg("command"), py::arg("args"), py::arg("kwargs"));
   py::class_<FigureData>(m, "FigureData")

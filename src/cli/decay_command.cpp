@@ -6,14 +6,16 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <nlohmann/json.hpp>
 
 #include "analysis_support.hpp"
 #include "app.hpp"
 #include "decay_series.hpp"
 #include "output_options.hpp"
+#include "posenc/analysis/decay_run.hpp"
 #include "posenc/analysis/scheme_traits.hpp"
 #include "posenc/error.hpp"
+#include "posenc/render/analysis_figures.hpp"
+#include "posenc/reports/decay_writers.hpp"
 #include "scheme_options.hpp"
 #include "validators.hpp"
 
@@ -39,14 +41,6 @@ struct DecayOptions {
   CLI::Option* metric_option = nullptr;
   CLI::Option* qk_option = nullptr;
   CLI::Option* seed_option = nullptr;
-};
-
-/// Every curve of a run, with its figure legend, and what the options did.
-struct Collected {
-  std::vector<Series> all;
-  std::vector<std::string> legend;   // just the variant when it has one curve
-  std::vector<std::string> methods;  // how the curves were computed, once each
-  bool uses_metric = false, uses_qk = false, has_extras = false;
 };
 
 void write_csv_header(std::ostream& s, const std::vector<Series>& series) {
@@ -80,14 +74,6 @@ std::vector<std::int64_t> offset_part(std::int64_t first, std::int64_t last) {
   return out;
 }
 
-// A value for JSON: null when not finite; with float32 output the float's shortest text read
-// back as a double, so JSON prints 3.535256 like CSV does, not the widened 3.5352559089660645.
-nlohmann::ordered_json json_number(double v, bool f32) {
-  if (!std::isfinite(v)) return nullptr;
-  if (!f32) return v;
-  return std::strtod(fmt::format("{}", to_f32(v)).c_str(), nullptr);
-}
-
 // --vary NAME=V1,... or a comma list in one numeric scheme option (--base 100,1000,10000): the same.
 std::string effective_vary(const DecayOptions& o) {
   if (o.scheme.scheme().empty()) return o.vary;
@@ -101,34 +87,6 @@ std::string effective_vary(const DecayOptions& o) {
     throw Error(fmt::format("give either --vary or a list of values in --{}, not both (got --vary '{}' and --{} '{}')",
                             lists[0].first, o.vary, lists[0].first, lists[0].second));
   return lists[0].first + "=" + lists[0].second;
-}
-
-// Options that shaped no curve are an error that says what they apply to.
-void refuse_unused(const DecayOptions& o, const Collected& c, const std::string& who) {
-  if (o.metric_option->count() > 0 && !c.uses_metric)
-    throw Error(fmt::format("--metric applies to position vectors (absolute tables, --input, rope's q.k); "
-                            "{} decay plots its {} against the offset itself",
-                            who, analysis::decay_value_name(who, "dot").empty() ? "bias" : analysis::decay_value_name(who, "dot")));
-  if ((o.qk_option->count() > 0 || o.seed_option->count() > 0) && !c.uses_qk)
-    throw Error(fmt::format("--qk and --seed choose rope's q and k; {} has none (decay rope --qk ones|same|random)", who));
-  if (o.no_extras && !c.has_extras)
-    throw Error(fmt::format("--no-extras: {} has no extra series to leave out (only rope adds RoFormer's bound and "
-                            "the q=k=ones curve)",
-                            who));
-}
-
-nlohmann::ordered_json params_json(const std::string& scheme, const ParamMap& base, const std::vector<Variant>& variants,
-                                   const std::string& varied, const std::string& input) {
-  if (scheme.empty()) return {{"input", input}};
-  std::vector<std::pair<std::string, ParamValue>> e;
-  for (const auto& n : base.names()) e.emplace_back(n, base.value(n));
-  auto j = entries_json(e);
-  if (!varied.empty()) {  // the values used, not one of them
-    j[varied] = nlohmann::ordered_json::array();
-    for (const auto& v : variants) std::visit([&](const auto& x) { j[varied].push_back(x); }, v.params.value(varied));
-  }
-  for (const auto& [k, v] : analysis::derived_values(scheme, base, varied)) std::visit([&, key = k](const auto& x) { j[key] = x; }, v);
-  return j;
 }
 
 int run_decay(Context& ctx, const DecayOptions& o) {
@@ -157,20 +115,17 @@ int run_decay(Context& ctx, const DecayOptions& o) {
   ends.offsets = {lo, hi};
   const ParamMap base = analysis::fit_len(scheme, given, ends);  // the --len used, echoed as such
 
-  struct Source {
-    std::string label, scheme;
-    ParamMap params;
-    const SchemeOptions* options;
-  };
-  std::vector<Source> sources;
+  std::vector<analysis::DecaySource> sources;
   // With --compare, every curve is named after what made it.
   const std::string own = compared.empty() ? "" : scheme.empty() ? o.scheme.input() : scheme;
   const auto variants = make_variants(scheme, base, vary);
   for (const auto& v : variants)
-    sources.push_back({own.empty() || v.label.empty() ? own + v.label : own + " " + v.label, scheme, v.params, &o.scheme});
+    sources.push_back({own.empty() || v.label.empty() ? own + v.label : own + " " + v.label, scheme, v.params,
+                       [&o] { return o.scheme.make_table(); }});
   for (const auto& cmp : compared) {
     const std::string sch = cmp->source.scheme();
-    sources.push_back({cmp->spec, sch, sch.empty() ? ParamMap() : analysis::analysis_params(sch, cmp->source.values()), &cmp->source});
+    sources.push_back({cmp->spec, sch, sch.empty() ? ParamMap() : analysis::analysis_params(sch, cmp->source.values()),
+                       [src = &cmp->source] { return src->make_table(); }});
   }
   for (auto& src : sources) src.params = analysis::fit_len(src.scheme, src.params, ends);
 
@@ -178,33 +133,17 @@ int run_decay(Context& ctx, const DecayOptions& o) {
   // A figure of several schemes' dot products puts each on its own scale at Δ = 0 (their vectors'
   // norms differ: 64 for a dim-128 sinusoidal table, 128 for rope's q = k = ones), said in the legend.
   const bool normalise = figure && !o.compare.empty() && o.metric == "dot";
-  const auto collect = [&](const DecayRequest& r) {
-    Collected c;
-    for (const auto& src : sources) {
-      auto curves = decay_curves(src.scheme, src.params, *src.options, r);
-      c.uses_metric |= curves.uses_metric, c.uses_qk |= curves.uses_qk, c.has_extras |= curves.has_extras;
-      if (std::find(c.methods.begin(), c.methods.end(), curves.method) == c.methods.end()) c.methods.push_back(curves.method);
-      const double by = normalise ? analysis::normalise_at_zero(curves, r.offsets) : 1.0;
-      const std::string scaled = by == 1.0 ? "" : fmt::format(" (/{})", by);
-      const std::string& label = src.label;
-      const std::size_t n = curves.series.size();
-      for (auto& s : curves.series) {
-        c.legend.push_back((label.empty() || n > 1 ? (label.empty() ? s.name : label + ": " + s.name) : label) + scaled);
-        if (!label.empty()) s.name = label + ": " + s.name;
-        c.all.push_back(std::move(s));
-      }
-    }
-    return c;
-  };
-  const Collected c = collect(req);
+  const auto collect = [&](const DecayRequest& r) { return analysis::decay_run(sources, r, normalise); };
+  const analysis::DecayRun c = collect(req);
   if (stream && hi > req.offsets.back()) {  // errors of the last offset come before any output
     DecayRequest last = req;
     last.offsets = {hi};
     collect(last);
   }
-  refuse_unused(o, c, scheme.empty() ? "an --input table" : scheme);
+  analysis::refuse_unused_decay_options(c, scheme.empty() ? "an --input table" : scheme, o.metric_option->count() > 0,
+                                        o.qk_option->count() > 0 || o.seed_option->count() > 0, o.no_extras);
 
-  const std::string method = fmt::format("{}", fmt::join(c.methods, "; "));
+  const std::string method = c.method();
   const bool f32 = o.output.dtype == "float32";
   if (format == formats::Format::kCsv) {
     emit(ctx, o.output, false, [&](std::ostream& s) {
@@ -217,41 +156,19 @@ int run_decay(Context& ctx, const DecayOptions& o) {
       }
     });
   } else if (format == formats::Format::kJson) {
-    nlohmann::ordered_json j;
-    j["command"] = "decay";
-    j["scheme"] = scheme.empty() ? "input" : scheme;
-    j["params"] = params_json(scheme, base, variants, vary.empty() ? "" : varied, o.scheme.input());
-    j["metric"] = c.uses_metric ? nlohmann::ordered_json(o.metric) : nullptr;
-    if (c.uses_qk) j["qk"] = {{"vectors", o.qk}, {"seed", o.seed}};
-    j["extras"] = c.has_extras && !o.no_extras;
-    j["from"] = req.from;
-    j["method"] = method;
-    if (!vary.empty()) j["vary"] = vary;
-    if (!o.compare.empty()) j["compare"] = o.compare;
-    j["offset"] = req.offsets;
-    j["series"] = nlohmann::ordered_json::array();
-    for (const auto& s : c.all) {
-      nlohmann::ordered_json values = nlohmann::ordered_json::array();
-      for (double v : s.values) values.push_back(json_number(v, f32));
-      j["series"].push_back({{"name", s.name}, {"values", std::move(values)}});
-    }
-    emit(ctx, o.output, false, [&](std::ostream& s) { s << j.dump(2) << "\n"; });
+    reports::DecayJsonSettings js;
+    js.scheme = scheme, js.input = o.scheme.input(), js.params = base, js.vary = vary;
+    for (const auto& v : variants)
+      if (!vary.empty()) js.varied_values.push_back(v.params.value(varied));
+    js.metric = o.metric, js.qk = o.qk, js.seed = o.seed, js.no_extras = o.no_extras, js.from = req.from;
+    js.compare = o.compare, js.float32 = f32;
+    emit(ctx, o.output, false, [&](std::ostream& s) { reports::write_decay_json(js, req.offsets, c, s); });
   } else {
-    render::LineFigure fig;
-    const std::string who = scheme.empty() ? o.scheme.input() : scheme;
-    const std::string metric = o.metric == "dot" ? "dot product" : o.metric == "cosine" ? "cosine similarity" : o.metric;
-    const std::string value = analysis::decay_value_name(scheme, o.metric);
-    fig.y_label = value.empty() ? metric : value;
-    if (normalise) fig.y_label += " / its value at Δ = 0";
-    fig.title = compared.empty()
-                    ? fmt::format("{} against the offset: {}{}", fig.y_label, who, vary.empty() ? "" : " (" + vary + ")")
-                    : fmt::format("{} against the offset", fig.y_label);
-    // Several methods (with --compare) are too long for a subtitle: JSON and the metadata keep them.
-    fig.subtitle = c.methods.size() == 1 ? fmt::format("{}; query position T = {}", method, req.from)
-                                         : fmt::format("query position T = {}", req.from);
-    fig.x_label = "offset Δ = key − query";
-    fig.x.assign(req.offsets.begin(), req.offsets.end());
-    for (std::size_t i = 0; i < c.all.size(); ++i) fig.series.push_back({c.legend[i], c.all[i].values});
+    render::DecayFigureText t;
+    t.who = scheme.empty() ? o.scheme.input() : scheme;
+    t.scheme = scheme, t.metric = o.metric, t.vary = vary, t.compared = !compared.empty(), t.normalised = normalise;
+    t.from = req.from;
+    const render::LineFigure fig = render::decay_figure(t, req.offsets, c);
     std::vector<std::pair<std::string, ParamValue>> params;
     for (const auto& n : base.names())
       if (vary.empty() || n != varied) params.emplace_back(n, base.value(n));

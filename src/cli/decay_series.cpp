@@ -61,11 +61,4 @@ std::unique_ptr<Compared> parse_compare(const std::string& spec) {
   return c;
 }
 
-analysis::DecayCurves decay_curves(const std::string& scheme, const ParamMap& params, const SchemeOptions& source,
-                                   const analysis::DecayRequest& r) {
-  if (!scheme.empty()) return analysis::scheme_decay_curves(scheme, params, r);
-  analysis::parse_metric(r.metric);
-  return analysis::table_decay_curves(*source.make_table(), r);
-}
-
 }  // namespace posenc::cli

@@ -1,12 +1,10 @@
 #pragma once
-// The words of `posenc decay --compare 'SCHEME [options]'`, and the curves of a scheme or an
-// --input table (the curves themselves are the library's: posenc/analysis/scheme_decay.hpp).
+// The words of `posenc decay --compare 'SCHEME [options]'` (the curves are the library's:
+// posenc/analysis/decay_run.hpp).
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "posenc/analysis/scheme_decay.hpp"
-#include "posenc/params.hpp"
 #include "scheme_options.hpp"
 
 namespace posenc::cli {
@@ -23,10 +21,5 @@ struct Compared {
 std::unique_ptr<Compared> parse_compare(const std::string& spec);
 /// The words of `spec` as parse_compare splits them; throws Error for an unterminated quote.
 std::vector<std::string> split_words(const std::string& spec);
-
-/// The curves of the --input table of `source` when `scheme` is "", else of `scheme` with
-/// `params` (analysis::scheme_decay_curves).
-analysis::DecayCurves decay_curves(const std::string& scheme, const ParamMap& params, const SchemeOptions& source,
-                                   const analysis::DecayRequest& r);
 
 }  // namespace posenc::cli

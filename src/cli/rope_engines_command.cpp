@@ -10,6 +10,7 @@
 #include "posenc/models/rope_settings.hpp"
 #include "posenc/rope/engines/rope_engines.hpp"
 #include "posenc/error.hpp"
+#include "posenc/render/rope_engines_figure.hpp"
 #include "posenc/reports/rope_engines_writers.hpp"
 #include "rope_command.hpp"
 #include "validators.hpp"
@@ -24,35 +25,6 @@ struct RopeEnginesOptions {
   FigureOptions figure;
 };
 
-/// Two panels over the pair index, log y: each convention's relative inv_freq difference from
-/// transformers, and its largest |Δcos|, |Δsin| over the positions; --tol marked.
-render::LineFigure engines_figure(const rope::RopeEnginesReport& r) {
-  render::LineFigure f;
-  const std::string model = r.config.config_file.empty() ? std::string("flags") : r.config.config_file;
-  f.title = fmt::format("RoPE of {} in each engine against transformers", model);
-  f.subtitle = fmt::format("{}, a sequence of {} tokens; --tol {:g}; pairs without a difference leave a gap",
-                           to_string(r.config.scaling), r.len, r.tol);
-  f.x_label = "pair i";
-  f.y_label = "|Δθ| / θ";
-  f.log_y = true;
-  f.height = 760;
-  for (std::size_t i = 0; i < r.hf.pairs(); ++i) f.x.push_back(static_cast<double>(i));
-  render::LineFigure table;
-  table.title = fmt::format("largest |Δcos|, |Δsin| over positions 0 … {}", r.len - 1);
-  table.y_label = "absolute difference";
-  table.log_y = true;
-  for (const auto& row : r.rows) {
-    if (!row.ok) continue;
-    const std::string name(to_string(row.convention));
-    f.series.push_back({name, row.diff.inv_freq_rel});
-    table.series.push_back({name, row.diff.table_max_abs});
-  }
-  f.references.push_back({r.tol, fmt::format("--tol {:g}", r.tol)});
-  table.references.push_back({r.tol, fmt::format("--tol {:g}", r.tol)});
-  f.panels.push_back(std::move(table));
-  return f;
-}
-
 int run_rope_engines(Context& ctx, const RopeEnginesOptions& o, const ParamMap& shared) {
   const formats::Format f = o.output.prepare();
   const auto config = models::resolve_rope_config(shared);
@@ -60,7 +32,7 @@ int run_rope_engines(Context& ctx, const RopeEnginesOptions& o, const ParamMap& 
   const auto r = rope::compare_engines(config, o.len, o.tol);
   const int status = r.within() ? kOk : kCheckFailed;
   if (draws(f)) {
-    render::Figure fig = engines_figure(r);
+    render::Figure fig = render::rope_engines_figure(r);
     o.figure.apply(fig);
     render::Metadata metadata = figure_metadata(std::get<render::LineFigure>(fig).title, {});
     metadata.emplace_back("len", fmt::format("{}", o.len));

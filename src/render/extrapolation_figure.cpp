@@ -1,4 +1,4 @@
-#include "extrapolate_figure.hpp"
+#include "posenc/render/extrapolation_figure.hpp"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 
 #include "posenc/encodings/t5.hpp"
 
-namespace posenc::cli {
+namespace posenc::render {
 namespace {
 
 std::string extrapolate_method_name(const analysis::RopeExtrapolation& r) {
@@ -18,8 +18,8 @@ std::string extrapolate_method_name(const analysis::RopeExtrapolation& r) {
   return r.layer_type.empty() ? name : fmt::format("{} ({})", name, r.layer_type);
 }
 
-render::LineFigure extrapolate_entropy_panel(const analysis::Extrapolation& e) {
-  render::LineFigure p;
+LineFigure extrapolate_entropy_panel(const analysis::Extrapolation& e) {
+  LineFigure p;
   p.title = fmt::format("attention entropy minus ln n (0 = uniform), mean of {} random (q, k), seed {}",
                         e.request.samples, e.request.seed);
   p.x_label = "sequence length n";
@@ -42,8 +42,8 @@ render::LineFigure extrapolate_entropy_panel(const analysis::Extrapolation& e) {
 }
 
 /// −(most negative bias) per head within L and at L' for ALiBi, KERPLE and Sandwich together, log y.
-render::LineFigure extrapolate_bias_panel(const analysis::Extrapolation& e) {
-  render::LineFigure p;
+LineFigure extrapolate_bias_panel(const analysis::Extrapolation& e) {
+  LineFigure p;
   p.title = fmt::format("largest |bias| per head (−bias at its most negative) over offsets up to L − 1 = {} and "
                         "L' − 1 = {}",
                         e.request.train_len - 1, e.request.target_len - 1);
@@ -70,9 +70,9 @@ render::LineFigure extrapolate_bias_panel(const analysis::Extrapolation& e) {
   return p;
 }
 
-render::LineFigure extrapolate_t5_panel(const analysis::Extrapolation& e) {
+LineFigure extrapolate_t5_panel(const analysis::Extrapolation& e) {
   const auto& t = *e.t5;
-  render::LineFigure p;
+  LineFigure p;
   std::vector<std::string> where;
   for (const auto& d : t.directions) where.push_back(fmt::format("{} at {}", d.name, d.saturation));
   p.title = fmt::format("T5 bucket against |offset| ({} buckets, max distance {}); saturation {}; L = {}",
@@ -99,11 +99,11 @@ render::LineFigure extrapolate_t5_panel(const analysis::Extrapolation& e) {
 
 }  // namespace
 
-render::LineFigure extrapolation_figure(const analysis::Extrapolation& e) {
-  std::vector<render::LineFigure> plots;
+LineFigure extrapolation_figure(const analysis::Extrapolation& e) {
+  std::vector<LineFigure> plots;
   if (!e.rope.empty()) {
     const auto& first = e.rope.front();
-    render::LineFigure p;
+    LineFigure p;
     p.title = fmt::format("RoPE angle range per pair: L·θ_i in training, L'·θ'_i per method (d = {}, base {:g})",
                           first.config.rotary_dim, first.config.base);
     p.x_label = "pair i";
@@ -119,7 +119,7 @@ render::LineFigure extrapolation_figure(const analysis::Extrapolation& e) {
   }
   if (e.alibi || !e.biases.empty()) plots.push_back(extrapolate_bias_panel(e));
   if (e.t5) plots.push_back(extrapolate_t5_panel(e));
-  render::LineFigure f = plots.front();
+  LineFigure f = plots.front();
   f.heading = f.title;
   f.title = fmt::format("Extrapolation from L = {} to L' = {} (×{:g})", e.request.train_len, e.request.target_len,
                         static_cast<double>(e.request.target_len) / static_cast<double>(e.request.train_len));
@@ -136,4 +136,4 @@ render::LineFigure extrapolation_figure(const analysis::Extrapolation& e) {
   return f;
 }
 
-}  // namespace posenc::cli
+}  // namespace posenc::render

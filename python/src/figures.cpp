@@ -1,0 +1,158 @@
+#include "figures.hpp"
+
+#include <fmt/format.h>
+
+#include "analyses.hpp"
+#include "posenc/encodings/scheme.hpp"
+#include "posenc/error.hpp"
+#include "posenc/render/analysis_figures.hpp"
+#include "posenc/render/figure.hpp"
+#include "posenc/render/rope_figures.hpp"
+#include "posenc/render/table_figure.hpp"
+#include "rope_diff.hpp"
+
+namespace py = pybind11;
+
+namespace posenc::python {
+
+/// figure("generate", SCHEME, ...) and figure("rope", ...): the figure `posenc COMMAND … -o x.png` draws.
+FigureData figure(const std::string& command, py::tuple args, py::dict kwargs) {
+  Keywords kw(kwargs, "figure " + command);
+  // The figure options of the command line.
+  ParamValue width = std::int64_t{0}, height = std::int64_t{0}, scale = 1.0, title = std::string(), cmap = std::string(),
+             reduce = std::string("auto"), vmin = 0.0, vmax = 0.0;
+  kw.take_one(option_spec("width", std::int64_t{0}, 320, 8000), width);
+  kw.take_one(option_spec("height", std::int64_t{0}, 240, 8000), height);
+  kw.take_one(option_spec("scale", 1.0, 0.5, 4), scale);
+  kw.take_one(option_spec("title", std::string()), title);
+  kw.take_one(option_spec("cmap", std::string()), cmap);
+  const auto apply = [&](render::Figure& f) {
+    std::visit(
+        [&](auto& x) {
+          if (!std::get<std::string>(title).empty()) x.title = std::get<std::string>(title);
+          if (std::get<std::int64_t>(width) > 0) x.width = static_cast<int>(std::get<std::int64_t>(width));
+          if (std::get<std::int64_t>(height) > 0) x.height = static_cast<int>(std::get<std::int64_t>(height));
+          x.text_scale = std::get<double>(scale);
+          if constexpr (!std::is_same_v<std::decay_t<decltype(x)>, render::HeatmapFigure>)
+            if (!std::get<std::string>(cmap).empty()) x.cmap = std::get<std::string>(cmap);
+        },
+        f);
+  };
+  if (command == "generate") {
+    if (args.size() > 1) throw Error("figure('generate', SCHEME, ...) takes one scheme name");
+    render::TableFigureOptions o;
+    kw.take_one(option_spec("reduce", std::string("auto"), -1e300, 1e300, {"auto", "mean", "max"}), reduce);
+    const bool has_vmin = kw.take_one(option_spec("vmin", 0.0), vmin), has_vmax = kw.take_one(option_spec("vmax", 0.0), vmax);
+    const std::string scheme = args.empty() ? std::string() : py::str(args[0]).cast<std::string>();
+    auto table = make_table(scheme, kw);
+    kw.finish();
+    o.width = static_cast<int>(std::get<std::int64_t>(width)), o.height = static_cast<int>(std::get<std::int64_t>(height));
+    o.scale = std::get<double>(scale), o.title = std::get<std::string>(title), o.cmap = std::get<std::string>(cmap);
+    o.reduce = std::get<std::string>(reduce);
+    if (has_vmin) o.vmin = std::get<double>(vmin);
+    if (has_vmax) o.vmax = std::get<double>(vmax);
+    py::gil_scoped_release release;
+    FigureData d{render::table_heatmap(*table, o), render::figure_metadata(table->info().title, table->info().params)};
+    apply(d.figure);
+    return d;
+  }
+  if (command == "rope") {
+    if (!args.empty()) throw Error("figure('rope', ...) takes keywords only (the settings of rope())");
+    const ParamMap p = rope_settings(kw);
+    kw.finish();
+    py::gil_scoped_release release;
+    FigureData d = rope_figure(p);
+    apply(d.figure);
+    return d;
+  }
+  if (command == "similarity") {
+    if (args.size() > 1) throw Error("figure('similarity', SCHEME, ...) takes one scheme name");
+    render::TableFigureOptions o;
+    kw.take_one(option_spec("reduce", std::string("auto"), -1e300, 1e300, {"auto", "mean", "max"}), reduce);
+    const bool has_vmin = kw.take_one(option_spec("vmin", 0.0), vmin), has_vmax = kw.take_one(option_spec("vmax", 0.0), vmax);
+    bool float64 = false;
+    auto table = similarity_table(args.empty() ? std::string() : py::str(args[0]).cast<std::string>(), kw, true, float64);
+    o.width = static_cast<int>(std::get<std::int64_t>(width)), o.height = static_cast<int>(std::get<std::int64_t>(height));
+    o.scale = std::get<double>(scale), o.title = std::get<std::string>(title), o.cmap = std::get<std::string>(cmap);
+    o.reduce = std::get<std::string>(reduce);
+    if (has_vmin) o.vmin = std::get<double>(vmin);
+    if (has_vmax) o.vmax = std::get<double>(vmax);
+    py::gil_scoped_release release;
+    FigureData d{render::table_heatmap(*table, o), render::figure_metadata(table->info().title, table->info().params)};
+    apply(d.figure);
+    return d;
+  }
+  if (command == "rope_diff" || command == "rope diff") {
+    if (!args.empty()) throw Error("figure('rope_diff', ...) takes keywords only (those of rope_diff())");
+    const RopeDiffRun run = rope_diff_run(kw);
+    if (run.gguf) throw Error("figure('rope_diff'): a .gguf config_b is checked as text or json, not drawn (use rope_diff())");
+    py::gil_scoped_release release;
+    FigureData d{render::rope_diff_figure(*run.diff, run.labels, run.tol, run.len), {}};
+    apply(d.figure);
+    // As `posenc rope diff -o x.png` writes them.
+    d.metadata = render::figure_metadata(std::get<render::LineFigure>(d.figure).title, {});
+    d.metadata.emplace_back("a", run.labels.a);
+    d.metadata.emplace_back("b", run.labels.b);
+    d.metadata.emplace_back("len", fmt::format("{}", run.len));
+    d.metadata.emplace_back("tol", fmt::format("{}", run.tol));
+    return d;
+  }
+  if (command == "extrapolate") {
+    if (!args.empty()) throw Error("figure('extrapolate', ...) takes keywords only (those of extrapolate())");
+    const ExtrapolateArgs a = extrapolate_args(kw);
+    kw.finish();
+    py::gil_scoped_release release;
+    FigureData d = extrapolate_figure(a);
+    apply(d.figure);
+    for (auto& [key, value] : d.metadata)  // the command's metadata has the title drawn
+      if (key == "Title") value = std::get<render::LineFigure>(d.figure).title;
+    return d;
+  }
+  if (command == "rope_engines" || command == "rope engines") {
+    if (!args.empty()) throw Error("figure('rope_engines', ...) takes keywords only (those of rope_engines())");
+    ParamValue len = std::int64_t{4096}, tol = 1e-2;
+    kw.take_one(option_spec("len", std::int64_t{4096}, 1, static_cast<double>(encodings::kMaxLen)), len);
+    kw.take_one(option_spec("tol", 1e-2, 0), tol);
+    const ParamMap p = rope_settings(kw);
+    kw.finish();
+    py::gil_scoped_release release;
+    FigureData d = rope_engines_figure(p, std::get<std::int64_t>(len), std::get<double>(tol));
+    apply(d.figure);
+    for (auto& [key, value] : d.metadata)  // the command's metadata has the title drawn
+      if (key == "Title") value = std::get<render::LineFigure>(d.figure).title;
+    return d;
+  }
+  if (command == "decay" || command == "project") {
+    if (args.size() > 1) throw Error(fmt::format("figure('{}', SCHEME, ...) takes one scheme name", command));
+    const std::string scheme = args.empty() ? std::string() : py::str(args[0]).cast<std::string>();
+    if (command == "project") {
+      bool float64 = false;
+      const auto p = projection(scheme, kw, float64);
+      py::gil_scoped_release release;
+      const TableInfo& info = p.table->info();
+      FigureData d{render::projection_figure(*p.table), render::figure_metadata(info.title, info.params)};
+      apply(d.figure);
+      return d;
+    }
+    const DecayOutcome o = decay_outcome(scheme, kw);
+    py::gil_scoped_release release;
+    render::DecayFigureText t;
+    t.who = t.scheme = o.settings.scheme, t.metric = o.settings.metric, t.from = o.settings.from;
+    render::LineFigure line = render::decay_figure(t, o.offsets, o.run);
+    std::vector<std::pair<std::string, ParamValue>> params;  // what the command's figure metadata lists
+    for (const auto& n : o.settings.params.names()) params.emplace_back(n, o.settings.params.value(n));
+    if (o.run.uses_metric) params.emplace_back("metric", o.settings.metric);
+    if (o.run.uses_qk) params.emplace_back("qk", fmt::format("{} (seed {})", o.settings.qk, o.settings.seed));
+    params.emplace_back("method", o.run.method());
+    render::Metadata metadata = render::figure_metadata(line.title, params);
+    FigureData d{std::move(line), std::move(metadata)};
+    apply(d.figure);
+    return d;
+  }
+  throw Error(fmt::format("figure('{}'): the figures of generate, rope, decay, project, similarity, extrapolate, "
+                          "rope_engines and rope_diff are drawn here; choose one of: generate, rope, decay, project, "
+                          "similarity, extrapolate, rope_engines, rope_diff",
+                          command));
+}
+
+}  // namespace posenc::python

@@ -1,0 +1,34 @@
+#include "posenc/render/rope_engines_figure.hpp"
+
+#include <fmt/format.h>
+
+namespace posenc::render {
+
+LineFigure rope_engines_figure(const rope::RopeEnginesReport& r) {
+  LineFigure f;
+  const std::string model = r.config.config_file.empty() ? std::string("flags") : r.config.config_file;
+  f.title = fmt::format("RoPE of {} in each engine against transformers", model);
+  f.subtitle = fmt::format("{}, a sequence of {} tokens; --tol {:g}; pairs without a difference leave a gap",
+                           to_string(r.config.scaling), r.len, r.tol);
+  f.x_label = "pair i";
+  f.y_label = "|Δθ| / θ";
+  f.log_y = true;
+  f.height = 760;
+  for (std::size_t i = 0; i < r.hf.pairs(); ++i) f.x.push_back(static_cast<double>(i));
+  LineFigure table;
+  table.title = fmt::format("largest |Δcos|, |Δsin| over positions 0 … {}", r.len - 1);
+  table.y_label = "absolute difference";
+  table.log_y = true;
+  for (const auto& row : r.rows) {
+    if (!row.ok) continue;
+    const std::string name(to_string(row.convention));
+    f.series.push_back({name, row.diff.inv_freq_rel});
+    table.series.push_back({name, row.diff.table_max_abs});
+  }
+  f.references.push_back({r.tol, fmt::format("--tol {:g}", r.tol)});
+  table.references.push_back({r.tol, fmt::format("--tol {:g}", r.tol)});
+  f.panels.push_back(std::move(table));
+  return f;
+}
+
+}  // namespace posenc::render
