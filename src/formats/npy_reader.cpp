@@ -210,7 +210,7 @@ double element(const char* p, DtypeInfo t) {
   return 0;
 }
 
-std::string shape_text(const std::vector<std::size_t>& shape) {
+std::string npy_shape_text(const std::vector<std::size_t>& shape) {
   return fmt::format("({}{})", fmt::join(shape, ", "), shape.size() == 1 ? "," : "");
 }
 
@@ -241,16 +241,16 @@ NpyArray parse_npy_array(std::string_view bytes, const std::string& name, const 
   const NpyHeader h = HeaderParser(bytes.substr(start, header_len), name).parse();
   const DtypeInfo type = parse_descr(h.descr, name, opts);
   if (h.shape.empty() || h.shape.size() > max_axes) {
-    fail_npy(name, fmt::format("{}-D array of shape {}: need a 1-D{} array", h.shape.size(), shape_text(h.shape),
+    fail_npy(name, fmt::format("{}-D array of shape {}: need a 1-D{} array", h.shape.size(), npy_shape_text(h.shape),
                            max_axes > 2 ? fmt::format(" to {}-D", max_axes) : std::string(" or 2-D")));
   }
   for (std::size_t a : h.shape)
-    if (a == 0) fail_npy(name, fmt::format("empty array of shape {}", shape_text(h.shape)));
+    if (a == 0) fail_npy(name, fmt::format("empty array of shape {}", npy_shape_text(h.shape)));
   // Every axis but the last becomes rows (a 1-D array is one column).
   std::size_t rows = h.shape.size() == 1 ? h.shape[0] : 1;
   for (std::size_t a = 0; a + 1 < h.shape.size(); ++a) {
     if (rows > std::numeric_limits<std::size_t>::max() / h.shape[a])
-      fail_npy(name, fmt::format("array of shape {} is too large", shape_text(h.shape)));
+      fail_npy(name, fmt::format("array of shape {} is too large", npy_shape_text(h.shape)));
     rows *= h.shape[a];
   }
   const std::size_t cols = h.shape.size() >= 2 ? h.shape.back() : 1;
@@ -259,7 +259,7 @@ NpyArray parse_npy_array(std::string_view bytes, const std::string& name, const 
   const std::size_t max = std::numeric_limits<std::size_t>::max();
   if (cols > max / rows || rows * cols > max / type.size || rows * cols * type.size > avail) {
     fail_npy(name, fmt::format("truncated data: shape {} of '{}' needs more than the {} bytes the file holds",
-                           shape_text(h.shape), printable(h.descr), avail));
+                           npy_shape_text(h.shape), printable(h.descr), avail));
   }
   Matrix m(rows, cols);
   const char* p = bytes.data() + start + header_len;
