@@ -230,7 +230,7 @@ std::vector<Family> make_families() {
       {"electra", "", "ELECTRA", "ElectraConfig", "models/electra/modeling_electra.py @ huggingface/transformers 014873b4", R::kNone, R::kNone,
        {M::kLearned},
        {{"max_position_embeddings", "512"}, {"embedding_size", "128"}, {"hidden_size", "256"},
-        {"num_attention_heads", "4"}, {"position_embedding_type", "\"absolute\""}},
+        {"num_attention_heads", "4"}},
        "learned absolute table of width embedding_size (position ids from 0)"},
       {"longformer", "", "Longformer", "LongformerConfig", "models/longformer/modeling_longformer.py @ huggingface/transformers 010a915c",
        R::kNone, R::kNone, {M::kLearned},
