@@ -179,6 +179,15 @@ std::vector<Family> make_families() {
       {"gpt_bigcode", "", "GPTBigCode / StarCoder", "GPTBigCodeConfig", "models/gpt_bigcode/modeling_gpt_bigcode.py",
        R::kNone, R::kNone, {M::kLearned}, {{"n_positions", "1024"}, {"n_embd", "768"}, {"n_head", "12"}},
        "learned absolute table wpe (n_positions rows)"},
+      // Learned tables read at zucchini-nlp/transformers (issue 28 item 4): BART at 41d3f466
+      // (models/bart/modeling_bart.py, BartLearnedPositionalEmbedding: offset 2 in each stack),
+      // GPT-Neo at 16d622f0 (models/gpt_neo/modeling_gpt_neo.py, wpe row t).
+      {"bart", "mbart", "BART / mBART", "BartConfig", "models/bart/modeling_bart.py @ 41d3f466", R::kNone, R::kNone,
+       {M::kLearned}, {{"max_position_embeddings", "1024"}, {"d_model", "1024"}, {"encoder_attention_heads", "16"}},
+       "learned table in the encoder and in the decoder, offset 2 (max_position_embeddings + 2 rows, rows 0-1 unused)"},
+      {"gpt_neo", "", "GPT-Neo", "GPTNeoConfig", "models/gpt_neo/modeling_gpt_neo.py @ 16d622f0", R::kNone, R::kNone,
+       {M::kLearned}, {{"max_position_embeddings", "2048"}, {"hidden_size", "2048"}, {"num_heads", "16"}},
+       "learned absolute table wpe (max_position_embeddings rows)"},
       {"opt", "", "OPT", "OPTConfig", "models/opt/modeling_opt.py", R::kNone, R::kNone, {M::kLearned},
        {{"max_position_embeddings", "2048"}, {"hidden_size", "768"}, {"num_attention_heads", "12"}},
        "learned absolute table with offset 2 (max_position_embeddings + 2 rows)"},
@@ -209,6 +218,25 @@ std::vector<Family> make_families() {
        {{"max_position_embeddings", "512"}, {"hidden_size", "768"}, {"num_attention_heads", "12"},
         {"pad_token_id", "1"}, {"position_embedding_type", "\"absolute\""}},
        "learned absolute table; positions start at padding_idx + 1"},
+      // Read at huggingface/transformers (issue 28 item 4): DistilBERT at 00b326f4 (Embeddings: row t;
+      // sinusoidal_pos_embds fills the table with fixed sinusoids), ELECTRA at 014873b4
+      // (ElectraEmbeddings: row t, width embedding_size), Longformer at 010a915c (LongformerEmbeddings:
+      // RoBERTa's create_position_ids_from_input_ids, padding_idx = pad_token_id).
+      {"distilbert", "", "DistilBERT", "DistilBertConfig", "models/distilbert/modeling_distilbert.py @ huggingface/transformers 00b326f4",
+       R::kNone, R::kNone, {M::kLearned},
+       {{"max_position_embeddings", "512"}, {"dim", "768"}, {"n_heads", "12"}, {"n_layers", "6"},
+        {"sinusoidal_pos_embds", "false"}},
+       "learned absolute table (position ids from 0); sinusoidal_pos_embds fills it with fixed sinusoids"},
+      {"electra", "", "ELECTRA", "ElectraConfig", "models/electra/modeling_electra.py @ huggingface/transformers 014873b4", R::kNone, R::kNone,
+       {M::kLearned},
+       {{"max_position_embeddings", "512"}, {"embedding_size", "128"}, {"hidden_size", "256"},
+        {"num_attention_heads", "4"}},
+       "learned absolute table of width embedding_size (position ids from 0)"},
+      {"longformer", "", "Longformer", "LongformerConfig", "models/longformer/modeling_longformer.py @ huggingface/transformers 010a915c",
+       R::kNone, R::kNone, {M::kLearned},
+       {{"max_position_embeddings", "512"}, {"hidden_size", "768"}, {"num_attention_heads", "12"},
+        {"pad_token_id", "1"}},
+       "learned absolute table; positions start at padding_idx + 1 (RoBERTa's rule)"},
       {"deberta-v2", "deberta", "DeBERTa / DeBERTa-v2 / v3", "DebertaV2Config", "models/deberta_v2/modeling_deberta_v2.py",
        R::kNone, R::kNone, {M::kDeberta, M::kLearned},
        {{"max_position_embeddings", "512"}, {"hidden_size", "1536"}, {"num_attention_heads", "24"},

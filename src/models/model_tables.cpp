@@ -130,7 +130,7 @@ void add_deberta(const HfScope& s, const std::string& file, ModelReport& r) {
 
 void add_learned(const HfScope& s, const std::string& file, ModelReport& r, const std::string& where,
                  std::int64_t rows, std::int64_t width, std::int64_t offset, const std::string& key) {
-  MechanismUse m{Mechanism::kLearned, where, where == "decoder" ? "decoder" : "", {}, {}, {}, ""};
+  MechanismUse m{Mechanism::kLearned, where, where == "decoder" || where == "encoder" ? where : "", {}, {}, {}, ""};
   m.values = {{"rows", rows + offset}, {"positions", rows}, {"width", width}, {"offset", offset}, {"weight", key}};
   if (offset > 0)
     m.notes.push_back(fmt::format("row t + {} holds position t (the first {} rows are never used for positions)",
@@ -239,17 +239,37 @@ void add_table_mechanisms(const HfScope& s, const std::string& file, ModelReport
   if (type == "opt")  // OPTLearnedPositionalEmbedding: offset 2, positions from the attention mask's cumsum
     add_learned(s, file, r, "decoder", first_int(s, file, {"max_position_embeddings"}, 1, kMaxRows, 2048),
                 first_int(s, file, {"hidden_size"}, 1, kMaxRows, 768), 2, "model.decoder.embed_positions.weight");
+  if (type == "bart") {  // BartLearnedPositionalEmbedding in each stack: offset 2, position ids from 0 (arange)
+    const auto rows = first_int(s, file, {"max_position_embeddings"}, 1, kMaxRows, 1024);
+    const auto width = first_int(s, file, {"d_model"}, 1, kMaxRows, 1024);
+    add_learned(s, file, r, "encoder", rows, width, 2, "model.encoder.embed_positions.weight");
+    add_learned(s, file, r, "decoder", rows, width, 2, "model.decoder.embed_positions.weight");
+  }
+  if (type == "gpt_neo")  // GPTNeoModel.wpe: nn.Embedding(max_position_embeddings, hidden_size), row t
+    add_learned(s, file, r, "embeddings", first_int(s, file, {"max_position_embeddings"}, 1, kMaxRows, 2048),
+                first_int(s, file, {"hidden_size"}, 1, kMaxRows, 2048), 0, "transformer.wpe.weight");
   if (type == "bert") {
     add_learned(s, file, r, "embeddings", first_int(s, file, {"max_position_embeddings"}, 1, kMaxRows, 512),
                 first_int(s, file, {"hidden_size"}, 1, kMaxRows, 768), 0, "embeddings.position_embeddings.weight");
   }
-  if (type == "roberta") {  // create_position_ids_from_input_ids: padding_idx + 1 onwards
+  if (type == "distilbert") {  // Embeddings.position_embeddings: nn.Embedding(max_position_embeddings, dim), row t
+    add_learned(s, file, r, "embeddings", first_int(s, file, {"max_position_embeddings"}, 1, kMaxRows, 512),
+                first_int(s, file, {"dim"}, 1, kMaxRows, 768), 0, "distilbert.embeddings.position_embeddings.weight");
+    if (bool_field(*s.cfg, "sinusoidal_pos_embds", false))
+      r.mechanisms.back().notes.insert(r.mechanisms.back().notes.begin(),
+                                       "sinusoidal_pos_embds: create_sinusoidal_embeddings fills the table with fixed "
+                                       "sinusoids (sin in even columns, cos in odd, 10000^(-2(j//2)/dim)) and freezes it");
+  }
+  if (type == "electra")  // ElectraEmbeddings: nn.Embedding(max_position_embeddings, embedding_size), row t
+    add_learned(s, file, r, "embeddings", first_int(s, file, {"max_position_embeddings"}, 1, kMaxRows, 512),
+                first_int(s, file, {"embedding_size"}, 1, kMaxRows, 128), 0, "electra.embeddings.position_embeddings.weight");
+  if (type == "roberta" || type == "longformer") {  // create_position_ids_from_input_ids: padding_idx + 1 onwards
     const auto pad = first_int(s, file, {"pad_token_id"}, 0, kMaxRows, 1);
     const auto rows = first_int(s, file, {"max_position_embeddings"}, 1, kMaxRows, 512);
     add_learned(s, file, r, "embeddings", rows - pad - 1, first_int(s, file, {"hidden_size"}, 1, kMaxRows, 768),
                 pad + 1, "embeddings.position_embeddings.weight");
   }
-  if (type == "bert" || type == "roberta") {
+  if (type == "bert" || type == "roberta" || type == "electra") {
     auto it = s.cfg->find("position_embedding_type");
     if (it != s.cfg->end() && it->is_string() && it->get<std::string>() != "absolute")
       r.notes.push_back(fmt::format("position_embedding_type '{}': relative key embeddings are added too",

@@ -2,8 +2,9 @@
 model.safetensors written with numpy the way the format is defined (8-byte little-endian header
 length, JSON header, each array's bytes; huggingface/safetensors README "Format"), and a GGUF
 file, so that every row rule is visible: GPT-2 (row t for position t; a sinusoid table whose
-closest sinusoid is its own base), OPT (rows 0-1 differ and are never used), RoBERTa (rows t + 2,
-a zero padding row), Whisper (an encoder table equal to its formula, and one entry off by 0.01),
+closest sinusoid is its own base), OPT (rows 0-1 differ and are never used), BART (offset 2 in
+the encoder and decoder tables), GPT-Neo, DistilBERT and ELECTRA (row t), Longformer (row t +
+pad_token_id + 1), RoBERTa (rows t + 2, a zero padding row), Whisper (an encoder table equal to its formula, and one entry off by 0.01),
 ViT (class row + 2x2 grid), SigLIP (3x3 grid, no class row), T5 (bias per bucket and head), stored
 inv_freq buffers (one right, one written for another rope_theta), and a GGUF GPT-2 table. Every
 expected value is computed here with numpy from the arrays written (formulas from
@@ -117,6 +118,41 @@ with tempfile.TemporaryDirectory() as tmp:
     want = neighbour_cos(opt.astype(float), [(i, i + 1) for i in range(2, 7)])
     expect(abs(s.get("neighbour_cosine_mean", 9) - np.mean(want)) < 1e-12, "opt: neighbour cosine over the used rows only")
     expect(s.get("padding_row") == 1, "opt: padding tokens take row 1")
+
+    # Learned tables with a row rule, one run each: (model_type, config, tensors per stack, stored rows,
+    # row of position 0). BartLearnedPositionalEmbedding: max_position_embeddings + 2 rows,
+    # forward(position_ids + 2), in the encoder and the decoder; GPTNeoModel.wpe, DistilBERT's
+    # Embeddings and ElectraEmbeddings: max_position_embeddings rows, row t; LongformerEmbeddings:
+    # max_position_embeddings rows, create_position_ids_from_input_ids gives row t + pad_token_id + 1.
+    def rule(rows, offset):
+        return offset, [offset, rows - 1], list(range(offset))
+
+    emb = "embeddings.position_embeddings.weight"
+    for mt, cfg, names, rows, offset in (
+            ("bart", {"max_position_embeddings": 6, "d_model": 4, "num_hidden_layers": 1},
+             {"encoder": "model.encoder.embed_positions.weight", "decoder": "model.decoder.embed_positions.weight"}, 6 + 2, 2),
+            ("mbart", {"max_position_embeddings": 5, "d_model": 4, "num_hidden_layers": 1},  # MBartLearnedPositionalEmbedding: as BART's
+             {"encoder": "model.encoder.embed_positions.weight", "decoder": "model.decoder.embed_positions.weight"}, 5 + 2, 2),
+            ("gpt_neo", {"max_position_embeddings": 7, "hidden_size": 4, "num_layers": 1},
+             {"embeddings": "transformer.wpe.weight"}, 7, 0),
+            ("distilbert", {"max_position_embeddings": 5, "dim": 4, "n_layers": 1}, {"embeddings": "distilbert." + emb}, 5, 0),
+            ("electra", {"max_position_embeddings": 6, "embedding_size": 4, "hidden_size": 8, "num_hidden_layers": 1},
+             {"embeddings": "electra." + emb}, 6, 0),
+            ("longformer", {"max_position_embeddings": 9, "hidden_size": 4, "pad_token_id": 3, "num_hidden_layers": 1},
+             {"embeddings": "longformer." + emb}, 9, 3 + 1)):
+        tables = {k: f32(rng.standard_normal((rows, 4))) for k in names}
+        for t in tables.values():
+            t[:offset] = 50.0
+        rep = report(folder(tmp, mt, {"model_type": mt, **cfg}, {names[k]: tables[k] for k in names}))
+        for where, name in names.items():
+            m = mech(rep, "learned", where)
+            wt = m.get("weights", {})
+            got = (wt.get("first_row"), wt.get("rows_used"), wt.get("unused_rows"))
+            expect(len([x for x in rep["mechanisms"] if x["kind"] == "learned"]) == len(names) and wt.get("tensor") == name
+                   and wt.get("shape") == [rows, 4] and got == rule(rows, offset)
+                   and close(wt.get("row_norm", []), np.linalg.norm(tables[where].astype(float), axis=1), 1e-12),
+                   f"{mt} {where}: {name}, first row / rows used / unused {got} (want {rule(rows, offset)})")
+    expect(mech(rep, "learned").get("weights_summary", {}).get("padding_row") == 3, "longformer: padding tokens take row pad_token_id")
 
     # RoBERTa: rows t + padding_idx + 1; row 1 (padding_idx) zero.
     rob = f32(rng.standard_normal((10, 4)))

@@ -72,6 +72,22 @@ for name, class_token in VISION.items():
     expect(v.get("grid_rows") == side and v.get("grid_cols") == side and v.get("class_token") is class_token
            and v.get("rows") == side * side + class_token and v.get("width") == tower["hidden_size"],
            f"{name}: one learned grid of {side}x{side} patches, class token {class_token} ({v})")
+# Learned tables posenc knows since issue 28 item 4, each (file: ({stack: row of position 0}, rows
+# beyond max_position_embeddings, width field)):
+# BartLearnedPositionalEmbedding has max_position_embeddings + 2 rows and reads row t + 2 in the
+# encoder and in the decoder; the width is d_model.
+# ElectraEmbeddings: max_position_embeddings rows of width embedding_size, row t.
+LEARNED = {"bart-base.json": ({"encoder": 2, "decoder": 2}, 2, "d_model"),
+           "electra-small-discriminator.json": ({"embeddings": 0}, 0, "embedding_size")}
+for name, (stacks, extra_rows, width) in LEARNED.items():
+    cfg = json.load(open(os.path.join(HERE, "..", "data", "configs", "families", name)))
+    r = run("model", os.path.join(HERE, "..", "data", "configs", "families", name), "--format", "json", text=True)
+    got = {m["where"]: m["values"] for m in (json.loads(r.stdout)["mechanisms"] if r.returncode == 0 else [])
+           if m["kind"] == "learned"}
+    want = {w: {"rows": cfg["max_position_embeddings"] + extra_rows, "positions": cfg["max_position_embeddings"] + extra_rows - off,
+                "offset": off, "width": cfg[width]} for w, off in stacks.items()}
+    expect(set(got) == set(want) and all({k: got[w].get(k) for k in want[w]} == want[w] for w in want),
+           f"{name}: learned tables {want} ({got})")
 expect(unknown >= 10, f"at least 10 configs of model types posenc does not know are checked ({unknown})")
 print(f"{unknown} configs of unknown model types")
 finish()
