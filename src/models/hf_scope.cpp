@@ -148,7 +148,10 @@ void require_rope(const HfScope& s, const std::string& file) {
                             file, s.model_type, transformers_family_note(s.model_type), file));
   if (s.family == nullptr || uses_rope(s)) return;
   std::vector<std::string_view> names;
-  for (auto m : mechanisms_used(s)) names.push_back(to_string(m));
+  for (auto m : mechanisms_used(s))
+    names.push_back(m == Mechanism::kMixer         ? "non-attention mixer layers (no positions)"
+                    : m == Mechanism::kNoPositions ? "attention without positions"
+                                                   : to_string(m));
   throw Error(fmt::format("{}: model_type '{}' ({}) uses {}, not RoPE: 'posenc model {}' shows it", file,
                           s.model_type, s.family->name, fmt::join(names, " and "), file));
 }

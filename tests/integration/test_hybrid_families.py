@@ -106,8 +106,9 @@ if rep:
            "jamba: no RoPE anywhere, the other 28 layers are Mamba mixers")
     every_layer_once("jamba", rep)
 r = run("rope", "--hf-config", path, text=True)
-expect(r.returncode == 2 and r.stderr.count("\n") == 1 and "not RoPE" in r.stderr,
-       f"jamba: rope --hf-config refused in one line ({r.stderr.strip()[:200]})")
+expect(r.returncode == 2 and r.stderr.count("\n") == 1 and "not RoPE" in r.stderr
+       and "non-attention mixer layers (no positions) and attention without positions" in r.stderr,
+       f"jamba: rope --hf-config refused in one line naming Mamba mixers and position-free attention ({r.stderr.strip()[:200]})")
 
 # --- Nemotron-H and Nemotron-3: hybrid_override_pattern; the file's rope_theta is read by no code ---
 for name in ("nemotron-h-56b.json", "nemotron-3-nano-30b-a3b.json"):
