@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string_view>
 
+#include "gguf_keys.hpp"
 #include "posenc/error.hpp"
 #include "posenc/formats/gguf.hpp"
 
@@ -38,33 +39,7 @@ constexpr LlamaSwaRule kLlamaSwaRules[] = {
     {"gpt-oss", 2, false, false, false, true, false, 0, 0},     {"exaone4", 4, false, false, false, false, true, 64, 4096},
 };
 
-class LayerKeys {
- public:
-  LayerKeys(const formats::GgufFile& f, std::string arch) : f_(f), arch_(std::move(arch)) {}
-  std::string key(const std::string& suffix) const { return arch_ + "." + suffix; }
-  const formats::GgufKv* get(const std::string& suffix) const { return f_.find(key(suffix)); }
-  std::optional<double> number(const std::string& suffix) const {
-    const formats::GgufKv* kv = get(suffix);
-    if (kv == nullptr) return std::nullopt;
-    if (!kv->value.is_numeric() || kv->value.type == GgufType::kBool)
-      throw Error(fmt::format("{}: byte {}: key {} must be a number (got {})", f_.name, kv->offset, kv->key,
-                              kv->value.type_text()));
-    return kv->value.number;
-  }
-  std::optional<std::int64_t> count(const std::string& suffix, std::int64_t lo, std::int64_t hi) const {
-    const auto v = number(suffix);
-    if (!v) return std::nullopt;
-    if (!(*v >= static_cast<double>(lo) && *v <= static_cast<double>(hi)) || std::floor(*v) != *v)
-      throw Error(fmt::format("{}: byte {}: key {} must be an integer within [{}, {}] (got {})", f_.name,
-                              get(suffix)->offset, key(suffix), lo, hi, *v));
-    return static_cast<std::int64_t>(*v);
-  }
-  const std::string& name() const { return f_.name; }
-
- private:
-  const formats::GgufFile& f_;
-  std::string arch_;
-};
+using LayerKeys = detail::GgufKeys;
 
 std::optional<std::vector<std::int64_t>> read_sections(const LayerKeys& k) {
   const formats::GgufKv* kv = k.get("rope.dimension_sections");

@@ -13,6 +13,7 @@
 #include "model_internal.hpp"
 #include "posenc/models/llama_arch.hpp"
 #include "posenc/rope/rope_config.hpp"
+#include "gguf_keys.hpp"
 #include "posenc/error.hpp"
 #include "posenc/formats/gguf.hpp"
 #include "posenc/models/gguf_layers.hpp"
@@ -24,35 +25,7 @@ namespace {
 using rope::RopeConfig;
 using formats::GgufType;
 
-class GgufKeys {
- public:
-  GgufKeys(const formats::GgufFile& f, std::string arch) : f_(f), arch_(std::move(arch)) {}
-  std::string key(const std::string& suffix) const { return arch_ + "." + suffix; }
-  const formats::GgufKv* get(const std::string& suffix) const { return f_.find(key(suffix)); }
-  /// A numeric key's value (nullopt when absent); Error naming the key and its byte offset otherwise.
-  std::optional<double> number(const std::string& suffix) const {
-    const formats::GgufKv* kv = get(suffix);
-    if (kv == nullptr) return std::nullopt;
-    if (!kv->value.is_numeric() || kv->value.type == GgufType::kBool)
-      throw Error(fmt::format("{}: byte {}: key {} must be a number (got {})", f_.name, kv->offset, kv->key,
-                              kv->value.type_text()));
-    return kv->value.number;
-  }
-  /// A count key within [lo, hi] (nullopt when absent).
-  std::optional<std::int64_t> count(const std::string& suffix, std::int64_t lo, std::int64_t hi) const {
-    const auto v = number(suffix);
-    if (!v) return std::nullopt;
-    if (!(*v >= static_cast<double>(lo) && *v <= static_cast<double>(hi)) || std::floor(*v) != *v)
-      throw Error(fmt::format("{}: byte {}: key {} must be an integer within [{}, {}] (got {})", f_.name,
-                              get(suffix)->offset, key(suffix), lo, hi, *v));
-    return static_cast<std::int64_t>(*v);
-  }
-  std::string from(const std::string& suffix) const { return "GGUF " + key(suffix); }
-
- private:
-  const formats::GgufFile& f_;
-  std::string arch_;
-};
+using GgufKeys = detail::GgufKeys;
 
 /// ggml_soft_max_ext's ALiBi slopes (ggml-cpu ops.cpp, float32): n = 2^floor(log2 heads),
 /// m0 = 2^(-max_bias/n), m1 = 2^(-max_bias/2/n); head h < n: m0^(h+1), else m1^(2(h-n)+1).
