@@ -443,6 +443,20 @@ std::vector<Family> make_families() {
                   {"num_hidden_layers", "62"}, {"max_position_embeddings", "196608"}, {"rope_theta", "5000000.0"}},
                  "RoPE (rotate_half) on head_dim × partial_rotary_factor dims in every layer; a rotary_dim in the "
                  "file is read by no transformers code"),
+      // Plain partial RoPE whose config classes default partial_rotary_factor to 0.5
+      // (kwargs.setdefault in __post_init__), read at decba1d2 (issue 27, the refused-types list).
+      llama_like("glm4_moe", "", "GLM-4.5 / GLM-4.6 / GLM-4.7 (MoE)", "Glm4MoeConfig",
+                 "models/glm4_moe/configuration_glm4_moe.py, modeling_glm4_moe.py @decba1d2",
+                 {{"hidden_size", "4096"}, {"num_attention_heads", "96"}, {"num_hidden_layers", "46"},
+                  {"max_position_embeddings", "131072"}, {"rope_theta", "10000.0"}, {"partial_rotary_factor", "0.5"}},
+                 "partial RoPE (rotate_half on the first head_dim × partial_rotary_factor dims, 0.5 by default) in "
+                 "every layer"),
+      llama_like("nemotron", "", "Nemotron / Minitron", "NemotronConfig",
+                 "models/nemotron/configuration_nemotron.py, modeling_nemotron.py @decba1d2",
+                 {{"hidden_size", "6144"}, {"num_attention_heads", "48"}, {"num_hidden_layers", "32"},
+                  {"max_position_embeddings", "4096"}, {"rope_theta", "10000.0"}, {"partial_rotary_factor", "0.5"}},
+                 "partial RoPE (rotate_half on the first head_dim × partial_rotary_factor dims, 0.5 by default) in "
+                 "every layer"),
       // MoE variants whose config classes have defaults of their own (issue 27 item 1: the hand
       // table agrees with data/families/families.json), read at transformers decba1d2.
       llama_like("qwen2_moe", "", "Qwen1.5-MoE / Qwen2-MoE", "Qwen2MoeConfig",

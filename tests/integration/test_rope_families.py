@@ -125,6 +125,16 @@ expect(j is not None and set(plt) == set(types) and close(j["inv_freq"], want_co
        and all(plt[t]["layers"] == [i for i in range(n) if types[i] == t] for t in plt)
        and close(plt["sliding_attention"]["inv_freq"], want_main) and j.get("no_rope_layers", []) == [],
        f"deepseek-v4: rope --hf-config: the compress rope first, every layer type listed ({r.stderr.strip()[:200]})")
+# extrapolate compares the methods on every rope of the model: per layer type, its own base.
+r = run("extrapolate", "--hf-config", path, "--train-len", "65536", "--target-len", "1048576", "--format", "json",
+        text=True)
+ex = json.loads(r.stdout)["rope"] if r.returncode == 0 else []
+none = {x["layer_type"]: x for x in ex if x["method"] == "none"}
+expect(set(none) == set(types)
+       and all(none[t]["layers"] == [i for i in range(n) if types[i] == t] for t in none)
+       and close(none["sliding_attention"]["inv_freq"], want_main)
+       and close(none["heavily_compressed_attention"]["inv_freq"], default_inv_freq(cfg["compress_rope_theta"], 64)),
+       f"deepseek-v4: extrapolate covers each layer type with its own base ({r.stderr.strip()[-200:]})")
 # The nested form DeepseekV4Config saves ({main, compress}); a compress entry without rope_theta takes
 # config.rope_theta (standardize_rope_params' setdefault), not compress_rope_theta.
 nested = {k: v for k, v in cfg.items() if k not in ("rope_scaling", "compress_ratios", "qk_rope_head_dim", "_source")}
@@ -225,6 +235,16 @@ j, r = rope_json("--hf-config", path)
 expect(j is not None and close(j["inv_freq"], default_inv_freq(cfg["rope_theta"], cfg["head_dim"]))
        and any("rotary_dim" in s and "read by no code" in s for s in j.get("notes", [])),
        f"minimax-m2: RoPE over head_dim 128 x partial_rotary_factor 1, rotary_dim 64 named unread ({r.stderr.strip()[:200]})")
+
+# --- GLM-4.x MoE and Nemotron: partial RoPE, partial_rotary_factor 0.5 by default (kwargs.setdefault) ---
+for name in ("glm-4.7-fp8.json", "nemotron-4-4b.json"):
+    path = os.path.join(FAM, name)
+    cfg = json.load(open(path))
+    head = cfg.get("head_dim") or cfg["hidden_size"] // cfg["num_attention_heads"]
+    rot = int(head * cfg.get("partial_rotary_factor", 0.5))
+    j, r = rope_json("--hf-config", path)
+    expect(j is not None and close(j["inv_freq"], default_inv_freq(cfg.get("rope_theta", 10000.0), rot)),
+           f"{name}: RoPE on {rot} of {head} dims, theta {cfg.get('rope_theta', 10000.0)} ({r.stderr.strip()[:200]})")
 
 # --- null in the file: transformers keeps None, the class default is not used ---
 g3 = {"model_type": "gemma3_text", "hidden_size": 1152, "num_attention_heads": 4, "head_dim": 256,
