@@ -408,6 +408,55 @@ std::vector<Family> make_families() {
        {{"hidden_size", "7168"}, {"max_position_embeddings", "163840"}, {"num_attention_heads", "128"},
         {"num_hidden_layers", "61"}, {"qk_rope_head_dim", "64"}},
        "MLA: RoPE on qk_rope_head_dim, adjacent pairs (apply_rotary_pos_emb_interleave)"},
+      {"deepseek_v4", "", "DeepSeek-V4", "DeepseekV4Config",
+       "models/deepseek_v4/configuration_deepseek_v4.py, modeling_deepseek_v4.py @decba1d2", R::kInterleaved, R::kNone,
+       {M::kRope},
+       {{"head_dim", "512"}, {"hidden_size", "4096"}, {"max_position_embeddings", "1048576"},
+        {"num_attention_heads", "64"}, {"num_hidden_layers", "43"}, {"rope_theta", "10000.0"},
+        {"compress_rope_theta", "160000.0"}, {"sliding_window", "128"}},
+       "two ropes on the last qk_rope_head_dim (64) dims of each head, adjacent pairs: sliding_attention layers the "
+       "main rope (rope_theta, unscaled), compressed layers and their compressors the compress rope "
+       "(compress_rope_theta with rope_scaling, attention_factor 1)"},
+      // Hybrids whose other layers are mixers without positions (issue 27 item 2), read at decba1d2.
+      {"minimax", "", "MiniMax-Text-01 / MiniMax-M1", "MiniMaxConfig",
+       "models/minimax/configuration_minimax.py, modeling_minimax.py @decba1d2", R::kHalf, R::kNone,
+       {M::kRope, M::kMixer},
+       {{"hidden_size", "4096"}, {"num_attention_heads", "32"}, {"num_hidden_layers", "32"},
+        {"max_position_embeddings", "131072"}, {"rope_theta", "1000000.0"}},
+       "RoPE (rotate_half, all head_dim dims) on full_attention layers; linear_attention layers (lightning "
+       "attention) have no positions"},
+      {"lfm2", "", "LFM2", "Lfm2Config", "models/lfm2/configuration_lfm2.py, modeling_lfm2.py @decba1d2", R::kHalf,
+       R::kNone, {M::kRope, M::kMixer},
+       {{"hidden_size", "2560"}, {"num_attention_heads", "32"}, {"num_hidden_layers", "32"},
+        {"max_position_embeddings", "128000"}, {"rope_theta", "1000000.0"}},
+       "RoPE (rotate_half) on full_attention layers; conv layers (gated short convolutions) have no positions"},
+      {"recurrent_gemma", "", "RecurrentGemma", "RecurrentGemmaConfig",
+       "models/recurrent_gemma/configuration_recurrent_gemma.py, modeling_recurrent_gemma.py @decba1d2", R::kHalf,
+       R::kNone, {M::kRope, M::kMixer},
+       {{"hidden_size", "2560"}, {"num_attention_heads", "10"}, {"num_hidden_layers", "26"},
+        {"attention_window_size", "2048"}, {"rope_theta", "10000.0"}},
+       "RoPE (rotate_half, all head_dim dims at this commit) on local attention blocks; recurrent blocks (RG-LRU) have "
+       "no positions"},
+      llama_like("minimax_m2", "", "MiniMax-M2", "MiniMaxM2Config",
+                 "models/minimax_m2/configuration_minimax_m2.py, modeling_minimax_m2.py @decba1d2",
+                 {{"head_dim", "128"}, {"hidden_size", "3072"}, {"num_attention_heads", "48"},
+                  {"num_hidden_layers", "62"}, {"max_position_embeddings", "196608"}, {"rope_theta", "5000000.0"}},
+                 "RoPE (rotate_half) on head_dim × partial_rotary_factor dims in every layer; a rotary_dim in the "
+                 "file is read by no transformers code"),
+      // Plain partial RoPE whose config classes default partial_rotary_factor to 0.5
+      // (kwargs.setdefault in __post_init__), read at decba1d2 (issue 27, the refused-types list).
+      llama_like("glm4_moe", "", "GLM-4.5 / GLM-4.6 / GLM-4.7 (MoE)", "Glm4MoeConfig",
+                 "models/glm4_moe/configuration_glm4_moe.py, modeling_glm4_moe.py @decba1d2",
+                 {{"hidden_size", "4096"}, {"num_attention_heads", "96"}, {"num_hidden_layers", "46"},
+                  {"max_position_embeddings", "131072"}, {"rope_theta", "10000.0"}, {"partial_rotary_factor", "0.5"}},
+                 "partial RoPE (rotate_half on the first head_dim × partial_rotary_factor dims, 0.5 by default) in "
+                 "every layer"),
+      llama_like("nemotron", "", "Nemotron / Minitron", "NemotronConfig",
+                 "models/nemotron/configuration_nemotron.py, modeling_nemotron.py @decba1d2",
+                 {{"hidden_size", "6144"}, {"num_attention_heads", "48"}, {"num_hidden_layers", "32"},
+                  {"max_position_embeddings", "4096"}, {"rope_theta", "10000.0"}, {"partial_rotary_factor", "0.5"}},
+                 "partial RoPE (rotate_half on the first head_dim × partial_rotary_factor dims, 0.5 by default) in "
+                 "every layer"),
       // MoE variants whose config classes have defaults of their own (issue 27 item 1: the hand
       // table agrees with data/families/families.json), read at transformers decba1d2.
       llama_like("qwen2_moe", "", "Qwen1.5-MoE / Qwen2-MoE", "Qwen2MoeConfig",

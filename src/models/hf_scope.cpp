@@ -106,6 +106,10 @@ HfScope prepare_scope(json& root) {
   for (const auto& d : s.family->defaults) {
     const std::string key(d.key);
     if (present(*s.cfg, key.c_str())) continue;
+    if (s.cfg->contains(key)) {  // "key": null: PretrainedConfig keeps None, not the class default
+      s.kept_null.push_back(key);
+      continue;
+    }
     (*s.cfg)[key] = json::parse(d.json);
     s.defaulted.push_back(key);
   }

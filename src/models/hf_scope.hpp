@@ -21,6 +21,9 @@ struct HfScope {
   const Family* family = nullptr;  ///< nullptr for a model_type posenc does not know
   bool assumed = false;            ///< family is --assume-family's, not the model_type's
   std::vector<std::string> defaulted;  ///< keys filled from the config class's defaults
+  /// Keys the file sets to null that have a class default: transformers keeps None (the dataclass
+  /// field and `self.x = x` take the file's value), so the default is not filled in.
+  std::vector<std::string> kept_null;
 };
 
 /// Parses config.json text: Error "<file>: not valid JSON (...)" or "must be a JSON object".
@@ -41,7 +44,8 @@ constexpr std::int64_t kMaxLayers = 8192;
 std::int64_t layer_count(const HfScope& s, const std::string& file);
 
 /// Picks the scope (text_config when the root has neither hidden_size nor head_dim) and fills
-/// every absent field the family's config class gives a default. `root` must be an object.
+/// every absent field the family's config class gives a default; a field the file sets to null
+/// stays null, as transformers keeps None (listed in kept_null). `root` must be an object.
 HfScope prepare_scope(nlohmann::json& root);
 
 /// "class default (Gemma3TextConfig)".

@@ -125,6 +125,10 @@ bool derive_family_layer_types(const HfScope& s, LayerPlan& plan, const std::str
     if (k < 1) throw Error(fmt::format("{}: \"{}global_attn_every_n_layers\" must be at least 1 (got {})", file, s.prefix, k));
     derive_types(plan, [k](std::int64_t i) { return i % k != 0 ? "sliding_attention" : "full_attention"; },
            fmt::format("full_attention when layer % global_attn_every_n_layers ({}) == 0 (ModernBertConfig)", k));
+  } else if (rule_family_is(s, "deepseek_v4")) {
+    return deepseek_v4_layer_types(s, plan, file);
+  } else if (is_mixer_rope_family(s)) {
+    return mixer_family_layer_types(s, plan, file);
   } else if (rule_family_is(s, "muse_glimmer_text")) {
     derive_types(plan, [n](std::int64_t i) { return (n - 1 - i) % 4 == 0 ? "full_attention" : "sliding_attention"; },
            "full_attention when (num_hidden_layers - 1 - layer) % 4 == 0 (MuseGlimmerTextConfig)");
@@ -136,6 +140,7 @@ bool derive_family_layer_types(const HfScope& s, LayerPlan& plan, const std::str
 
 void mark_family_layers(const HfScope& s, LayerPlan& plan) {
   if (s.family == nullptr) return;
+  if (is_mixer_rope_family(s)) return mark_mixer_family_layers(s, plan);
   const json& cfg = *s.cfg;
   if (rule_family_is(s, "qwen3_next")) {
     mark_mixers(plan, {"linear_attention"},
@@ -235,6 +240,8 @@ std::optional<TypeRope> family_type_rope(const HfScope& s, const std::string& la
                                     t->dump()));
     return r;
   }
+  if (rule_family_is(s, "deepseek_v4")) return deepseek_v4_type_rope(s, layer_type);
+  if (is_mixer_rope_family(s)) return mixer_family_type_rope(s, layer_type);
   if (rule_family_is(s, "gemma4_text") && layer_type == "full_attention") {
     // Gemma4TextConfig: per_layer_config gives full_attention layers head_dim = global_head_dim.
     auto g = cfg.find("global_head_dim");
@@ -249,7 +256,8 @@ std::optional<TypeRope> family_type_rope(const HfScope& s, const std::string& la
 
 bool family_has_type_ropes(const HfScope& s) {
   return rule_family_is(s, "modernbert") || rule_family_is(s, "gemma4_text") || rule_family_is(s, "olmo3") ||
-         rule_family_is(s, "gemma3n_text") || rule_family_is(s, "mimo_v2_flash");
+         rule_family_is(s, "gemma3n_text") || rule_family_is(s, "mimo_v2_flash") || rule_family_is(s, "deepseek_v4") ||
+         is_mixer_rope_family(s);
 }
 
 }  // namespace posenc::models::detail

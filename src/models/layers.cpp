@@ -112,6 +112,9 @@ LayerPlan plan_of(const HfScope& s, const std::string& file) {
   }
   std::stable_sort(plan.rope_types.begin(), plan.rope_types.end(),
                    [](const std::string& a, const std::string& b) { return a == "full_attention" && b != a; });
+  if (type == "deepseek_v4")  // the compress rope of the compressed layers (most of them) is the primary one
+    std::stable_partition(plan.rope_types.begin(), plan.rope_types.end(),
+                          [](const std::string& t) { return t != "sliding_attention"; });
   if (plan.rope_types.size() < 2 && plan.nope_types.empty() && plan.mixer_types.empty() &&
       plan.unpositioned_types.empty())
     plan.rope_types.clear();  // one kind of layer: nothing per type to tell
@@ -187,6 +190,9 @@ rope::RopeConfig parse_layer_type_config(const std::string& json_text, const std
       cfg["rope_parameters"]["rope_theta"] = *rule->theta;
       theta_set = true;
     }
+  } else if (rule && (rule->rope_parameters || !rule->erase.empty())) {
+    for (const auto& key : rule->erase) cfg.erase(key);
+    if (rule->rope_parameters) cfg["rope_parameters"] = *rule->rope_parameters;
   } else if (rule) {
     if (rule->theta) {
       cfg["rope_theta"] = *rule->theta;
@@ -201,10 +207,20 @@ rope::RopeConfig parse_layer_type_config(const std::string& json_text, const std
   }
   if (rule && rule->head_dim) cfg["head_dim"] = *rule->head_dim;
   rope::RopeConfig c = models::parse_hf_config(raw.dump(), file);
+  c.rotary_dims_trailing = rule && rule->rotary_dims_trailing;
   if (rule) {
     if (theta_set) c.set_source("base", fmt::format("{}", c.base), rule->theta_source, rule->theta_field);
     if (rule->drop_scaling) c.set_source("scaling", "none", rule->scaling_source);
     if (rule->head_dim) c.set_source("dim", fmt::format("{}", c.head_dim), rule->head_dim_source);
+    // Settings read from the entry the class built: named by where the entry's key came from.
+    const std::string built = fmt::format("\"{}rope_parameters.", s.prefix);
+    for (auto& st : c.sources) {
+      if (!st.field.starts_with(built) || st.field.size() < built.size() + 1) continue;
+      auto o = rule->key_origin.find(st.field.substr(built.size(), st.field.size() - built.size() - 1));
+      if (o == rule->key_origin.end()) continue;
+      st.source = o->second.source;
+      st.field = o->second.field;
+    }
     for (const auto& n : rule->notes) c.notes.push_back(n);
   }
   c.notes.push_back(fmt::format("layer type {}: layers {}", layer_type, layer_ranges(rope_layers_of_type(plan, layer_type))));

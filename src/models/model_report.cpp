@@ -283,6 +283,12 @@ ModelReport parse_model(const std::string& json_text, const std::string& file) {
     r.config_class = std::string(s.family->config_class);
     for (const auto& key : s.defaulted)
       r.defaults.push_back({s.prefix + key, (*s.cfg)[key].dump(), detail::class_default_source(*s.family)});
+    for (const auto& key : s.kept_null)
+      for (const auto& d : s.family->defaults)
+        if (d.key == key)
+          r.notes.push_back(fmt::format("{}{} is null in the file: transformers keeps None there, so {}'s default {} "
+                                        "is not used",
+                                        s.prefix, key, s.family->config_class, d.json));
   }
   const auto used = detail::mechanisms_used(s);
   if (s.family == nullptr && !s.model_type.empty()) {

@@ -337,7 +337,17 @@ RopeConfig parse_hf_config(const std::string& json_text, const std::string& file
   c.config_scope = cfg.prefix;
   c.config_scaling = cfg.prefix + "rope_scaling.";
   read_head_dim(cfg, c);
-  if (auto r = cfg.integer_in("rotary_dim", 2, encodings::kMaxDim)) {  // GPT-J
+  // rotary_dim is read by the classes that declare it (GPT-J, CodeGen) and, for a config without
+  // model_type, as stated; MiniMax-M2's config.json carries one that MiniMaxM2Config never reads.
+  const bool reads_rotary_dim =
+      scope.family == nullptr || std::any_of(scope.family->defaults.begin(), scope.family->defaults.end(),
+                                             [](const ClassDefault& d) { return d.key == "rotary_dim"; });
+  if (!reads_rotary_dim) {
+    if (const json* r = cfg.get("rotary_dim"))
+      c.notes.push_back(fmt::format("\"{}\" {} is read by no code of {} at transformers decba1d2: the rotated width is "
+                                    "head_dim × partial_rotary_factor",
+                                    cfg.field("rotary_dim"), r->dump(), scope.family->config_class));
+  } else if (auto r = cfg.integer_in("rotary_dim", 2, encodings::kMaxDim)) {  // GPT-J
     c.rotary_dim = *r;
     from_file(c, "rotary-dim", fmt::format("{}", *r), cfg, "rotary_dim");
   }
@@ -361,6 +371,12 @@ RopeConfig parse_hf_config(const std::string& json_text, const std::string& file
     c.base = *t, from_file(c, "base", fmt::format("{}", *t), cfg, "rope_theta");
   } else if (auto g = cfg.number("rotary_emb_base")) {
     c.base = *g, from_file(c, "base", fmt::format("{}", *g), cfg, "rotary_emb_base");
+  } else if (cfg.o->contains("rope_theta") && (*cfg.o)["rope_theta"].is_null() && scope.family != nullptr) {
+    // transformers keeps the null (convert_rope_params_to_dict: rope_parameters["rope_theta"] = None)
+    // and cannot build inv_freq from it; the class default is not used.
+    throw Error(fmt::format("{}: \"{}rope_theta\" is null: {} keeps None and builds no rope from it (its default is "
+                            "not used); give a number or leave the field out",
+                            file, cfg.prefix, scope.family->config_class));
   } else {
     c.set_source("base", "10000", "default (transformers default_theta; no rope_theta in the file)");
   }

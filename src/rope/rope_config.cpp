@@ -253,7 +253,10 @@ void finalize_rope_config(RopeConfig& c, std::int64_t explicit_rotary_dim) {
     c.notes.push_back("p-RoPE with p = 0: no pair rotates (cos 1, sin 0 at every position): NoPE");
   else if (p_rope && detail::proportional_angles(c) * 2 == static_cast<std::size_t>(c.head_dim))
     c.notes.push_back("p-RoPE with every pair rotating: plain RoPE (exponent over the whole head)");
-  if (c.rotary_dim < c.head_dim && c.scaling != RopeScaling::kProportional)
+  if (c.rotary_dim < c.head_dim && c.scaling != RopeScaling::kProportional && c.rotary_dims_trailing)
+    c.notes.push_back(fmt::format("partial rotary: dims {}..{} rotate (exponent over {}), dims 0..{} pass through",
+                                  c.head_dim - c.rotary_dim, c.head_dim - 1, c.rotary_dim, c.head_dim - c.rotary_dim - 1));
+  else if (c.rotary_dim < c.head_dim && c.scaling != RopeScaling::kProportional)
     c.notes.push_back(fmt::format("partial rotary: dims 0..{} rotate (exponent over {}), dims {}..{} pass through",
                                   c.rotary_dim - 1, c.rotary_dim, c.rotary_dim, c.head_dim - 1));
 }

@@ -76,6 +76,9 @@ struct RopeConfig {
   std::int64_t head_dim = 64;                   ///< width of one attention head
   std::int64_t rotary_dim = 64;                 ///< rotated width d (even, ≤ head_dim)
   double partial_rotary_factor = 1.0;           ///< rotary_dim = int(head_dim × factor) unless given
+  /// The rotated dims are the last rotary_dim of the head, not the first (DeepSeek-V4's
+  /// [nope | rope] heads); only the notes say it: frequencies and tables are the same.
+  bool rotary_dims_trailing = false;
   double base = 10000.0;                        ///< rope_theta
   RopeLayout layout = RopeLayout::kHalf;
   RopeScaling scaling = RopeScaling::kNone;
