@@ -86,6 +86,7 @@ FigureData figure(const std::string& command, py::tuple args, py::dict kwargs) {
     if (!args.empty()) throw Error("figure('rope_diff', ...) takes keywords only (those of rope_diff())");
     const RopeDiffRun run = rope_diff_run(kw);
     if (run.gguf) throw Error("figure('rope_diff'): a .gguf config_b is checked as text or json, not drawn (use rope_diff())");
+    warn_rope_diff(run);
     py::gil_scoped_release release;
     FigureData d{render::rope_diff_figure(*run.diff, run.labels, run.tol, run.len), {}};
     apply(d.figure);
