@@ -46,8 +46,8 @@ def generate(scheme=None, /, **params):
 
     ``generate("sinusoidal", len=50, dim=128)``; ``generate(hf_config="config.json")`` lets the model
     choose the scheme (``gguf="model.gguf"`` for a llama.cpp file); ``dtype="float64"`` for doubles
-    (default float32). Returns an array of shape (len, dim) or (heads, len, len), not a copy: its
-    memory is the buffer the library filled.
+    (default float32). Returns an array of shape (len, dim) or (heads, len, len): numpy allocates
+    it and the library writes the values straight into its buffer (no copy).
     """
     return _posenc.generate(scheme or "", params)
 
