@@ -209,10 +209,17 @@ class Checkpoint:
         return self._c.dtype(name)
 
     def get_tensor(self, name):
-        """float32 array in PyTorch shape order (GGUF: ne reversed), read-only; the dtype the file
-        stores is its ``stored_dtype`` attribute."""
-        t = self._c.get_tensor(name).view(__getattr__("Tensor") if "Tensor" not in globals() else Tensor)
+        """The tensor in PyTorch shape order (GGUF: ne reversed), read-only. F32 and F16 are views
+        of the file, mapped into memory (no copy; the mapping lives while the array does), with
+        the file's dtype (float32, float16; a big-endian GGUF's '>f4'); BF16, FP8, integers and
+        GGUF's quantised types are float32 copies. ``stored_dtype`` is the dtype the file stores,
+        ``is_view`` whether the array is a view of the file, ``copy_reason`` why it is not (None
+        for a view): the dtype was decoded, or the bytes were not aligned for the dtype."""
+        array, reason = self._c.get_tensor(name)
+        t = array.view(__getattr__("Tensor") if "Tensor" not in globals() else Tensor)
         t.stored_dtype = self._c.dtype(name)
+        t.copy_reason = reason
+        t.is_view = reason is None
         return t
 
     def __enter__(self):
@@ -234,11 +241,15 @@ def _tensor_class():
     import numpy as np
 
     class Tensor(np.ndarray):
-        """A numpy array that knows the dtype its file stores."""
+        """A numpy array that knows the dtype its file stores, and whether it is a view of the file."""
         stored_dtype = None
+        is_view = False
+        copy_reason = None
 
         def __array_finalize__(self, obj):
             self.stored_dtype = getattr(obj, "stored_dtype", None)
+            self.is_view = getattr(obj, "is_view", False)
+            self.copy_reason = getattr(obj, "copy_reason", None)
 
     return Tensor
 
