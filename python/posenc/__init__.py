@@ -92,9 +92,15 @@ def similarity(scheme=None, /, **params):
 def decay(scheme=None, /, **params):
     """``posenc decay SCHEME ... --format json``: how the score, bias or bucket changes with the
     offset, as a dict ("offset" and each series' "values" as arrays; max_offset=, from_=, metric=,
-    symmetric=, qk=, seed=, no_extras=, dtype=). One scheme per call (no vary= or compare=)."""
+    symmetric=, qk=, seed=, no_extras=, dtype=). vary="base=100,1000" for one group of curves per
+    value; compare="learned --dim 128" (or a list of such specs, each written as after
+    ``posenc decay``) for other schemes' curves in the same result; input="table.npy" instead of
+    a scheme for a table of your own."""
     if "from_" in params:  # `from` is a Python keyword
         params["from"] = params.pop("from_")
+    if "input" in params and params["input"] is not None:
+        import os
+        params["input"] = os.fspath(params["input"])
     return _report(_posenc.decay(scheme or "", params))
 
 

@@ -135,16 +135,23 @@ FigureData figure(const std::string& command, py::tuple args, py::dict kwargs) {
       apply(d.figure);
       return d;
     }
-    const DecayOutcome o = decay_outcome(scheme, kw);
+    const DecayOutcome o = decay_outcome(scheme, kw, /*for_figure=*/true);
     py::gil_scoped_release release;
+    const auto& st = o.settings;
     render::DecayFigureText t;
-    t.who = t.scheme = o.settings.scheme, t.metric = o.settings.metric, t.from = o.settings.from;
+    t.who = st.scheme.empty() ? st.input : st.scheme;
+    t.scheme = st.scheme, t.metric = st.metric, t.vary = st.vary, t.compared = !st.compare.empty();
+    t.normalised = o.normalised, t.from = st.from;
     render::LineFigure line = render::decay_figure(t, o.offsets, o.run);
     std::vector<std::pair<std::string, ParamValue>> params;  // what the command's figure metadata lists
-    for (const auto& n : o.settings.params.names()) params.emplace_back(n, o.settings.params.value(n));
-    if (o.run.uses_metric) params.emplace_back("metric", o.settings.metric);
-    if (o.run.uses_qk) params.emplace_back("qk", fmt::format("{} (seed {})", o.settings.qk, o.settings.seed));
+    const std::string varied = st.vary.substr(0, st.vary.find('='));
+    for (const auto& n : st.params.names())
+      if (st.vary.empty() || n != varied) params.emplace_back(n, st.params.value(n));
+    if (o.run.uses_metric) params.emplace_back("metric", st.metric);
+    if (o.run.uses_qk) params.emplace_back("qk", fmt::format("{} (seed {})", st.qk, st.seed));
     params.emplace_back("method", o.run.method());
+    if (!st.vary.empty()) params.emplace_back("vary", st.vary);
+    for (const auto& spec : st.compare) params.emplace_back("compare", spec);
     render::Metadata metadata = render::figure_metadata(line.title, params);
     FigureData d{std::move(line), std::move(metadata)};
     apply(d.figure);
