@@ -11,7 +11,7 @@ from . import _posenc
 from ._posenc import Error
 
 __all__ = ["Error", "Figure", "Checkpoint", "CheckResult", "generate", "rope", "rope_engines", "extrapolate",
-           "model", "similarity", "check", "figure", "open"]
+           "model", "usage", "similarity", "check", "figure", "open"]
 __version__ = "0.1.0"
 Error.__module__ = "posenc"
 
@@ -80,6 +80,17 @@ def model(path):
     """``posenc model PATH --format json``: every position mechanism of a config.json, folder or .gguf."""
     import os
     return _report(_posenc.model(os.fspath(path)))
+
+
+def usage(path, **params):
+    """``posenc usage PATH --format json``: which RoPE frequencies a trained model uses, from its
+    q/k weights (a model folder or a .gguf), as a dict with the JSON's keys and arrays (layers x
+    heads x pairs for q_norm, k_norm, pair_cos, k_pair_cos, rho, phi); high_band=,
+    positional_share=. table="rho" (or q-norm, k-norm, phi, pair-cos, k-pair-cos) returns that one
+    float64 array, as ``--table rho -o rho.npy`` writes it."""
+    import os
+    text, array = _posenc.usage(os.fspath(path), params)
+    return array if text is None else _report(text)
 
 
 def similarity(scheme=None, /, **params):

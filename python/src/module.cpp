@@ -19,6 +19,7 @@
 #include "kwargs.hpp"
 #include "figures.hpp"
 #include "rope_diff.hpp"
+#include "usage.hpp"
 #include "posenc/error.hpp"
 #include "posenc/render/analysis_figures.hpp"
 #include "posenc/render/figure.hpp"
@@ -200,6 +201,7 @@ PYBIND11_MODULE(_posenc, m) {
   m.def("rope_engines", &rope_engines, py::arg("kwargs"));
   m.def("extrapolate", &extrapolate, py::arg("kwargs"));
   m.def("model", &model, py::arg("path"));
+  m.def("usage", &usage, py::arg("path"), py::arg("kwargs"));
   m.def("similarity", &similarity, py::arg("scheme"), py::arg("kwargs"));
   m.def("decay", &decay, py::arg("scheme"), py::arg("kwargs"));
   m.def("project", &project, py::arg("scheme"), py::arg("kwargs"));
