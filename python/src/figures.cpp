@@ -7,6 +7,7 @@
 #include "posenc/error.hpp"
 #include "posenc/render/analysis_figures.hpp"
 #include "posenc/render/figure.hpp"
+#include "posenc/render/model_figure.hpp"
 #include "posenc/render/rope_figures.hpp"
 #include "posenc/render/table_figure.hpp"
 #include "rope_diff.hpp"
@@ -157,9 +158,43 @@ FigureData figure(const std::string& command, py::tuple args, py::dict kwargs) {
     apply(d.figure);
     return d;
   }
+  if (command == "model") {
+    if (args.size() != 1) throw Error("figure('model', PATH, ...) takes one path (a config.json, a folder or a .gguf)");
+    ParamValue weights = std::string();
+    const bool has_weights = kw.take_one(
+        option_spec("weights-figure", std::string(), -1e300, 1e300,
+                    std::vector<std::string>(std::begin(render::kWeightsFigures), std::end(render::kWeightsFigures))),
+        weights);
+    render::TableFigureOptions o;
+    kw.take_one(option_spec("reduce", std::string("auto"), -1e300, 1e300, {"auto", "mean", "max"}), reduce);
+    const bool has_vmin = kw.take_one(option_spec("vmin", 0.0), vmin), has_vmax = kw.take_one(option_spec("vmax", 0.0), vmax);
+    kw.finish();
+    o.width = static_cast<int>(std::get<std::int64_t>(width)), o.height = static_cast<int>(std::get<std::int64_t>(height));
+    o.scale = std::get<double>(scale), o.title = std::get<std::string>(title), o.cmap = std::get<std::string>(cmap);
+    o.reduce = std::get<std::string>(reduce);
+    if (has_vmin) o.vmin = std::get<double>(vmin);
+    if (has_vmax) o.vmax = std::get<double>(vmax);
+    const std::string path = py::str(args[0]).cast<std::string>();
+    py::gil_scoped_release release;
+    const models::ModelReport r = model_report(path);
+    FigureData d;
+    if (has_weights) {
+      d.figure = render::weights_figure(r, std::get<std::string>(weights), o);
+      apply(d.figure);
+      d.metadata = render::figure_metadata(std::visit([](const auto& x) { return x.title; }, d.figure), {});
+    } else {
+      d.figure = render::model_figure(r);
+      apply(d.figure);
+      d.metadata = render::figure_metadata(std::get<render::LineFigure>(d.figure).title, {});
+    }
+    // As `posenc model PATH -o x.png` writes them.
+    d.metadata.emplace_back("source", r.source);
+    if (!has_weights) d.metadata.emplace_back("convention", r.convention);
+    return d;
+  }
   throw Error(fmt::format("figure('{}'): the figures of generate, rope, decay, project, similarity, extrapolate, "
-                          "rope_engines and rope_diff are drawn here; choose one of: generate, rope, decay, project, "
-                          "similarity, extrapolate, rope_engines, rope_diff",
+                          "rope_engines, rope_diff and model are drawn here; choose one of: generate, rope, decay, project, "
+                          "similarity, extrapolate, rope_engines, rope_diff, model",
                           command));
 }
 

@@ -313,3 +313,19 @@ def test_check_result():
     assert set(r.tolerances) == set(r.errors)
     with pytest.raises(posenc.Error, match=r"identity='unqiue': choose from: .*did you mean 'unique'\?"):
         posenc.check("sinusoidal", len=8, identity="unqiue")
+
+
+def test_model_figure_and_report_are_the_cli(tmp_path):
+    # The figure of `posenc model PATH -o x.png`, byte for byte, and with --weights-figure; model()
+    # holds what the command's JSON holds for a folder with trained tables (the weights' statistics).
+    source = os.environ.get("POSENC_SOURCE_DIR", ".")
+    opt = os.path.join(source, "tests", "data", "weights", "opt-demo")
+    out = tmp_path / "m.png"
+    run_cli("model", LLAMA31, "-o", out)
+    assert posenc.figure("model", LLAMA31).png() == out.read_bytes()
+    out = tmp_path / "w.svg"
+    run_cli("model", opt, "--weights-figure", "norm", "--width", 640, "-o", out)
+    assert posenc.figure("model", opt, weights_figure="norm", width=640).svg() == out.read_bytes()
+    assert_same(posenc.model(opt), cli_json("model", opt))
+    with pytest.raises(posenc.Error, match="did you mean 'weights_figure'"):
+        posenc.figure("model", opt, weights_figur="norm")
