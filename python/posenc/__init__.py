@@ -11,7 +11,7 @@ from . import _posenc
 from ._posenc import Error
 
 __all__ = ["Error", "Figure", "Checkpoint", "CheckResult", "generate", "rope", "rope_engines", "extrapolate",
-           "model", "similarity", "check", "figure", "open"]
+           "model", "usage", "similarity", "check", "figure", "open"]
 __version__ = "0.1.0"
 Error.__module__ = "posenc"
 
@@ -46,8 +46,8 @@ def generate(scheme=None, /, **params):
 
     ``generate("sinusoidal", len=50, dim=128)``; ``generate(hf_config="config.json")`` lets the model
     choose the scheme (``gguf="model.gguf"`` for a llama.cpp file); ``dtype="float64"`` for doubles
-    (default float32). Returns an array of shape (len, dim) or (heads, len, len), not a copy: its
-    memory is the buffer the library filled.
+    (default float32). Returns an array of shape (len, dim) or (heads, len, len): numpy allocates
+    it and the library writes the values straight into its buffer (no copy).
     """
     return _posenc.generate(scheme or "", params)
 
@@ -82,6 +82,17 @@ def model(path):
     return _report(_posenc.model(os.fspath(path)))
 
 
+def usage(path, **params):
+    """``posenc usage PATH --format json``: which RoPE frequencies a trained model uses, from its
+    q/k weights (a model folder or a .gguf), as a dict with the JSON's keys and arrays (layers x
+    heads x pairs for q_norm, k_norm, pair_cos, k_pair_cos, rho, phi); high_band=,
+    positional_share=. table="rho" (or q-norm, k-norm, phi, pair-cos, k-pair-cos) returns that one
+    float64 array, as ``--table rho -o rho.npy`` writes it."""
+    import os
+    text, array = _posenc.usage(os.fspath(path), params)
+    return array if text is None else _report(text)
+
+
 def similarity(scheme=None, /, **params):
     """``posenc similarity SCHEME ... --format json``: the N x N similarity table as a dict with the
     JSON's keys (scheme, params, shape, axes, dtype, ...) and its values as ``data`` (metric=, qk=,
@@ -92,9 +103,15 @@ def similarity(scheme=None, /, **params):
 def decay(scheme=None, /, **params):
     """``posenc decay SCHEME ... --format json``: how the score, bias or bucket changes with the
     offset, as a dict ("offset" and each series' "values" as arrays; max_offset=, from_=, metric=,
-    symmetric=, qk=, seed=, no_extras=, dtype=). One scheme per call (no vary= or compare=)."""
+    symmetric=, qk=, seed=, no_extras=, dtype=). vary="base=100,1000" for one group of curves per
+    value; compare="learned --dim 128" (or a list of such specs, each written as after
+    ``posenc decay``) for other schemes' curves in the same result; input="table.npy" instead of
+    a scheme for a table of your own."""
     if "from_" in params:  # `from` is a Python keyword
         params["from"] = params.pop("from_")
+    if "input" in params and params["input"] is not None:
+        import os
+        params["input"] = os.fspath(params["input"])
     return _report(_posenc.decay(scheme or "", params))
 
 
@@ -209,10 +226,17 @@ class Checkpoint:
         return self._c.dtype(name)
 
     def get_tensor(self, name):
-        """float32 array in PyTorch shape order (GGUF: ne reversed), read-only; the dtype the file
-        stores is its ``stored_dtype`` attribute."""
-        t = self._c.get_tensor(name).view(__getattr__("Tensor") if "Tensor" not in globals() else Tensor)
+        """The tensor in PyTorch shape order (GGUF: ne reversed), read-only. F32 and F16 are views
+        of the file, mapped into memory (no copy; the mapping lives while the array does), with
+        the file's dtype (float32, float16; a big-endian GGUF's '>f4'); BF16, FP8, integers and
+        GGUF's quantised types are float32 copies. ``stored_dtype`` is the dtype the file stores,
+        ``is_view`` whether the array is a view of the file, ``copy_reason`` why it is not (None
+        for a view): the dtype was decoded, or the bytes were not aligned for the dtype."""
+        array, reason = self._c.get_tensor(name)
+        t = array.view(__getattr__("Tensor") if "Tensor" not in globals() else Tensor)
         t.stored_dtype = self._c.dtype(name)
+        t.copy_reason = reason
+        t.is_view = reason is None
         return t
 
     def __enter__(self):
@@ -234,11 +258,15 @@ def _tensor_class():
     import numpy as np
 
     class Tensor(np.ndarray):
-        """A numpy array that knows the dtype its file stores."""
+        """A numpy array that knows the dtype its file stores, and whether it is a view of the file."""
         stored_dtype = None
+        is_view = False
+        copy_reason = None
 
         def __array_finalize__(self, obj):
             self.stored_dtype = getattr(obj, "stored_dtype", None)
+            self.is_view = getattr(obj, "is_view", False)
+            self.copy_reason = getattr(obj, "copy_reason", None)
 
     return Tensor
 

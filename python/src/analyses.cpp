@@ -9,6 +9,7 @@
 
 #include "arrays.hpp"
 #include "commands.hpp"
+#include "posenc/analysis/decay_sources.hpp"
 #include "posenc/analysis/identity.hpp"
 #include "posenc/analysis/scheme_identities.hpp"
 #include "posenc/analysis/scheme_similarity.hpp"
@@ -148,9 +149,10 @@ py::dict similarity(const std::string& scheme_arg, py::dict kwargs) {
   return table_dict(*result, float64);
 }
 
-DecayOutcome decay_outcome(const std::string& scheme_arg, Keywords& kw) {
+DecayOutcome decay_outcome(const std::string& scheme_arg, Keywords& kw, bool for_figure) {
   ParamValue max_offset = std::int64_t{100}, from = std::int64_t{0}, metric = std::string("dot"), symmetric = false,
-             qk = std::string("ones"), seed = std::int64_t{0}, no_extras = false, dtype = std::string("float32");
+             qk = std::string("ones"), seed = std::int64_t{0}, no_extras = false, dtype = std::string("float32"),
+             vary = std::string(), input = std::string();
   kw.take_one(option_spec("max-offset", std::int64_t{100}, 0, 1 << 24), max_offset);
   const bool from_given = kw.take_one(option_spec("from", std::int64_t{0}, 0, 1 << 30), from);
   const bool metric_given = kw.take_one(option_spec("metric", std::string("dot"), -1e300, 1e300, {"dot", "cosine", "distance"}), metric);
@@ -159,13 +161,27 @@ DecayOutcome decay_outcome(const std::string& scheme_arg, Keywords& kw) {
   const bool seed_given = kw.take_one(option_spec("seed", std::int64_t{0}, 0), seed);
   kw.take_one(option_spec("no-extras", false), no_extras);
   kw.take_one(option_spec("dtype", std::string("float32"), -1e300, 1e300, {"float32", "float64"}), dtype);
+  kw.take_one(option_spec("vary", std::string()), vary);
+  const bool has_input = kw.take_one(option_spec("input", std::string(), -1e300, 1e300, {}, true), input);
+  const std::vector<std::string> compare = kw.take_texts("compare");
   DecayOutcome d;
   std::string& scheme = d.settings.scheme;
-  const ParamMap given = analysis_values(scheme_arg, kw, scheme);
+  const std::string& path = std::get<std::string>(input);
+  ParamMap given;
+  if (has_input) {  // a table of the user's: as `posenc decay --input FILE`
+    if (!scheme_arg.empty())
+      throw Error(fmt::format("give either a SCHEME or input=, not both (got '{}' and input='{}')", scheme_arg, path));
+    if (kw.has("hf_config") || kw.has("gguf"))
+      throw Error(fmt::format("give either hf_config= or input=, not both (input='{}')", path));
+  } else {
+    given = analysis_values(scheme_arg, kw, scheme);
+  }
   kw.finish();
+  std::vector<analysis::SchemeWords> compared;
+  for (const auto& spec : compare) compared.push_back(analysis::parse_scheme_words(spec));
   py::gil_scoped_release release;
   const std::int64_t k = std::get<std::int64_t>(max_offset);
-  const bool sym = std::get<bool>(symmetric), past_only = analysis::is_causal(scheme, given);
+  const bool sym = std::get<bool>(symmetric), past_only = !scheme.empty() && analysis::is_causal(scheme, given);
   analysis::DecayRequest req;
   req.offsets = analysis::decay_offsets(k, sym, past_only);
   req.from = from_given ? std::get<std::int64_t>(from) : (sym || past_only ? k : 0);
@@ -174,11 +190,34 @@ DecayOutcome decay_outcome(const std::string& scheme_arg, Keywords& kw) {
   analysis::DecayRequest ends = req;  // what fit_len reads: the first and last offset
   ends.offsets = {req.offsets.front(), req.offsets.back()};
   const ParamMap base = analysis::fit_len(scheme, given, ends);
-  d.run = analysis::decay_run({{"", scheme, base, {}}}, req, false);
-  analysis::refuse_unused_decay_options(d.run, scheme, metric_given, qk_given || seed_given, std::get<bool>(no_extras));
-  d.settings.params = base;
+  // The sources as the command makes them: one per --vary value (or the one setting), or the
+  // input table; then each --compare. With --compare, every curve is named after its source.
+  const std::string& varied_text = std::get<std::string>(vary);
+  const std::string varied = varied_text.substr(0, varied_text.find('='));
+  const auto variants = analysis::make_variants(scheme, base, varied_text);
+  const std::string own = compare.empty() ? "" : scheme.empty() ? path : scheme;
+  std::vector<analysis::DecaySource> sources;
+  const auto read_input = [path] { return analysis::input_table(path, formats::ReadOptions{}); };
+  for (const auto& v : variants)
+    sources.push_back({own.empty() || v.label.empty() ? own + v.label : own + " " + v.label, scheme, v.params,
+                       scheme.empty() ? std::function<std::unique_ptr<Table>()>(read_input) : nullptr});
+  for (std::size_t i = 0; i < compared.size(); ++i) {
+    const auto& c = compared[i];
+    const std::string file = c.input;
+    sources.push_back({compare[i], c.scheme, c.scheme.empty() ? ParamMap() : analysis::analysis_params(c.scheme, c.values),
+                       [file] { return analysis::input_table(file, formats::ReadOptions{}); }});
+  }
+  for (auto& src : sources) src.params = analysis::fit_len(src.scheme, src.params, ends);
+  d.normalised = for_figure && !compare.empty() && req.metric == "dot";
+  d.run = analysis::decay_run(sources, req, d.normalised);
+  analysis::refuse_unused_decay_options(d.run, scheme.empty() ? "an --input table" : scheme, metric_given,
+                                        qk_given || seed_given, std::get<bool>(no_extras));
+  d.settings.input = path, d.settings.params = base, d.settings.vary = varied_text;
+  for (const auto& v : variants)
+    if (!varied_text.empty()) d.settings.varied_values.push_back(v.params.value(varied));
   d.settings.metric = req.metric, d.settings.qk = req.qk, d.settings.seed = req.seed;
   d.settings.no_extras = std::get<bool>(no_extras), d.settings.from = req.from;
+  d.settings.compare = compare;
   d.settings.float32 = std::get<std::string>(dtype) == "float32";
   d.offsets = std::move(req.offsets);
   return d;

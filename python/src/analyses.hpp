@@ -22,14 +22,17 @@ std::unique_ptr<Table> analysis_table(const std::string& scheme_arg, Keywords& k
 /// the library filled): scheme, params, results, shape, axes, columns, dtype, first_position, data.
 pybind11::dict table_dict(const Table& t, bool float64);
 
-/// `posenc decay SCHEME …` of one scheme (no --vary, --compare or --input): its options'
-/// keywords (max_offset, from, metric, symmetric, qk, seed, no_extras, dtype) and the scheme's.
+/// `posenc decay SCHEME …` or `posenc decay --input FILE …`: its options' keywords (max_offset,
+/// from, metric, symmetric, qk, seed, no_extras, dtype, vary, compare: a spec or a list of
+/// them, input) and the scheme's. `for_figure`: as -o x.png computes it (several schemes' dot
+/// products normalised at offset 0).
 struct DecayOutcome {
   reports::DecayJsonSettings settings;
   std::vector<std::int64_t> offsets;
   analysis::DecayRun run;
+  bool normalised = false;
 };
-DecayOutcome decay_outcome(const std::string& scheme, Keywords& kw);
+DecayOutcome decay_outcome(const std::string& scheme, Keywords& kw, bool for_figure = false);
 /// `posenc decay … --format json`.
 std::string decay(const std::string& scheme, pybind11::dict kwargs);
 /// `posenc project SCHEME …` (dims= as "0,1,3", pca=, dtype=); `float64` from dtype=.

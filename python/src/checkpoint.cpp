@@ -1,13 +1,17 @@
 // posenc.open(path): a safetensors checkpoint (file, index or folder) or a GGUF file; names,
-// metadata and tensors in PyTorch shape order as float32.
+// metadata and tensors in PyTorch shape order: F32 and F16 as read-only views of the mapped
+// file, the other dtypes decoded into float32.
 #include "checkpoint.hpp"
 
 #include <fmt/format.h>
+
+#include <cstring>
 
 #include "arrays.hpp"
 #include "posenc/error.hpp"
 #include "posenc/formats/gguf.hpp"
 #include "posenc/formats/gguf_tensors.hpp"
+#include "posenc/formats/mapped_file.hpp"
 #include "posenc/formats/safetensors.hpp"
 #include "posenc/text.hpp"
 
@@ -18,7 +22,47 @@ namespace posenc::python {
 struct Checkpoint::Impl {
   std::optional<formats::StCheckpoint> st;
   std::optional<formats::GgufFile> gguf;
+  // Each file mapped on the first view of one of its tensors (safetensors: by file index).
+  std::vector<std::shared_ptr<const formats::MappedFile>> maps;
 };
+
+namespace {
+
+// What a view of the mapped file needs: where the tensor's bytes are, their numpy dtype.
+struct ViewPlan {
+  std::size_t file = 0;  // which map
+  std::string path;
+  std::uint64_t offset = 0, bytes = 0;
+  std::string dtype;  // "<f4", ">f2", ...
+  std::size_t item = 0;
+};
+
+py::object mapped_view(std::shared_ptr<const formats::MappedFile> map, const ViewPlan& v,
+                       const std::vector<std::size_t>& shape, std::string& copy_reason) {
+  const unsigned char* p = map->range(v.offset, v.bytes);
+  const py::dtype dt(v.dtype);
+  const std::vector<py::ssize_t> dims(shape.begin(), shape.end());
+  py::array a;
+  if (reinterpret_cast<std::uintptr_t>(p) % v.item == 0) {
+    // The array's base is a capsule holding the mapping: it lives while any view of it does.
+    auto* keep = new std::shared_ptr<const formats::MappedFile>(std::move(map));
+    py::capsule owner(keep, "posenc.MappedFile",
+                      [](PyObject* c) {
+                        delete static_cast<std::shared_ptr<const formats::MappedFile>*>(
+                            PyCapsule_GetPointer(c, "posenc.MappedFile"));
+                      });
+    a = py::array(dt, dims, {}, p, owner);
+  } else {  // numpy refuses no misaligned view, but every read of one is slow: a copy, said so
+    copy_reason = fmt::format("copy: byte {} of {} is not a multiple of {} (the {}'s size)", v.offset, v.path, v.item,
+                              v.item == 4 ? "float32" : "float16");
+    a = py::array(dt, dims);
+    std::memcpy(a.mutable_data(), p, static_cast<std::size_t>(v.bytes));
+  }
+  a.attr("setflags")(py::arg("write") = false);
+  return a;
+}
+
+}  // namespace
 
 Checkpoint::Checkpoint(const std::string& path) : impl_(std::make_shared<Impl>()) {
   py::gil_scoped_release release;
@@ -85,8 +129,37 @@ std::vector<std::size_t> Checkpoint::shape(const std::string& name) const {
   return {s.begin(), s.end()};
 }
 
-py::array Checkpoint::tensor(const std::string& name) const {
-  std::vector<std::size_t> shape;
+py::tuple Checkpoint::tensor(const std::string& name) const {
+  std::vector<std::size_t> shape = this->shape(name);
+  std::string copy_reason;
+  // F32 and F16: views of the mapped file.
+  std::optional<ViewPlan> view;
+  if (impl_->gguf) {
+    const auto& info = gguf_tensor(name);
+    if (info.type == 0 || info.type == 1) {  // ggml F32, F16
+      const char order = impl_->gguf->big_endian ? '>' : '<';
+      view = ViewPlan{0, impl_->gguf->name, impl_->gguf->data_offset + info.offset, info.bytes,
+                      std::string(1, order) + (info.type == 0 ? "f4" : "f2"), info.type == 0 ? 4u : 2u};
+    }
+  } else {
+    const auto& t = st_tensor(name);
+    if (t.dtype == formats::StDtype::kF32 || t.dtype == formats::StDtype::kF16) {
+      const auto& file = impl_->st->files[t.file];
+      view = ViewPlan{t.file, file.path, file.data_offset + t.begin, t.bytes(),
+                      t.dtype == formats::StDtype::kF32 ? "<f4" : "<f2", t.dtype == formats::StDtype::kF32 ? 4u : 2u};
+    }
+  }
+  if (view) {
+    if (impl_->maps.size() <= view->file) impl_->maps.resize(view->file + 1);
+    auto& map = impl_->maps[view->file];
+    if (!map) {
+      py::gil_scoped_release release;
+      map = formats::MappedFile::open(view->path);
+    }
+    py::object a = mapped_view(map, *view, shape, copy_reason);
+    return py::make_tuple(a, copy_reason.empty() ? py::object(py::none()) : py::object(py::str(copy_reason)));
+  }
+  // BF16, FP8, integers and ggml's block types: decoded into float32.
   std::vector<float> values;
   if (impl_->gguf) {
     const auto& info = gguf_tensor(name);
@@ -96,11 +169,11 @@ py::array Checkpoint::tensor(const std::string& name) const {
     values = std::move(data.values);
   } else {
     const auto& t = st_tensor(name);
-    shape.assign(t.shape.begin(), t.shape.end());
     py::gil_scoped_release release;
     values = formats::read_tensor_f32(*impl_->st, t);
   }
-  return owned_array(std::move(values), shape, /*writeable=*/false);
+  copy_reason = fmt::format("copy: {} decoded to float32", dtype(name));
+  return py::make_tuple(owned_array(std::move(values), shape, /*writeable=*/false), py::str(copy_reason));
 }
 
 const formats::StTensor& Checkpoint::st_tensor(const std::string& name) const {

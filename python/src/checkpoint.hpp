@@ -23,8 +23,10 @@ class Checkpoint {
   pybind11::dict metadata() const;
   std::string dtype(const std::string& name) const;  ///< as stored: "BF16", "Q8_0", ...
   std::vector<std::size_t> shape(const std::string& name) const;  ///< PyTorch order
-  /// float32 in PyTorch order, read-only; the library's buffer, not a copy of it.
-  pybind11::array tensor(const std::string& name) const;
+  /// (array, copy_reason) in PyTorch order, read-only. F32/F16: a view of the mapped file
+  /// (copy_reason None), or a copy when the bytes are not aligned for the dtype (the reason
+  /// says so); other dtypes: float32 decoded by the library (its buffer, not copied again).
+  pybind11::tuple tensor(const std::string& name) const;
 
  private:
   struct Impl;

@@ -6,12 +6,14 @@
 #include <sstream>
 
 #include "posenc/analysis/extrapolation.hpp"
+#include "posenc/analysis/weight_statistics.hpp"
 #include "posenc/encodings/scheme.hpp"
 #include "posenc/error.hpp"
 #include "posenc/memory.hpp"
 #include "posenc/models/model_ropes.hpp"
 #include "posenc/models/model_report.hpp"
 #include "posenc/models/model_schemes.hpp"
+#include "posenc/models/model_weights.hpp"
 #include "posenc/models/rope_settings.hpp"
 #include "posenc/parallel.hpp"
 #include "posenc/render/extrapolation_figure.hpp"
@@ -114,9 +116,17 @@ std::string rope_engines_json(const ParamMap& settings, std::int64_t len, double
   return s.str();
 }
 
+models::ModelReport model_report(const std::string& path) {
+  models::ModelReport r = models::read_model(path);
+  // As `posenc model`: the trained tables and stored RoPE tensors, when the folder or .gguf holds them.
+  models::attach_weights(r, r.source);
+  analysis::add_weight_statistics(r);
+  return r;
+}
+
 std::string model_json(const std::string& path) {
   std::ostringstream s;
-  reports::write_model_json(models::read_model(path), s);
+  reports::write_model_json(model_report(path), s);
   return s.str();
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "posenc/models/model_report.hpp"
 #include "posenc/params.hpp"
 #include "posenc/render/figure.hpp"
 #include "posenc/table.hpp"
@@ -27,6 +28,9 @@ std::string rope_json(const ParamMap& settings);
 /// `posenc rope engines --len L --tol T … --format json`; `within`: every convention within tol.
 std::string rope_engines_json(const ParamMap& settings, std::int64_t len, double tol, bool& within);
 /// `posenc model PATH --format json` (a .gguf as `--gguf`).
+/// `posenc model PATH`'s report: the file's mechanisms, with the tables and RoPE tensors its
+/// weights hold and their statistics.
+models::ModelReport model_report(const std::string& path);
 std::string model_json(const std::string& path);
 
 /// `posenc extrapolate`: the command's own options, and its RoPE, ALiBi, T5 and KERPLE settings.

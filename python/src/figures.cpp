@@ -7,6 +7,7 @@
 #include "posenc/error.hpp"
 #include "posenc/render/analysis_figures.hpp"
 #include "posenc/render/figure.hpp"
+#include "posenc/render/model_figure.hpp"
 #include "posenc/render/rope_figures.hpp"
 #include "posenc/render/table_figure.hpp"
 #include "rope_diff.hpp"
@@ -86,6 +87,7 @@ FigureData figure(const std::string& command, py::tuple args, py::dict kwargs) {
     if (!args.empty()) throw Error("figure('rope_diff', ...) takes keywords only (those of rope_diff())");
     const RopeDiffRun run = rope_diff_run(kw);
     if (run.gguf) throw Error("figure('rope_diff'): a .gguf config_b is checked as text or json, not drawn (use rope_diff())");
+    warn_rope_diff(run);
     py::gil_scoped_release release;
     FigureData d{render::rope_diff_figure(*run.diff, run.labels, run.tol, run.len), {}};
     apply(d.figure);
@@ -134,24 +136,65 @@ FigureData figure(const std::string& command, py::tuple args, py::dict kwargs) {
       apply(d.figure);
       return d;
     }
-    const DecayOutcome o = decay_outcome(scheme, kw);
+    const DecayOutcome o = decay_outcome(scheme, kw, /*for_figure=*/true);
     py::gil_scoped_release release;
+    const auto& st = o.settings;
     render::DecayFigureText t;
-    t.who = t.scheme = o.settings.scheme, t.metric = o.settings.metric, t.from = o.settings.from;
+    t.who = st.scheme.empty() ? st.input : st.scheme;
+    t.scheme = st.scheme, t.metric = st.metric, t.vary = st.vary, t.compared = !st.compare.empty();
+    t.normalised = o.normalised, t.from = st.from;
     render::LineFigure line = render::decay_figure(t, o.offsets, o.run);
     std::vector<std::pair<std::string, ParamValue>> params;  // what the command's figure metadata lists
-    for (const auto& n : o.settings.params.names()) params.emplace_back(n, o.settings.params.value(n));
-    if (o.run.uses_metric) params.emplace_back("metric", o.settings.metric);
-    if (o.run.uses_qk) params.emplace_back("qk", fmt::format("{} (seed {})", o.settings.qk, o.settings.seed));
+    const std::string varied = st.vary.substr(0, st.vary.find('='));
+    for (const auto& n : st.params.names())
+      if (st.vary.empty() || n != varied) params.emplace_back(n, st.params.value(n));
+    if (o.run.uses_metric) params.emplace_back("metric", st.metric);
+    if (o.run.uses_qk) params.emplace_back("qk", fmt::format("{} (seed {})", st.qk, st.seed));
     params.emplace_back("method", o.run.method());
+    if (!st.vary.empty()) params.emplace_back("vary", st.vary);
+    for (const auto& spec : st.compare) params.emplace_back("compare", spec);
     render::Metadata metadata = render::figure_metadata(line.title, params);
     FigureData d{std::move(line), std::move(metadata)};
     apply(d.figure);
     return d;
   }
+  if (command == "model") {
+    if (args.size() != 1) throw Error("figure('model', PATH, ...) takes one path (a config.json, a folder or a .gguf)");
+    ParamValue weights = std::string();
+    const bool has_weights = kw.take_one(
+        option_spec("weights-figure", std::string(), -1e300, 1e300,
+                    std::vector<std::string>(std::begin(render::kWeightsFigures), std::end(render::kWeightsFigures))),
+        weights);
+    render::TableFigureOptions o;
+    kw.take_one(option_spec("reduce", std::string("auto"), -1e300, 1e300, {"auto", "mean", "max"}), reduce);
+    const bool has_vmin = kw.take_one(option_spec("vmin", 0.0), vmin), has_vmax = kw.take_one(option_spec("vmax", 0.0), vmax);
+    kw.finish();
+    o.width = static_cast<int>(std::get<std::int64_t>(width)), o.height = static_cast<int>(std::get<std::int64_t>(height));
+    o.scale = std::get<double>(scale), o.title = std::get<std::string>(title), o.cmap = std::get<std::string>(cmap);
+    o.reduce = std::get<std::string>(reduce);
+    if (has_vmin) o.vmin = std::get<double>(vmin);
+    if (has_vmax) o.vmax = std::get<double>(vmax);
+    const std::string path = py::str(args[0]).cast<std::string>();
+    py::gil_scoped_release release;
+    const models::ModelReport r = model_report(path);
+    FigureData d;
+    if (has_weights) {
+      d.figure = render::weights_figure(r, std::get<std::string>(weights), o);
+      apply(d.figure);
+      d.metadata = render::figure_metadata(std::visit([](const auto& x) { return x.title; }, d.figure), {});
+    } else {
+      d.figure = render::model_figure(r);
+      apply(d.figure);
+      d.metadata = render::figure_metadata(std::get<render::LineFigure>(d.figure).title, {});
+    }
+    // As `posenc model PATH -o x.png` writes them.
+    d.metadata.emplace_back("source", r.source);
+    if (!has_weights) d.metadata.emplace_back("convention", r.convention);
+    return d;
+  }
   throw Error(fmt::format("figure('{}'): the figures of generate, rope, decay, project, similarity, extrapolate, "
-                          "rope_engines and rope_diff are drawn here; choose one of: generate, rope, decay, project, "
-                          "similarity, extrapolate, rope_engines, rope_diff",
+                          "rope_engines, rope_diff and model are drawn here; choose one of: generate, rope, decay, project, "
+                          "similarity, extrapolate, rope_engines, rope_diff, model",
                           command));
 }
 

@@ -133,6 +133,26 @@ bool Keywords::take_one(const ParamSpec& spec, ParamValue& out) {
   return true;
 }
 
+std::vector<std::string> Keywords::take_texts(const std::string& option) {
+  const std::string key = keyword_name(option);
+  known_.push_back(key);
+  std::vector<std::string> out;
+  if (!kw_.contains(py::str(key))) return out;
+  py::object v = kw_[py::str(key)];
+  PyDict_DelItemString(kw_.ptr(), key.c_str());
+  if (v.is_none()) return out;
+  const auto bad = [&] {
+    return Error(fmt::format("{}=: a string or a list of strings (got {})", key, py::str(py::type::of(v).attr("__name__")).cast<std::string>()));
+  };
+  if (py::isinstance<py::str>(v)) return {v.cast<std::string>()};
+  if (!py::isinstance<py::list>(v) && !py::isinstance<py::tuple>(v)) throw bad();
+  for (const auto item : v) {
+    if (!py::isinstance<py::str>(item)) throw bad();
+    out.push_back(item.cast<std::string>());
+  }
+  return out;
+}
+
 void Keywords::take(const std::vector<ParamSpec>& specs, ParamMap& p, bool defaults) {
   for (const auto& s : specs) {
     ParamValue v = s.default_value;

@@ -27,6 +27,9 @@ class Keywords {
   void take(const std::vector<ParamSpec>& specs, ParamMap& p, bool defaults = true);
   /// Takes one keyword, converted to the type of `spec`'s default; false when absent.
   bool take_one(const ParamSpec& spec, ParamValue& out);
+  /// A keyword that repeats an option (--compare): a string, or a list or tuple of strings;
+  /// empty when absent or None.
+  std::vector<std::string> take_texts(const std::string& option);
   /// Whether keyword `name` was given (not taken yet).
   bool has(const std::string& name) const;
   /// Throws "unknown keyword 'x' for WHERE, did you mean 'y'?" for anything left.

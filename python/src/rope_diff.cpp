@@ -10,6 +10,7 @@
 #include "posenc/error.hpp"
 #include "posenc/models/gguf_check.hpp"
 #include "posenc/models/rope_settings.hpp"
+#include "posenc/models/rope_sides.hpp"
 #include "posenc/reports/gguf_check_writers.hpp"
 #include "posenc/reports/rope_writers.hpp"
 #include "posenc/rope/rope_report.hpp"
@@ -88,14 +89,21 @@ RopeDiffRun rope_diff_run(Keywords& kw) {
     run.gguf = models::check_gguf_conversion(ra, rb, m > 0 ? m : rb.max_model_len, tol_given ? run.tol : 1e-4, &pa);
     return run;
   }
+  run.warning = models::rope_diff_warning(ra, rb);
   run.diff = rope::compare_rope(ra, rb, run.len);
   if (run.labels.a == run.labels.b) run.labels.a += " (a)", run.labels.b += " (b)";
   return run;
 }
 
+void warn_rope_diff(const RopeDiffRun& run) {
+  if (!run.warning.empty() && PyErr_WarnEx(PyExc_UserWarning, run.warning.c_str(), 1) != 0)
+    throw py::error_already_set();
+}
+
 std::string rope_diff(py::dict kwargs) {
   Keywords kw(kwargs, "rope_diff");
   const RopeDiffRun run = rope_diff_run(kw);
+  warn_rope_diff(run);
   py::gil_scoped_release release;
   std::ostringstream out;
   if (run.gguf) {

@@ -23,9 +23,12 @@ struct RopeDiffRun {
   std::optional<models::GgufCheck> gguf;
   std::int64_t len = 4096;
   double tol = 1e-6;
+  std::string warning;  ///< the command's warning (both sides the same settings), "" when none
 };
 /// Takes rope_diff's keywords (below) and compares.
 RopeDiffRun rope_diff_run(Keywords& kw);
+/// Gives run.warning as a UserWarning, as `posenc rope diff` prints it on stderr (GIL held).
+void warn_rope_diff(const RopeDiffRun& run);
 
 /// `posenc rope diff`: the shared settings, config_a=/config_b= and any setting per side with
 /// _a/_b (convention_b="ggml", factor_b=8), len=, tol=, max_model_len=. Returns the JSON text

@@ -8,20 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "posenc/analysis/decay_sources.hpp"
 #include "posenc/params.hpp"
 #include "posenc/table.hpp"
 #include "scheme_options.hpp"
 
 namespace posenc::cli {
 
-/// One parameter setting of a --vary run: its label ("base=100") and the scheme's values.
-struct Variant {
-  std::string label;
-  ParamMap params;
-};
-/// `vary` is "" (one variant, no label) or NAME=V1,V2,... with NAME a parameter of `scheme`;
-/// each value is checked like the flag itself (type, range, choices). Throws Error naming --vary.
-std::vector<Variant> make_variants(const std::string& scheme, const ParamMap& base, const std::string& vary);
+/// --vary's settings are the library's (posenc/analysis/decay_sources.hpp).
+using analysis::make_variants;
+using analysis::Variant;
 
 /// The table an analysis reads: the --input file, or the scheme's with analysis::analysis_params.
 std::unique_ptr<Table> analysis_table(const SchemeOptions& source);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "posenc/analysis/decay_sources.hpp"
 #include "scheme_options.hpp"
 
 namespace posenc::cli {
@@ -19,7 +20,7 @@ struct Compared {
 /// POSIX shell splits them: at blanks outside quotes; '...' keeps everything, "..." keeps all
 /// but \" and \\, a backslash outside quotes keeps the next character (--input 'my table.npy').
 std::unique_ptr<Compared> parse_compare(const std::string& spec);
-/// The words of `spec` as parse_compare splits them; throws Error for an unterminated quote.
-std::vector<std::string> split_words(const std::string& spec);
+/// The words of `spec` as parse_compare splits them (the library's: decay_sources.hpp).
+using analysis::split_words;
 
 }  // namespace posenc::cli

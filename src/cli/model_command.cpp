@@ -9,8 +9,7 @@
 #include "posenc/models/model_weights.hpp"
 #include "posenc/analysis/weight_statistics.hpp"
 #include "figure_options.hpp"
-#include "model_figure.hpp"
-#include "model_weights_figure.hpp"
+#include "posenc/render/model_figure.hpp"
 #include "rope_command.hpp"
 
 namespace posenc::cli {
@@ -44,7 +43,8 @@ int run_model(Context& ctx, const ModelOptions& o) {
   if (!o.weights_figure.empty()) {
     if (f != formats::Format::kPng && f != formats::Format::kSvg)
       throw Error("--weights-figure draws a figure: give -o FILE.png or FILE.svg (or --format png|svg)");
-    render::Figure fig = weights_figure(r, o.weights_figure, o.figure);
+    const FigureOptions& g = o.figure;
+    render::Figure fig = render::weights_figure(r, o.weights_figure, {g.width, g.height, g.scale, g.title, g.cmap, g.reduce, g.vmin, g.vmax});
     o.figure.apply(fig);
     std::string title;
     std::visit([&](const auto& x) { title = x.title; }, fig);
@@ -55,15 +55,7 @@ int run_model(Context& ctx, const ModelOptions& o) {
     return 0;
   }
   if (f == formats::Format::kPng || f == formats::Format::kSvg) {
-    if (r.mechanisms.empty())
-      throw Error(r.family.empty() && !r.model_type.empty()
-                      ? fmt::format("{}: model_type '{}' is not one posenc knows, so there is no mechanism to draw (the "
-                                    "text report lists what the file states)",
-                                    r.source, r.model_type)
-                      : fmt::format("{}: the model uses no position mechanism, so there is nothing to draw (see the "
-                                    "text report)",
-                                    r.source));
-    render::Figure fig = model_figure(r);
+    render::Figure fig = render::model_figure(r);
     o.figure.apply(fig);
     render::Metadata metadata = figure_metadata(std::get<render::LineFigure>(fig).title, {});
     metadata.emplace_back("source", r.source);
@@ -107,7 +99,7 @@ void add_model_command(CLI::App& app, Context& ctx, int& exit_code) {
                   "rows; T5: bias per bucket and head), similarity (cosine of the used rows), pca (used rows on two "
                   "principal components), norm (L2 norm per stored row), patch (a patch grid's similarity to its "
                   "centre patch)")
-      ->check(CLI::IsMember(std::vector<std::string>(std::begin(kWeightsFigures), std::end(kWeightsFigures))))
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(render::kWeightsFigures), std::end(render::kWeightsFigures))))
       ->type_name("KIND");
   opts->output.bind(*cmd, {formats::Format::kText, formats::Format::kJson, formats::Format::kPng, formats::Format::kSvg});
   opts->figure.bind(*cmd);

@@ -6,10 +6,10 @@
 
 #include <filesystem>
 #include <memory>
-#include <tuple>
 
 #include "posenc/schemes/registry.hpp"
 #include "posenc/models/rope_settings.hpp"
+#include "posenc/models/rope_sides.hpp"
 #include "posenc/rope/rope_apply.hpp"
 #include "posenc/rope/rope_config.hpp"
 #include "posenc/rope/rope_report.hpp"
@@ -64,23 +64,6 @@ std::string side_label(const Side& s, const ParamMap& shared, const std::vector<
   return label + rest;
 }
 
-/// Whether the two sides compute the same thing: the same convention, precision, layout and
-/// widths, and the same frequencies, attention factor and (ggml) per-position recipe, so the
-/// comparison cannot find a difference. Settings the method does not read (max_position_embeddings
-/// under `none`) do not count.
-bool same_settings(const rope::RopeConfig& a, const rope::RopeConfig& b) {
-  const auto head = [](const rope::RopeConfig& c) {
-    return std::tie(c.head_dim, c.rotary_dim, c.layout, c.convention, c.precision, c.apply_attention_factor);
-  };
-  if (head(a) != head(b)) return false;
-  const auto fa = rope::compute_frequencies(a), fb = rope::compute_frequencies(b);
-  const auto recipe = [](const rope::RopeFrequencies& f) {
-    return std::tie(f.inv_freq, f.attention_factor, f.ggml_theta_scale, f.ggml_freq_scale, f.ggml_ext_factor,
-                    f.ggml_corr_dims[0], f.ggml_corr_dims[1], f.ggml_attn_factor, f.ggml_freq_factors);
-  };
-  return recipe(fa) == recipe(fb);
-}
-
 int run_rope_diff(Context& ctx, const RopeDiffOptions& o, const ParamMap& shared) {
   const formats::Format f = o.output.prepare();
   if (o.weights) return run_qk_order_check(ctx, o.output, f, o.a.config, o.b.config);
@@ -96,9 +79,8 @@ int run_rope_diff(Context& ctx, const RopeDiffOptions& o, const ParamMap& shared
   if (b.gguf && !a.gguf)  // config.json against the GGUF converted from it
     return run_gguf_diff(ctx, o.output, f, a, b, pa, side_label(o.a, shared, chosen_a), side_label(o.b, shared, chosen_b),
                          o.max_model_len > 0 ? o.max_model_len : b.max_model_len, o.tol_option->count() > 0 ? o.tol : kGgufDiffTol);
-  if (same_settings(a, b))  // e.g. two configs with the same RoPE, or --convention-a hf --convention-b hf
-    ctx.err << "posenc: warning: rope diff: both sides resolve to the same settings, so they agree by construction "
-               "(nothing was compared that could differ)\n";
+  if (const std::string warning = models::rope_diff_warning(a, b); !warning.empty())
+    ctx.err << "posenc: warning: " << warning << "\n";
   const auto d = rope::compare_rope(a, b, o.len);
   reports::RopeDiffLabels labels{side_label(o.a, shared, chosen_a), side_label(o.b, shared, chosen_b)};
   if (labels.a == labels.b) labels.a += " (a)", labels.b += " (b)";

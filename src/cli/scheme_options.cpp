@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "posenc/analysis/decay_sources.hpp"
 #include "posenc/schemes/registry.hpp"
 #include "posenc/error.hpp"
 #include "posenc/formats/readers.hpp"
@@ -296,28 +297,11 @@ std::vector<std::pair<std::string, std::string>> SchemeOptions::value_lists() co
 std::unique_ptr<Table> SchemeOptions::make_table(std::size_t max_axes) const {
   const std::string s = scheme();
   if (!s.empty()) return schemes::make_table(s, values());
-  TableInfo info;
-  formats::TableFile file = formats::read_input(input_, read_options(input_flags_, max_axes));
+  std::vector<std::string> notes;
+  auto table = analysis::input_table(input_, read_options(input_flags_, max_axes), &notes);
   if (notes_ != nullptr)
-    for (const auto& n : file.notes) *notes_ << "posenc: note: " << n << "\n";
-  Matrix m = std::move(file.values);
-  if (file.shape.size() == 3) {
-    info.shape = file.shape;
-    info.axis_names = file.axis_names.empty() ? std::vector<std::string>{"head", "i", "j"} : file.axis_names;
-    if (!file.value_name.empty()) info.value_name = file.value_name;
-  }
-  info.scheme = "input";
-  info.params = {{"input", input_}};
-  if (info.shape.empty()) {
-    info.shape = {m.rows(), m.cols()};
-    // The file's own labels go through to every output: its index column's name and first
-    // value, and its column names.
-    info.axis_names = {file.index_name.empty() ? "position" : file.index_name, "dim"};
-    info.column_names = std::move(file.column_names);
-    info.first_position = file.first_position;
-  }
-  info.title = "table from " + input_;
-  return std::make_unique<MatrixTable>(std::move(info), std::move(m));
+    for (const auto& n : notes) *notes_ << "posenc: note: " << n << "\n";
+  return table;
 }
 
 }  // namespace posenc::cli

@@ -7,7 +7,6 @@
 
 #include "posenc/encodings/schemes.hpp"
 #include "posenc/error.hpp"
-#include "posenc/fast_math.hpp"
 
 namespace posenc::encodings {
 
@@ -92,51 +91,8 @@ std::vector<double> sinusoidal_frequencies_f32(std::int64_t dim, double base, Si
   return w;
 }
 
-void sinusoidal_row_torch_f32(double position, std::span<const double> w, SinusoidalLayout layout,
-                              std::span<double> out) {
-  const std::size_t pairs = w.size();
-  const auto p = static_cast<double>(static_cast<float>(position));
-  for (std::size_t k = 0; k < pairs; ++k) {
-    const auto angle = static_cast<double>(static_cast<float>(p * w[k]));  // exact product, rounded once
-    const std::size_t s = layout == SinusoidalLayout::kInterleaved ? 2 * k : k;
-    const std::size_t c = layout == SinusoidalLayout::kInterleaved ? 2 * k + 1 : pairs + k;
-    out[s] = static_cast<double>(static_cast<float>(std::sin(angle)));
-    out[c] = static_cast<double>(static_cast<float>(std::cos(angle)));
-  }
-  for (std::size_t i = 2 * pairs; i < out.size(); ++i) out[i] = 0.0;
-}
-
 std::int64_t sinusoidal_first_position(const SinusoidalOptions& options) {
   return options.convention == SinusoidalConvention::kFairseq ? options.padding_idx + 1 : 0;
-}
-
-void sinusoidal_row(double position, std::span<const double> w, SinusoidalLayout layout, std::span<double> out) {
-  const std::size_t pairs = w.size();
-  for (std::size_t k = 0; k < pairs; ++k) {
-    const double angle = w[k] * position;
-    const std::size_t s = layout == SinusoidalLayout::kInterleaved ? 2 * k : k;
-    const std::size_t c = layout == SinusoidalLayout::kInterleaved ? 2 * k + 1 : pairs + k;
-    out[s] = std::sin(angle);
-    out[c] = std::cos(angle);
-  }
-  for (std::size_t i = 2 * pairs; i < out.size(); ++i) out[i] = 0.0;
-}
-
-void sinusoidal_row_f32(double position, std::span<const double> w, SinusoidalLayout layout, std::span<float> out) {
-  const std::size_t pairs = w.size();
-  if (layout == SinusoidalLayout::kSplit) {
-    sincos_f32(w, position, out.data(), out.data() + pairs);
-  } else {
-    thread_local std::vector<float> s, c;  // contiguous results, then interleaved
-    s.resize(pairs);
-    c.resize(pairs);
-    sincos_f32(w, position, s.data(), c.data());
-    for (std::size_t k = 0; k < pairs; ++k) {
-      out[2 * k] = s[k];
-      out[2 * k + 1] = c[k];
-    }
-  }
-  for (std::size_t i = 2 * pairs; i < out.size(); ++i) out[i] = 0.0f;
 }
 
 std::vector<std::string> sinusoidal_column_names(std::int64_t dim, std::size_t pairs, SinusoidalLayout layout) {
@@ -200,7 +156,11 @@ SchemeInfo sinusoidal_scheme() {
             const auto pos = [first](std::size_t r) { return static_cast<double>(first) + static_cast<double>(r); };
             if (torch32)
               return std::make_unique<RowFunctionTable>(
-                  std::move(info), [w, layout = o.layout, pos](std::size_t r, std::span<double> out) {
+                  std::move(info),
+                  [w, layout = o.layout, pos](std::size_t r, std::span<double> out) {
+                    sinusoidal_row_torch_f32(pos(r), w, layout, out);
+                  },
+                  [w, layout = o.layout, pos](std::size_t r, std::span<float> out) {
                     sinusoidal_row_torch_f32(pos(r), w, layout, out);
                   });
             return std::make_unique<RowFunctionTable>(

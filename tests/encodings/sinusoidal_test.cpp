@@ -134,3 +134,31 @@ TEST_CASE("sinusoidal refuses what a convention cannot do", "[sinusoidal][errors
   CHECK_THAT(error_of([] { make("sinusoidal", {{"convention", std::string("t2t")}}); }), Contains("--convention"));
   CHECK_THAT(error_of([] { sinusoidal_table(2, 5); }), Contains("--dim"));
 }
+
+TEST_CASE("sinusoidal --precision f32 rows: the float32 angle's sin and cos rounded once, in double and float",
+          "[sinusoidal]") {
+  // transformers' float32 recipe (M2M100 get_embedding): angle f32(f32(p) * w_k), then sin/cos in
+  // double rounded to float32. Expected values from libm, rounded through a volatile float (so that
+  // no optimiser drops the rounding); the vectorised row must give the same bits.
+  const auto w = posenc::encodings::sinusoidal_frequencies_f32(384, 10000.0, SinusoidalConvention::kTensor2Tensor);
+  std::vector<double> row64(385);
+  std::vector<float> row32(385);
+  std::size_t mismatches = 0;
+  for (int p = 0; p < 3000; p += 7) {
+    posenc::encodings::sinusoidal_row_torch_f32(p, w, SinusoidalLayout::kSplit, std::span<double>(row64));
+    posenc::encodings::sinusoidal_row_torch_f32(p, w, SinusoidalLayout::kSplit, std::span<float>(row32));
+    for (std::size_t k = 0; k < w.size(); ++k) {
+      const volatile float angle = static_cast<float>(static_cast<double>(static_cast<float>(p)) * w[k]);
+      const volatile float s = static_cast<float>(std::sin(static_cast<double>(angle)));
+      const volatile float c = static_cast<float>(std::cos(static_cast<double>(angle)));
+      mismatches += row64[k] != static_cast<double>(s) || row64[w.size() + k] != static_cast<double>(c);
+      mismatches += row32[k] != s || row32[w.size() + k] != c;
+    }
+    mismatches += row64[384] != 0.0 || row32[384] != 0.0f;
+  }
+  CHECK(mismatches == 0);
+  // Row 1, w_0 = 1: sin(1) and cos(1) as float32 (0x1.aed548p-1, 0x1.14a280p-1).
+  posenc::encodings::sinusoidal_row_torch_f32(1, w, SinusoidalLayout::kInterleaved, std::span<double>(row64));
+  CHECK(row64[0] == 0x1.aed548p-1);
+  CHECK(row64[1] == 0x1.14a28p-1);
+}

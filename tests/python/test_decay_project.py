@@ -95,3 +95,52 @@ def test_similarity_extrapolate_and_engines_figures_are_the_cli_figures(tmp_path
     assert posenc.figure("rope_engines", dim=64, len=100).png() == out.read_bytes()
     with pytest.raises(posenc.Error, match="choose one of: generate, rope, decay, project, similarity"):
         posenc.figure("simlarity")
+
+
+def test_decay_vary_compare_and_input_are_the_cli(tmp_path):
+    # vary=: one curve per base; each the closed form sum_k cos(delta w_k), w_k = base^(-2k/64).
+    v = posenc.decay("sinusoidal", dim=64, max_offset=20, vary="base=100,10000")
+    assert_same(v, cli_json("decay", "sinusoidal", "--dim", 64, "--max-offset", 20, "--vary", "base=100,10000"))
+    assert v["vary"] == "base=100,10000" and [s["name"] for s in v["series"]] == ["base=100: dot", "base=10000: dot"]
+    delta = np.arange(21)
+    for s, base in zip(v["series"], (100.0, 10000.0)):
+        w = base ** (-np.arange(0, 64, 2) / 64)
+        np.testing.assert_allclose(s["values"], np.cos(np.outer(delta, w)).sum(axis=1), rtol=1e-6, atol=1e-5)
+    # compare=: other schemes' curves, each spec written as after `posenc decay` (a list repeats it).
+    c = posenc.decay("sinusoidal", dim=16, max_offset=10, compare=["rope --dim 16 --base 100", "alibi --heads 2"])
+    assert_same(c, cli_json("decay", "sinusoidal", "--dim", 16, "--max-offset", 10, "--compare", "rope --dim 16 --base 100",
+                            "--compare", "alibi --heads 2"))
+    assert c["compare"] == ["rope --dim 16 --base 100", "alibi --heads 2"]
+    one = posenc.decay("sinusoidal", dim=16, max_offset=10, compare="alibi --heads=2")
+    assert_same(one, cli_json("decay", "sinusoidal", "--dim", 16, "--max-offset", 10, "--compare", "alibi --heads=2"))
+    # input=: a table of your own; the dot of row 0 with row delta (numpy).
+    table = np.cos(np.outer(np.arange(30), [1.0, 0.5, 0.25]))
+    path = tmp_path / "t.npy"
+    np.save(path, table)
+    i = posenc.decay(input=path, max_offset=6, dtype="float64")
+    assert_same(i, cli_json("decay", "--input", path, "--max-offset", 6, "--dtype", "float64"))
+    np.testing.assert_allclose(i["series"][0]["values"], table[:7] @ table[0], rtol=1e-15)
+    cmp_in = posenc.decay("sinusoidal", dim=4, len=30, max_offset=6, compare=f"--input {path}")
+    assert_same(cmp_in, cli_json("decay", "sinusoidal", "--dim", 4, "--len", 30, "--max-offset", 6, "--compare",
+                                 f"--input {path}"))
+    # The figure of a comparison is the command's, byte for byte.
+    out = tmp_path / "c.png"
+    run_cli("decay", "sinusoidal", "--dim", 16, "--max-offset", 10, "--vary", "base=100,1000", "--compare",
+            "rope --dim 16", "-o", out)
+    f = posenc.figure("decay", "sinusoidal", dim=16, max_offset=10, vary="base=100,1000", compare="rope --dim 16")
+    assert f.png() == out.read_bytes()
+
+
+def test_decay_vary_compare_input_errors():
+    with pytest.raises(posenc.Error) as e:
+        posenc.decay("sinusoidal", vary="bse=1,2")
+    assert str(e.value) == cli_error("decay", "sinusoidal", "--vary", "bse=1,2")
+    assert "did you mean 'base'" in str(e.value)
+    with pytest.raises(posenc.Error, match=r"compare='lerned --dim 8': .*did you mean 'learned'"):
+        posenc.decay("sinusoidal", compare="lerned --dim 8")
+    with pytest.raises(posenc.Error, match=r"compare='learned --dm 8': 'dm' is not a parameter of learned, did you mean 'dim'"):
+        posenc.decay("sinusoidal", compare="learned --dm 8")
+    with pytest.raises(posenc.Error, match=r"compare=: a string or a list of strings \(got int\)"):
+        posenc.decay("sinusoidal", compare=3)
+    with pytest.raises(posenc.Error, match=r"give either a SCHEME or input=, not both"):
+        posenc.decay("sinusoidal", input="t.npy")

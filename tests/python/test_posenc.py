@@ -142,12 +142,21 @@ def test_errors_are_value_errors_with_the_cli_message():
 
 
 def test_arrays_are_not_copies_and_outlive_their_owner():
+    # generate(): numpy allocates the array and the library writes into its buffer (no other
+    # buffer of the table's size exists: numpy's allocations are traced by tracemalloc).
+    import tracemalloc
+    tracemalloc.start()
     t = posenc.generate("sinusoidal", len=1000, dim=64)
-    assert not t.flags.owndata and type(t.base).__name__ == "PyCapsule"  # the library's buffer itself
-    assert t.flags.c_contiguous and t.flags.writeable
-    view = t[10:20]
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert t.flags.owndata and t.base is None and t.flags.c_contiguous and t.flags.writeable
+    assert t.nbytes <= peak < 1.5 * t.nbytes
+    # The other arrays are the library's buffers, owned by a capsule that outlives the dict.
+    s = posenc.similarity("sinusoidal", len=30, dim=16)["data"]
+    assert not s.flags.owndata and type(s.base).__name__ == "PyCapsule"
+    view = s[10:20]
     expected = view.copy()
-    del t
+    del s
     gc.collect()
     assert np.array_equal(view, expected)  # the capsule keeps the buffer while a view lives
     assert sys.getrefcount(view.base) >= 2
@@ -227,6 +236,55 @@ def test_open_safetensors_and_gguf(tmp_path):
         assert g.format == "gguf" and isinstance(g.metadata(), dict)
 
 
+def test_open_maps_f32_and_f16_without_copies(tmp_path):
+    # A safetensors file whose data section starts at byte 8 + N = 2 (mod 4): F16 'h' is aligned
+    # (a view), F32 'u' is not (a copy, said so), F32 'a' is again (a view); U8 'pad' is decoded.
+    import json
+    import struct
+    h16 = np.array([1.0, -2.0, 0.5, 65504.0], dtype=np.float16)
+    u = np.array([1.5, 2.25, -3.0], dtype=np.float32)
+    a = (np.arange(6, dtype=np.float32) / 7).reshape(2, 3)
+    header = {"h": {"dtype": "F16", "shape": [4], "data_offsets": [0, 8]},
+              "u": {"dtype": "F32", "shape": [3], "data_offsets": [8, 20]},
+              "pad": {"dtype": "U8", "shape": [2], "data_offsets": [20, 22]},
+              "a": {"dtype": "F32", "shape": [2, 3], "data_offsets": [22, 46]}}
+    hj = json.dumps(header).encode()
+    hj += b" " * ((2 - 8 - len(hj)) % 4)
+    data = 8 + len(hj)
+    path = tmp_path / "m.safetensors"
+    path.write_bytes(struct.pack("<Q", len(hj)) + hj + h16.tobytes() + u.tobytes() + b"\0\0" + a.tobytes())
+    f = posenc.open(path)
+    th, tu, ta, tp = (f.get_tensor(n) for n in ("h", "u", "a", "pad"))
+    for t, dtype, off, shape in ((th, np.float16, data, (4,)), (ta, np.float32, data + 22, (2, 3))):
+        assert t.is_view and t.copy_reason is None and t.dtype == dtype and not t.flags.owndata
+        base = t
+        while isinstance(base, np.ndarray):
+            base = base.base
+        assert "posenc.MappedFile" in repr(base)  # the chain ends at the mapping's capsule
+        np.testing.assert_array_equal(t, np.memmap(path, dtype=dtype, mode="r", offset=off, shape=shape))
+        assert not t.flags.writeable
+        with pytest.raises(ValueError):
+            t[0] = 1
+        with pytest.raises(ValueError):
+            t.setflags(write=True)  # numpy refuses: the mapping is read-only
+    assert not tu.is_view and tu.dtype == np.float32 and np.array_equal(tu, u)
+    assert tu.copy_reason == f"copy: byte {data + 8} of {path} is not a multiple of 4 (the float32's size)"
+    assert tp.copy_reason == "copy: U8 decoded to float32" and tp.stored_dtype == "U8" and tp.dtype == np.float32
+    # Lifetime: the arrays outlive the checkpoint object, and the file's name.
+    del f
+    gc.collect()
+    os.remove(path)
+    assert np.array_equal(ta, a) and np.array_equal(th, h16)
+    gguf_dir = os.path.join(os.environ.get("POSENC_SOURCE_DIR", "."), "..", "shared", "data", "gguf", "generated")
+    le, be = (os.path.join(gguf_dir, n) for n in ("llama3-rope-freqs.gguf", "llama3-rope-freqs-be.gguf"))
+    if not (os.path.exists(le) and os.path.exists(be)):
+        pytest.skip("../shared/data/gguf is absent")
+    # The same rope_freqs stored in either byte order: views with '<f4' and '>f4', equal values.
+    tl, tb = posenc.open(le).get_tensor("rope_freqs.weight"), posenc.open(be).get_tensor("rope_freqs.weight")
+    assert tl.is_view and tb.is_view and tl.dtype.str == "<f4" and tb.dtype.str == ">f4"
+    assert tl.shape == tb.shape == (64,) and np.array_equal(tl, tb)
+
+
 def test_similarity_closed_form_and_cli(tmp_path):
     s = posenc.similarity("sinusoidal", len=40, dim=16, dtype="float64")
     out = tmp_path / "s.npy"
@@ -255,3 +313,19 @@ def test_check_result():
     assert set(r.tolerances) == set(r.errors)
     with pytest.raises(posenc.Error, match=r"identity='unqiue': choose from: .*did you mean 'unique'\?"):
         posenc.check("sinusoidal", len=8, identity="unqiue")
+
+
+def test_model_figure_and_report_are_the_cli(tmp_path):
+    # The figure of `posenc model PATH -o x.png`, byte for byte, and with --weights-figure; model()
+    # holds what the command's JSON holds for a folder with trained tables (the weights' statistics).
+    source = os.environ.get("POSENC_SOURCE_DIR", ".")
+    opt = os.path.join(source, "tests", "data", "weights", "opt-demo")
+    out = tmp_path / "m.png"
+    run_cli("model", LLAMA31, "-o", out)
+    assert posenc.figure("model", LLAMA31).png() == out.read_bytes()
+    out = tmp_path / "w.svg"
+    run_cli("model", opt, "--weights-figure", "norm", "--width", 640, "-o", out)
+    assert posenc.figure("model", opt, weights_figure="norm", width=640).svg() == out.read_bytes()
+    assert_same(posenc.model(opt), cli_json("model", opt))
+    with pytest.raises(posenc.Error, match="did you mean 'weights_figure'"):
+        posenc.figure("model", opt, weights_figur="norm")

@@ -1,5 +1,7 @@
 # posenc.rope_diff against `posenc rope diff --format json` (the same arguments) and numpy.
 import os
+import subprocess
+import warnings
 
 import numpy as np
 import pytest
@@ -53,3 +55,22 @@ def test_rope_diff_figure_is_the_cli_figure(tmp_path):
     out = tmp_path / "diff.png"
     run_cli("rope", "diff", "--hf-config", LLAMA2, "--convention-b", "ggml", "--len", 512, "-o", out)
     assert posenc.figure("rope_diff", hf_config=LLAMA2, convention_b="ggml", len=512).png() == out.read_bytes()
+
+
+def test_rope_diff_same_settings_warns_as_the_cli():
+    # Both sides hf: nothing can differ. The command warns on stderr; Python gives the same line
+    # as a UserWarning (and the comparison, which passes with zero differences).
+    exe = os.environ.get("POSENC")
+    if not exe:
+        pytest.skip("POSENC (the posenc binary) is not set: run through ctest")
+    r = subprocess.run([exe, "rope", "diff", "--dim", "8", "--convention-a", "hf", "--convention-b", "hf", "--len", "4",
+                        "--format", "json"], capture_output=True, text=True, check=True)
+    line = r.stderr.strip().removeprefix("posenc: warning: ")
+    assert line.startswith("rope diff: both sides resolve to the same settings")
+    with pytest.warns(UserWarning) as w:
+        d = posenc.rope_diff(dim=8, convention_a="hf", convention_b="hf", len=4)
+    assert [str(x.message) for x in w] == [line]
+    assert d["pass"] is True and d["cos_max_abs"] == 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # sides that differ: no warning
+        posenc.rope_diff(dim=8, convention_a="hf", convention_b="ggml", len=4)

@@ -53,9 +53,13 @@ std::vector<double> sinusoidal_frequencies(std::int64_t dim, double base, Sinuso
 std::vector<double> sinusoidal_frequencies_f32(std::int64_t dim, double base, SinusoidalConvention convention);
 
 /// One row as a float32 tensor: angle float32(float32(position) · w_k), sin and cos of that
-/// angle rounded to float32. `w` from sinusoidal_frequencies_f32.
+/// angle rounded to float32 (sincos_f32_exact: the bits of std::sin/std::cos of the angle,
+/// vectorised). `w` from sinusoidal_frequencies_f32.
 void sinusoidal_row_torch_f32(double position, std::span<const double> w, SinusoidalLayout layout,
                               std::span<double> out);
+/// The same floats, written as float32.
+void sinusoidal_row_torch_f32(double position, std::span<const double> w, SinusoidalLayout layout,
+                              std::span<float> out);
 
 /// Label of row 0: padding_idx + 1 for fairseq (utils.make_positions), else 0.
 std::int64_t sinusoidal_first_position(const SinusoidalOptions& options);

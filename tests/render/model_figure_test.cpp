@@ -11,8 +11,8 @@
 #include <regex>
 #include <sstream>
 
-#include "../../src/cli/model_figure.hpp"
-#include "cli_helpers.hpp"
+#include "posenc/render/model_figure.hpp"
+#include "cli/cli_helpers.hpp"
 #include "posenc/models/model_report.hpp"
 #include "test_data.hpp"
 
@@ -22,7 +22,7 @@ using Catch::Contains;
 namespace {
 
 posenc::render::LineFigure model_fig(const std::string& name) {
-  return posenc::cli::model_figure(posenc::models::read_model(data_path("configs/models/" + name)));
+  return posenc::render::model_figure(posenc::models::read_model(data_path("configs/models/" + name)));
 }
 
 /// Every plot of the figure: the first (the figure itself) and the stacked ones.
@@ -138,7 +138,7 @@ TEST_CASE("model figure CLI: PNG and SVG with one heading per plot", "[models][f
 
 // Issue 26 item 8: the top-level configs have no num_hidden_layers; the title said "layers none".
 TEST_CASE("model figure: a config without a layer count is titled every layer", "[models][figure]") {
-  const auto f = posenc::cli::model_figure(posenc::models::read_model(data_path("configs/llama-3.1-8b.json")));
+  const auto f = posenc::render::model_figure(posenc::models::read_model(data_path("configs/llama-3.1-8b.json")));
   CHECK_THAT(f.heading, Contains("RoPE, every layer: base 500000, llama3 ×8"));
   CHECK_THAT(f.heading, !Contains("none"));
   const auto r = run_cli({"model", data_path("configs/llama-3.1-8b.json"), "--format", "json"});

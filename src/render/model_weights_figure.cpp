@@ -1,4 +1,4 @@
-#include "model_weights_figure.hpp"
+#include "posenc/render/model_figure.hpp"
 
 #include <fmt/format.h>
 
@@ -8,11 +8,11 @@
 #include "posenc/analysis/similarity.hpp"
 #include "posenc/error.hpp"
 
-namespace posenc::cli {
+namespace posenc::render {
 namespace {
 
-render::HeatmapFigure matrix_heatmap(Matrix m, const std::string& title, std::vector<std::string> axes,
-                                     const std::string& value, std::size_t first_row, const FigureOptions& o) {
+HeatmapFigure matrix_heatmap(Matrix m, const std::string& title, std::vector<std::string> axes,
+                                     const std::string& value, std::size_t first_row, const TableFigureOptions& o) {
   TableInfo info;
   info.scheme = "input";
   info.shape = {m.rows(), m.cols()};
@@ -33,7 +33,7 @@ Matrix used_rows(const models::TableWeights& t) {
 
 }  // namespace
 
-render::Figure weights_figure(const models::ModelReport& r, const std::string& kind, const FigureOptions& o) {
+Figure weights_figure(const models::ModelReport& r, const std::string& kind, const TableFigureOptions& o) {
   for (const auto& m : r.mechanisms) {
     if (!m.weights) continue;
     if (m.weights->bias && kind == "heatmap") {
@@ -60,7 +60,7 @@ render::Figure weights_figure(const models::ModelReport& r, const std::string& k
     }
     if (kind == "pca") {
       const analysis::Pca p = analysis::pca(used_rows(t), 2);
-      render::ScatterFigure f;
+      ScatterFigure f;
       f.title = "PCA of the used rows of " + what;
       f.subtitle = fmt::format("explained variance: {:.1f}%, {:.1f}%", 100 * p.explained.at(0),
                                100 * (p.explained.size() > 1 ? p.explained[1] : 0.0));
@@ -71,7 +71,7 @@ render::Figure weights_figure(const models::ModelReport& r, const std::string& k
       return f;
     }
     if (kind == "norm") {
-      render::LineFigure f;
+      LineFigure f;
       f.title = "L2 norm of every stored row of " + what;
       f.subtitle = fmt::format("positions use rows {}-{}", t.first_row, t.last_row);
       f.x_label = "stored row", f.y_label = "‖row‖";
@@ -103,4 +103,4 @@ render::Figure weights_figure(const models::ModelReport& r, const std::string& k
                           kind, r.source, kind == "patch" ? "patch grid" : "position table", r.source));
 }
 
-}  // namespace posenc::cli
+}  // namespace posenc::render

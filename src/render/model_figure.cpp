@@ -1,4 +1,4 @@
-#include "model_figure.hpp"
+#include "posenc/render/model_figure.hpp"
 
 #include <fmt/format.h>
 
@@ -11,9 +11,10 @@
 #include "posenc/encodings/sinusoidal.hpp"
 #include "posenc/encodings/t5.hpp"
 #include "posenc/models/model_weights.hpp"
+#include "posenc/error.hpp"
 #include "posenc/text.hpp"
 
-namespace posenc::cli {
+namespace posenc::render {
 namespace {
 
 using models::MechanismUse;
@@ -40,13 +41,13 @@ std::vector<double> model_indices(std::int64_t n) {
   return x;
 }
 
-render::LineFigure model_panel(std::string title, std::string x_label, std::string y_label, std::vector<double> x) {
-  render::LineFigure p;
+LineFigure model_panel(std::string title, std::string x_label, std::string y_label, std::vector<double> x) {
+  LineFigure p;
   p.title = std::move(title), p.x_label = std::move(x_label), p.y_label = std::move(y_label), p.x = std::move(x);
   return p;
 }
 
-void add_rope_panel(const MechanismUse& m, std::vector<render::LineFigure>& out) {
+void add_rope_panel(const MechanismUse& m, std::vector<LineFigure>& out) {
   const auto inv = model_value_or<std::vector<double>>(m, "inv_freq", {});
   std::vector<double> wave;
   for (double t : inv) wave.push_back(t > 0 ? 2 * std::numbers::pi / t : std::nan(""));
@@ -62,7 +63,7 @@ void add_rope_panel(const MechanismUse& m, std::vector<render::LineFigure>& out)
   out.push_back(std::move(p));
 }
 
-void add_nope_panels(const MechanismUse& m, std::int64_t num_layers, std::vector<render::LineFigure>& out) {
+void add_nope_panels(const MechanismUse& m, std::int64_t num_layers, std::vector<LineFigure>& out) {
   const std::int64_t n = std::max<std::int64_t>(num_layers, m.layers.empty() ? 0 : m.layers.back() + 1);
   std::vector<double> rope(static_cast<std::size_t>(n), 1.0);
   for (auto l : m.layers) rope[static_cast<std::size_t>(l)] = 0.0;
@@ -85,7 +86,7 @@ void add_nope_panels(const MechanismUse& m, std::int64_t num_layers, std::vector
   out.push_back(std::move(q));
 }
 
-void add_t5_panel(const MechanismUse& m, std::vector<render::LineFigure>& out) {
+void add_t5_panel(const MechanismUse& m, std::vector<LineFigure>& out) {
   encodings::T5Options o;
   o.num_buckets = static_cast<std::int64_t>(model_number(m, "num_buckets", 32));
   o.max_distance = static_cast<std::int64_t>(model_number(m, "max_distance", 128));
@@ -105,7 +106,7 @@ void add_t5_panel(const MechanismUse& m, std::vector<render::LineFigure>& out) {
 
 // Wav2Vec2 / HuBERT: which input frames each output frame's convolution reads (the weights are
 // trained: only the reach is a fact of the config).
-void add_conv_panel(const MechanismUse& m, std::vector<render::LineFigure>& out) {
+void add_conv_panel(const MechanismUse& m, std::vector<LineFigure>& out) {
   const auto kernel = static_cast<std::int64_t>(model_number(m, "kernel", 0));
   const auto before = static_cast<std::int64_t>(model_number(m, "frames_before", 0));
   const auto after = static_cast<std::int64_t>(model_number(m, "frames_after", 0));
@@ -124,7 +125,7 @@ void add_conv_panel(const MechanismUse& m, std::vector<render::LineFigure>& out)
 
 // Pixtral / DINOv3: the rotation per patch step of each pair, rows and columns (DINOv3's
 // coordinates step by 2/n, its angles are 2π·c·f).
-void add_axial_panel(const MechanismUse& m, std::vector<render::LineFigure>& out) {
+void add_axial_panel(const MechanismUse& m, std::vector<LineFigure>& out) {
   auto rows = model_value_or<std::vector<double>>(m, "row_inv_freq", {});
   auto cols = model_value_or<std::vector<double>>(m, "column_inv_freq", {});
   double step = 1.0;
@@ -148,7 +149,7 @@ void add_axial_panel(const MechanismUse& m, std::vector<render::LineFigure>& out
   out.push_back(std::move(p));
 }
 
-void add_deberta_panel(const MechanismUse& m, std::vector<render::LineFigure>& out) {
+void add_deberta_panel(const MechanismUse& m, std::vector<LineFigure>& out) {
   encodings::DebertaOptions o;
   o.buckets = static_cast<std::int64_t>(model_number(m, "position_buckets", -1));
   o.max_relative = static_cast<std::int64_t>(model_number(m, "max_relative_positions", 512));
@@ -166,7 +167,7 @@ void add_deberta_panel(const MechanismUse& m, std::vector<render::LineFigure>& o
   out.push_back(std::move(p));
 }
 
-void add_sinusoidal_panel(const MechanismUse& m, std::vector<render::LineFigure>& out) {
+void add_sinusoidal_panel(const MechanismUse& m, std::vector<LineFigure>& out) {
   const auto width = static_cast<std::int64_t>(model_number(m, "width", 0));
   const auto rows = static_cast<std::int64_t>(model_number(m, "rows", 0));
   const std::string convention = model_value_or<std::string>(m, "convention", "paper");
@@ -189,8 +190,16 @@ void add_sinusoidal_panel(const MechanismUse& m, std::vector<render::LineFigure>
 
 }  // namespace
 
-render::LineFigure model_figure(const models::ModelReport& r) {
-  std::vector<render::LineFigure> plots;
+LineFigure model_figure(const models::ModelReport& r) {
+  if (r.mechanisms.empty())
+    throw Error(r.family.empty() && !r.model_type.empty()
+                    ? fmt::format("{}: model_type '{}' is not one posenc knows, so there is no mechanism to draw (the "
+                                  "text report lists what the file states)",
+                                  r.source, r.model_type)
+                    : fmt::format("{}: the model uses no position mechanism, so there is nothing to draw (see the "
+                                  "text report)",
+                                  r.source));
+  std::vector<LineFigure> plots;
   for (const auto& m : r.mechanisms) {
     switch (m.kind) {
       case models::Mechanism::kRope: add_rope_panel(m, plots); break;
@@ -256,7 +265,7 @@ render::LineFigure model_figure(const models::ModelReport& r) {
       plots.push_back(std::move(p));
     }
   }
-  render::LineFigure f;
+  LineFigure f;
   if (!plots.empty()) {
     f = std::move(plots.front());
     f.heading = f.title;
@@ -271,4 +280,4 @@ render::LineFigure model_figure(const models::ModelReport& r) {
   return f;
 }
 
-}  // namespace posenc::cli
+}  // namespace posenc::render
