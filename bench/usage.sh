@@ -8,5 +8,5 @@ cd "$(dirname "$0")/.."
 cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build-release --target posenc -j "$(nproc)" >/dev/null
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
-/usr/bin/python3 bench/usage.py build-release/posenc "${1:-32}"
+/usr/bin/python3 bench/usage.py build-release/posenc "${1:-32}" ${2:+"$2"}
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -9,11 +9,13 @@
 /// input RMSNorm gain γ folded into the columns (Gemma's 1 + γ) and a per-head q/k norm's gain
 /// into the rows. Tensors are read one layer at a time as their stored bytes and decoded row by
 /// row (BF16, F16, F32, F8, and every ggml type formats::ggml_type_dequantised reads), so a
-/// checkpoint is never held in memory.
+/// checkpoint is never held in memory: a tensor's bytes are a read-only mapping of its file range
+/// (pages come from the page cache without a copy), released with the RawMatrix.
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "posenc/rope/rope.hpp"
@@ -25,7 +27,8 @@ struct RawMatrix {
   std::string name;          ///< tensor name, for messages
   std::string dtype;         ///< "BF16", "Q8_0", ...
   std::int64_t rows = 0, cols = 0;
-  std::string bytes;         ///< rows × row_bytes
+  std::string_view bytes;    ///< rows × row_bytes: the file's bytes, mapped (or read when mapping fails)
+  std::shared_ptr<const void> owner;  ///< keeps `bytes` alive (the mapping, or the string read)
   std::uint64_t row_bytes = 0;
   int st_dtype = -1;         ///< formats::StDtype, or -1
   int ggml_type = -1;        ///< ggml type id, or -1
