@@ -105,6 +105,24 @@ void RawMatrix::row(std::int64_t r, float* out) const {
   }
 }
 
+QkRowPtr RawMatrix::stored(std::int64_t r) const {
+  const auto n = static_cast<std::size_t>(cols);
+  if (!values.empty()) return {values.data() + static_cast<std::size_t>(r) * n, false};
+  if constexpr (std::endian::native != std::endian::little) return {};
+  const char* p = bytes.data() + static_cast<std::size_t>(r) * row_bytes;
+  constexpr int kGgmlF32 = 0, kGgmlBf16 = 30;
+  if (ggml_type >= 0) {
+    if (big_endian) return {};
+    if (ggml_type == kGgmlF32) return {p, false};
+    if (ggml_type == kGgmlBf16) return {p, true};
+    return {};
+  }
+  const auto t = static_cast<formats::StDtype>(st_dtype);
+  if (t == formats::StDtype::kBF16) return {p, true};
+  if (t == formats::StDtype::kF32) return {p, false};
+  return {};
+}
+
 std::shared_ptr<const RawMatrix> read_raw_matrix(const QkFiles& f, const std::string& name) {
   auto m = std::make_shared<RawMatrix>();
   m->name = name;
@@ -155,26 +173,22 @@ std::int64_t QkRows::stored_row(std::int64_t h, std::int64_t i, int j) const {
   return first_row + h * head_stride + rope_offset + in_rot;
 }
 
-void QkRows::head_rows(std::int64_t h, std::span<float> out) const {
-  const auto n = static_cast<std::size_t>(m->cols);
-  for (std::int64_t i = 0; i < rotary / 2; ++i) {
-    for (int j = 0; j < 2; ++j) {
-      float* o = out.data() + static_cast<std::size_t>(2 * i + j) * n;
-      const std::int64_t row_at = stored_row(h, i, j);
-      if (row_at < 0 || row_at >= m->rows)  // a geometry that does not fit the tensor: our bug or a bad file
-        throw Error(fmt::format("tensor '{}' has {} rows; head {} pair {} needs row {} (head stride {}, rope offset {}, "
-                                "rotary {})",
-                                m->name, m->rows, h, i, row_at, head_stride, rope_offset, rotary));
-      m->row(row_at, o);
-      if (!col_gain.empty())
-        for (std::size_t c = 0; c < n; ++c) o[c] *= col_gain[c];
-      if (!row_gain.empty()) {
-        const auto at = static_cast<std::size_t>(stored_row(h, i, j) - first_row);
-        const float g = row_gain[at % row_gain.size()];
-        for (std::size_t c = 0; c < n; ++c) o[c] *= g;
-      }
-    }
-  }
+QkRowPtr QkRows::pair_row(std::int64_t h, std::int64_t i, int j, float* scratch) const {
+  const std::int64_t row_at = stored_row(h, i, j);
+  if (row_at < 0 || row_at >= m->rows)  // a geometry that does not fit the tensor: our bug or a bad file
+    throw Error(fmt::format("tensor '{}' has {} rows; head {} pair {} needs row {} (head stride {}, rope offset {}, "
+                            "rotary {})",
+                            m->name, m->rows, h, i, row_at, head_stride, rope_offset, rotary));
+  const QkRowPtr p = m->stored(row_at);
+  if (p.p) return p;
+  m->row(row_at, scratch);
+  return {scratch, false};
+}
+
+float QkRows::pair_row_gain(std::int64_t h, std::int64_t i, int j) const {
+  if (row_gain.empty()) return 1.0f;
+  const auto at = static_cast<std::size_t>(stored_row(h, i, j) - first_row);
+  return row_gain[at % row_gain.size()];
 }
 
 }  // namespace posenc::models

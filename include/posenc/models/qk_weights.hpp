@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "posenc/models/qk_kernels.hpp"
 #include "posenc/rope/rope.hpp"
 
 namespace posenc::models {
@@ -36,6 +37,9 @@ struct RawMatrix {
   std::vector<float> values; ///< when computed (MLA's q_b·diag(γ)·q_a), instead of bytes
   /// Row r as float32 into out (cols values).
   void row(std::int64_t r, float* out) const;
+  /// Row r where it is stored as float32 or BF16 (little-endian), read in place; {nullptr} for
+  /// the other types (decode them with row()).
+  QkRowPtr stored(std::int64_t r) const;
 };
 
 /// Reads tensor `name` of a safetensors checkpoint or GGUF file (opened by open_qk_model) as a
@@ -58,9 +62,11 @@ struct QkRows {
   std::vector<float> row_gain;
   /// Stored row of pair i, member j (0, 1) of head h.
   std::int64_t stored_row(std::int64_t h, std::int64_t i, int j) const;
-  /// Head h's R rotary rows in pair order (out row 2i + j = member j of pair i), gains folded:
-  /// R × cols floats.
-  void head_rows(std::int64_t h, std::span<float> out) const;
+  /// Member j of pair i of head h without the gains: in place when stored as float32 or BF16,
+  /// else decoded into `scratch` (cols floats). Throws Error when the row is outside the tensor.
+  QkRowPtr pair_row(std::int64_t h, std::int64_t i, int j, float* scratch) const;
+  /// The row gain of member j of pair i of head h (1 without a q/k norm).
+  float pair_row_gain(std::int64_t h, std::int64_t i, int j) const;
 };
 
 struct QkLayer {

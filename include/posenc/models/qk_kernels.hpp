@@ -1,0 +1,51 @@
+#pragma once
+/// The dot products of `posenc usage` and the q/k order check, read straight from the stored rows
+/// (BF16 bits, decoded in registers, or float32), with AVX-512, AVX2+FMA and portable kernels
+/// chosen at run time (qk_kernels.cpp).
+///
+/// Precision: products are summed in float32 in blocks of 16 per lane (the AVX-512 kernel has 16
+/// lanes, the others 8), each block's lanes then added in double. A sum S = Σ_c t_c of n terms
+/// (t_c = u_c·v_c, the gains folded in float32 first) is therefore within
+///   |S − S_exact| ≤ kQkSumBound · Σ_c |t_c|,   kQkSumBound = 20·2⁻²⁴ ≈ 1.2e-6
+/// of the exact sum of the stored values for any n (16 roundings per block, 2 for the gains, the
+/// double additions add ~n·2⁻⁵³): tests/models/qk_kernels_test.cpp checks every kernel the CPU
+/// has against a long-double reference, tests/integration/test_usage_precision.py the reports.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace posenc::models {
+
+inline constexpr double kQkSumBound = 20.0 / 16777216.0;
+
+enum class QkKernel { kPortable, kAvx2, kAvx512 };
+/// The fastest kernel this CPU runs.
+QkKernel qk_best_kernel();
+/// Every kernel this CPU runs (portable first).
+std::vector<QkKernel> qk_kernels();
+std::string_view to_string(QkKernel k);
+
+/// A stored row: float32 values, or BF16 bits.
+struct QkRowPtr {
+  const void* p = nullptr;
+  bool bf16 = false;
+};
+
+/// The ten sums of one RoPE pair: q rows a, b and k rows x, y (same kind within q and within k),
+/// each column scaled by gq[c] (q) and gk[c] (k) first (the input norm's gain, or ones; n values):
+/// qaa = Σ a², qbb, qab = Σ a·b, kaa = Σ x², kbb, kab, c00 = Σ a·x, c01 = Σ a·y, c10 = Σ b·x, c11 = Σ b·y.
+struct QkPairSums {
+  double qaa = 0, qbb = 0, qab = 0, kaa = 0, kbb = 0, kab = 0, c00 = 0, c01 = 0, c10 = 0, c11 = 0;
+};
+/// Requires a.bf16 == b.bf16 and x.bf16 == y.bf16.
+QkPairSums qk_pair_sums(QkRowPtr a, QkRowPtr b, QkRowPtr x, QkRowPtr y, const float* gq, const float* gk,
+                        std::size_t n, QkKernel k = qk_best_kernel());
+
+/// Σ g·h, Σ g², Σ h² of a float32 row g and a row h, in one pass (the order check).
+struct QkDots {
+  double gh = 0, gg = 0, hh = 0;
+};
+QkDots qk_dots(const float* g, QkRowPtr h, std::size_t n, QkKernel k = qk_best_kernel());
+
+}  // namespace posenc::models

@@ -1,0 +1,111 @@
+// The q/k dot-product kernels (src/models/qk_kernels.cpp) against a long-double reference: every
+// kernel this CPU runs (portable, AVX2, AVX-512), BF16 and float32 rows, gains folded, lengths
+// with and without a tail. The reference sums the exact products (a BF16 or float32 value times a
+// float32 gain is exact in double; two such products are exact in long double's 64-bit
+// mantissa), so |kernel − reference| must stay within the header's bound kQkSumBound·Σ|t_c|.
+#include <catch2/catch.hpp>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "posenc/models/qk_kernels.hpp"
+
+using posenc::models::QkKernel;
+using posenc::models::QkRowPtr;
+
+namespace {
+
+struct QkTestRows {
+  std::vector<std::uint16_t> bits[4];  // BF16 rows a, b, x, y
+  std::vector<float> values[4];        // the same values as float32
+  std::vector<float> gq, gk;
+};
+
+QkTestRows qk_test_rows(std::size_t n, unsigned seed, bool cancel) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::uniform_real_distribution<float> gain(0.1f, 3.0f);
+  QkTestRows r;
+  for (int k = 0; k < 4; ++k)
+    for (std::size_t c = 0; c < n; ++c) {
+      float v = normal(rng) * (c % 97 == 0 ? 300.0f : 1.0f);  // a few large values
+      if (cancel && k == 2) v = -std::bit_cast<float>(static_cast<std::uint32_t>(r.bits[0][c]) << 16);  // x = −a
+      const auto b = static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(v) >> 16);  // truncated to BF16
+      r.bits[k].push_back(b);
+      r.values[k].push_back(std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16));
+    }
+  for (std::size_t c = 0; c < n; ++c) {
+    r.gq.push_back(gain(rng));
+    r.gk.push_back(cancel ? r.gq.back() : gain(rng));
+  }
+  return r;
+}
+
+/// Exact sum of u_c·v_c (with the scales) and Σ|u_c·v_c|, in long double.
+std::pair<long double, long double> qk_exact(const std::vector<float>& u, const std::vector<float>& gu,
+                                             const std::vector<float>& v, const std::vector<float>& gv) {
+  long double s = 0, a = 0;
+  for (std::size_t c = 0; c < u.size(); ++c) {
+    const long double t = (static_cast<long double>(u[c]) * gu[c]) * (static_cast<long double>(v[c]) * gv[c]);
+    s += t;
+    a += std::fabs(t);
+  }
+  return {s, a};
+}
+
+}  // namespace
+
+TEST_CASE("qk_pair_sums: every kernel within kQkSumBound of the exact sums", "[qk_kernels]") {
+  const auto kernels = posenc::models::qk_kernels();
+  REQUIRE(kernels.front() == QkKernel::kPortable);
+  for (const std::size_t n : {std::size_t{0}, std::size_t{5}, std::size_t{16}, std::size_t{263}, std::size_t{4096},
+                              std::size_t{4096 + 13}, std::size_t{18432}})
+    for (const bool cancel : {false, true}) {
+      const QkTestRows r = qk_test_rows(n, static_cast<unsigned>(n) + 1, cancel);
+      const auto& [a, b, x, y] = r.values;
+      const std::pair<long double, long double> want[10] = {
+          qk_exact(a, r.gq, a, r.gq), qk_exact(b, r.gq, b, r.gq), qk_exact(a, r.gq, b, r.gq),
+          qk_exact(x, r.gk, x, r.gk), qk_exact(y, r.gk, y, r.gk), qk_exact(x, r.gk, y, r.gk),
+          qk_exact(a, r.gq, x, r.gk), qk_exact(a, r.gq, y, r.gk), qk_exact(b, r.gq, x, r.gk),
+          qk_exact(b, r.gq, y, r.gk)};
+      for (const QkKernel k : kernels)
+        for (const bool bf16 : {true, false}) {
+          CAPTURE(n, cancel, posenc::models::to_string(k), bf16);
+          QkRowPtr row[4];
+          for (int j = 0; j < 4; ++j)
+            row[j] = bf16 ? QkRowPtr{r.bits[j].data(), true} : QkRowPtr{r.values[j].data(), false};
+          const auto s = posenc::models::qk_pair_sums(row[0], row[1], row[2], row[3], r.gq.data(), r.gk.data(), n, k);
+          const double got[10] = {s.qaa, s.qbb, s.qab, s.kaa, s.kbb, s.kab, s.c00, s.c01, s.c10, s.c11};
+          for (int j = 0; j < 10; ++j) {
+            CAPTURE(j);
+            CHECK(std::fabs(static_cast<long double>(got[j]) - want[j].first) <=
+                  posenc::models::kQkSumBound * want[j].second);
+          }
+          if (cancel) CHECK(std::fabs(s.c00 + s.qaa) <= posenc::models::kQkSumBound * 2 * s.qaa);  // x = −a
+        }
+    }
+}
+
+TEST_CASE("qk_dots: every kernel within kQkSumBound of the exact sums", "[qk_kernels]") {
+  for (const std::size_t n : {std::size_t{3}, std::size_t{4096}, std::size_t{4096 + 7}}) {
+    const QkTestRows r = qk_test_rows(n, 99, false);
+    const std::vector<float> one(n, 1.0f);
+    const auto gh = qk_exact(r.values[0], r.gq, r.values[1], one);
+    const auto gg = qk_exact(r.values[0], r.gq, r.values[0], r.gq);
+    const auto hh = qk_exact(r.values[1], one, r.values[1], one);
+    std::vector<float> g(n);
+    for (std::size_t c = 0; c < n; ++c) g[c] = r.values[0][c] * r.gq[c];  // rounded: the bound's gain roundings
+    for (const QkKernel k : posenc::models::qk_kernels())
+      for (const bool bf16 : {true, false}) {
+        CAPTURE(n, posenc::models::to_string(k), bf16);
+        const QkRowPtr h = bf16 ? QkRowPtr{r.bits[1].data(), true} : QkRowPtr{r.values[1].data(), false};
+        const auto d = posenc::models::qk_dots(g.data(), h, n, k);
+        CHECK(std::fabs(static_cast<long double>(d.gh) - gh.first) <= posenc::models::kQkSumBound * gh.second);
+        CHECK(std::fabs(static_cast<long double>(d.gg) - gg.first) <= posenc::models::kQkSumBound * gg.second);
+        CHECK(std::fabs(static_cast<long double>(d.hh) - hh.first) <= posenc::models::kQkSumBound * hh.second);
+      }
+  }
+}
