@@ -82,30 +82,66 @@ QkPairSums qkk_pair_portable(QkRowPtr a, QkRowPtr b, QkRowPtr x, QkRowPtr y, con
 template <bool kH>
 QkDots qkk_dots_portable(const float* g, QkRowPtr h, std::size_t n) {
   constexpr std::size_t W = 8;
-  double gh = 0, gg = 0, hh = 0;
+  double gh = 0, gg = 0, hh = 0, dd = 0;
   std::size_t c = 0;
   while (c + W <= n) {
-    float agh[W] = {}, agg[W] = {}, ahh[W] = {};
+    float agh[W] = {}, agg[W] = {}, ahh[W] = {}, add[W] = {};
     const std::size_t end = std::min(c + kQkkBlock * W, n / W * W);
     for (; c < end; c += W)
       for (std::size_t k = 0; k < W; ++k) {
         const float u = g[c + k], v = qkk_at<kH>(h.p, c + k);
+        const float e = u - v;
         agh[k] += u * v;
         agg[k] += u * u;
         ahh[k] += v * v;
+        add[k] += e * e;
       }
-    for (std::size_t k = 0; k < W; ++k) gh += agh[k], gg += agg[k], hh += ahh[k];
+    for (std::size_t k = 0; k < W; ++k) gh += agh[k], gg += agg[k], hh += ahh[k], dd += add[k];
   }
   for (; c < n; ++c) {
     const double u = g[c], v = qkk_at<kH>(h.p, c);
-    gh += u * v, gg += u * u, hh += v * v;
+    gh += u * v, gg += u * u, hh += v * v, dd += (u - v) * (u - v);
   }
-  return {gh, gg, hh};
+  return {gh, gg, hh, dd};
+}
+
+template <bool kH, std::size_t M>
+QkMultiDots qkk_multi_portable(const float* g, const QkRowPtr* h, std::size_t n) {
+  constexpr std::size_t W = 8;
+  QkMultiDots out;
+  std::size_t c = 0;
+  while (c + W <= n) {
+    float agg[W] = {}, agh[M][W] = {}, ahh[M][W] = {};
+    const std::size_t end = std::min(c + kQkkBlock * W, n / W * W);
+    for (; c < end; c += W)
+      for (std::size_t k = 0; k < W; ++k) {
+        const float u = g[c + k];
+        agg[k] += u * u;
+        for (std::size_t j = 0; j < M; ++j) {
+          const float v = qkk_at<kH>(h[j].p, c + k);
+          agh[j][k] += u * v;
+          ahh[j][k] += v * v;
+        }
+      }
+    for (std::size_t k = 0; k < W; ++k) {
+      out.gg += agg[k];
+      for (std::size_t j = 0; j < M; ++j) out.gh[j] += agh[j][k], out.hh[j] += ahh[j][k];
+    }
+  }
+  for (; c < n; ++c) {
+    const double u = g[c];
+    out.gg += u * u;
+    for (std::size_t j = 0; j < M; ++j) {
+      const double v = qkk_at<kH>(h[j].p, c);
+      out.gh[j] += u * v, out.hh[j] += v * v;
+    }
+  }
+  return out;
 }
 
 #ifdef POSENC_QK_X86
 
-#define POSENC_QK_AVX512 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,fma")))
+#define POSENC_QK_AVX512 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,fma,f16c")))
 #define POSENC_QK_AVX2 __attribute__((target("avx2,fma")))
 
 template <bool kBf16>
@@ -162,27 +198,79 @@ POSENC_QK_AVX512 QkPairSums qkk_pair_avx512(QkRowPtr a, QkRowPtr b, QkRowPtr x, 
 template <bool kH>
 POSENC_QK_AVX512 QkDots qkk_dots_avx512(const float* g, QkRowPtr h, std::size_t n) {
   constexpr std::size_t W = 16;
-  __m512d dgh = _mm512_setzero_pd(), dgg = dgh, dhh = dgh;
+  __m512d dgh = _mm512_setzero_pd(), dgg = dgh, dhh = dgh, ddd = dgh;
   std::size_t c = 0;
   while (c + W <= n) {
-    __m512 fgh = _mm512_setzero_ps(), fgg = fgh, fhh = fgh;
+    __m512 fgh = _mm512_setzero_ps(), fgg = fgh, fhh = fgh, fdd = fgh;
     const std::size_t end = std::min(c + kQkkBlock * W, n / W * W);
     for (; c < end; c += W) {
-      const __m512 u = _mm512_loadu_ps(g + c), v = qkk_load16<kH>(h.p, c);
+      const __m512 u = _mm512_loadu_ps(g + c), v = qkk_load16<kH>(h.p, c), e = _mm512_sub_ps(u, v);
       fgh = _mm512_fmadd_ps(u, v, fgh);
       fgg = _mm512_fmadd_ps(u, u, fgg);
       fhh = _mm512_fmadd_ps(v, v, fhh);
+      fdd = _mm512_fmadd_ps(e, e, fdd);
     }
     dgh = qkk_widen16(dgh, fgh);
     dgg = qkk_widen16(dgg, fgg);
     dhh = qkk_widen16(dhh, fhh);
+    ddd = qkk_widen16(ddd, fdd);
   }
-  double gh = _mm512_reduce_add_pd(dgh), gg = _mm512_reduce_add_pd(dgg), hh = _mm512_reduce_add_pd(dhh);
+  double gh = _mm512_reduce_add_pd(dgh), gg = _mm512_reduce_add_pd(dgg), hh = _mm512_reduce_add_pd(dhh),
+         dd = _mm512_reduce_add_pd(ddd);
   for (; c < n; ++c) {
     const double u = g[c], v = qkk_at<kH>(h.p, c);
-    gh += u * v, gg += u * u, hh += v * v;
+    gh += u * v, gg += u * u, hh += v * v, dd += (u - v) * (u - v);
   }
-  return {gh, gg, hh};
+  return {gh, gg, hh, dd};
+}
+
+template <bool kH, std::size_t M>
+POSENC_QK_AVX512 QkMultiDots qkk_multi_avx512(const float* g, const QkRowPtr* h, std::size_t n) {
+  constexpr std::size_t W = 16;
+  __m512d dgg = _mm512_setzero_pd(), dgh[M], dhh[M];
+  for (std::size_t j = 0; j < M; ++j) dgh[j] = dhh[j] = _mm512_setzero_pd();
+  std::size_t c = 0;
+  while (c + W <= n) {
+    __m512 fgg = _mm512_setzero_ps(), fgh[M], fhh[M];
+    for (std::size_t j = 0; j < M; ++j) fgh[j] = fhh[j] = _mm512_setzero_ps();
+    const std::size_t end = std::min(c + kQkkBlock * W, n / W * W);
+    for (; c < end; c += W) {
+      const __m512 u = _mm512_loadu_ps(g + c);
+      fgg = _mm512_fmadd_ps(u, u, fgg);
+      for (std::size_t j = 0; j < M; ++j) {
+        const __m512 v = qkk_load16<kH>(h[j].p, c);
+        fgh[j] = _mm512_fmadd_ps(u, v, fgh[j]);
+        fhh[j] = _mm512_fmadd_ps(v, v, fhh[j]);
+      }
+    }
+    dgg = qkk_widen16(dgg, fgg);
+    for (std::size_t j = 0; j < M; ++j) dgh[j] = qkk_widen16(dgh[j], fgh[j]), dhh[j] = qkk_widen16(dhh[j], fhh[j]);
+  }
+  QkMultiDots out;
+  out.gg = _mm512_reduce_add_pd(dgg);
+  for (std::size_t j = 0; j < M; ++j) out.gh[j] = _mm512_reduce_add_pd(dgh[j]), out.hh[j] = _mm512_reduce_add_pd(dhh[j]);
+  for (; c < n; ++c) {
+    const double u = g[c];
+    out.gg += u * u;
+    for (std::size_t j = 0; j < M; ++j) {
+      const double v = qkk_at<kH>(h[j].p, c);
+      out.gh[j] += u * v, out.hh[j] += v * v;
+    }
+  }
+  return out;
+}
+
+POSENC_QK_AVX512 void qkk_q8_0_avx512(const unsigned char* p, std::size_t blocks, float* out) {
+  for (std::size_t b = 0; b < blocks; ++b, p += 34, out += 32) {
+    std::uint16_t bits;
+    std::memcpy(&bits, p, 2);
+    const __m512 d = _mm512_set1_ps(_cvtsh_ss(bits));
+    const __m256i q = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 2));
+    const __m512 lo = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm256_castsi256_si128(q)));
+    const __m512 hi = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm256_extracti128_si256(q, 1)));
+    _mm512_storeu_ps(out, _mm512_mul_ps(lo, d));
+    _mm512_storeu_ps(out + 16, _mm512_mul_ps(hi, d));
+  }
 }
 
 template <bool kBf16>
@@ -236,24 +324,25 @@ POSENC_QK_AVX2 QkPairSums qkk_pair_avx2(QkRowPtr a, QkRowPtr b, QkRowPtr x, QkRo
 template <bool kH>
 POSENC_QK_AVX2 QkDots qkk_dots_avx2(const float* g, QkRowPtr h, std::size_t n) {
   constexpr std::size_t W = 8;
-  double gh = 0, gg = 0, hh = 0;
+  double gh = 0, gg = 0, hh = 0, dd = 0;
   std::size_t c = 0;
   while (c + W <= n) {
-    __m256 fgh = _mm256_setzero_ps(), fgg = fgh, fhh = fgh;
+    __m256 fgh = _mm256_setzero_ps(), fgg = fgh, fhh = fgh, fdd = fgh;
     const std::size_t end = std::min(c + kQkkBlock * W, n / W * W);
     for (; c < end; c += W) {
-      const __m256 u = _mm256_loadu_ps(g + c), v = qkk_load8<kH>(h.p, c);
+      const __m256 u = _mm256_loadu_ps(g + c), v = qkk_load8<kH>(h.p, c), e = _mm256_sub_ps(u, v);
       fgh = _mm256_fmadd_ps(u, v, fgh);
       fgg = _mm256_fmadd_ps(u, u, fgg);
       fhh = _mm256_fmadd_ps(v, v, fhh);
+      fdd = _mm256_fmadd_ps(e, e, fdd);
     }
-    gh += qkk_widen8(fgh), gg += qkk_widen8(fgg), hh += qkk_widen8(fhh);
+    gh += qkk_widen8(fgh), gg += qkk_widen8(fgg), hh += qkk_widen8(fhh), dd += qkk_widen8(fdd);
   }
   for (; c < n; ++c) {
     const double u = g[c], v = qkk_at<kH>(h.p, c);
-    gh += u * v, gg += u * u, hh += v * v;
+    gh += u * v, gg += u * u, hh += v * v, dd += (u - v) * (u - v);
   }
-  return {gh, gg, hh};
+  return {gh, gg, hh, dd};
 }
 
 #endif  // POSENC_QK_X86
@@ -286,7 +375,7 @@ std::vector<QkKernel> qk_kernels() {
 #ifdef POSENC_QK_X86
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) out.push_back(QkKernel::kAvx2);
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
-      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("fma"))
+      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c"))
     out.push_back(QkKernel::kAvx512);
 #endif
   return out;
@@ -315,6 +404,44 @@ QkPairSums qk_pair_sums(QkRowPtr a, QkRowPtr b, QkRowPtr x, QkRowPtr y, const fl
 
 QkDots qk_dots(const float* g, QkRowPtr h, std::size_t n, QkKernel k) {
   return h.bf16 ? qkk_dots<true>(k, g, h, n) : qkk_dots<false>(k, g, h, n);
+}
+
+QkMultiDots qk_multi_dots(const float* g, const QkRowPtr* h, std::size_t m, std::size_t n, QkKernel k) {
+  if (m == 0) {
+    QkMultiDots out;
+    out.gg = qk_dots(g, {g, false}, n, k).gg;
+    return out;
+  }
+  const bool b = h[0].bf16;
+#ifdef POSENC_QK_X86
+  if (k == QkKernel::kAvx512) {
+    if (m == 1) return b ? qkk_multi_avx512<true, 1>(g, h, n) : qkk_multi_avx512<false, 1>(g, h, n);
+    if (m == 2) return b ? qkk_multi_avx512<true, 2>(g, h, n) : qkk_multi_avx512<false, 2>(g, h, n);
+    return b ? qkk_multi_avx512<true, 3>(g, h, n) : qkk_multi_avx512<false, 3>(g, h, n);
+  }
+  if (k == QkKernel::kAvx2) {  // one row at a time
+    QkMultiDots out;
+    for (std::size_t j = 0; j < m && j < 3; ++j) {
+      const QkDots d = qk_dots(g, h[j], n, k);
+      out.gg = d.gg, out.gh[j] = d.gh, out.hh[j] = d.hh;
+    }
+    return out;
+  }
+#endif
+  if (m == 1) return b ? qkk_multi_portable<true, 1>(g, h, n) : qkk_multi_portable<false, 1>(g, h, n);
+  if (m == 2) return b ? qkk_multi_portable<true, 2>(g, h, n) : qkk_multi_portable<false, 2>(g, h, n);
+  return b ? qkk_multi_portable<true, 3>(g, h, n) : qkk_multi_portable<false, 3>(g, h, n);
+}
+
+bool qk_decode_q8_0(const void* row, std::size_t blocks, float* out, QkKernel k) {
+#ifdef POSENC_QK_X86
+  if (k == QkKernel::kAvx512) {
+    qkk_q8_0_avx512(static_cast<const unsigned char*>(row), blocks, out);
+    return true;
+  }
+#endif
+  (void)row, (void)blocks, (void)out, (void)k;
+  return false;
 }
 
 }  // namespace posenc::models

@@ -8,6 +8,7 @@
 
 #include "posenc/error.hpp"
 #include "posenc/models/llama_arch.hpp"
+#include "posenc/models/qk_kernels.hpp"
 #include "posenc/models/qk_weights.hpp"
 #include "posenc/parallel.hpp"
 #include "qk_files.hpp"
@@ -59,22 +60,12 @@ std::vector<QkHypothesis> qk_hypotheses(std::int64_t heads, std::int64_t H, std:
   return out;
 }
 
-double qk_row_dot(const float* a, const float* b, std::size_t n) {
-  float acc[16] = {};
-  std::size_t c = 0;
-  for (; c + 16 <= n; c += 16)
-    for (std::size_t k = 0; k < 16; ++k) acc[k] += a[c + k] * b[c + k];
-  double s = 0;
-  for (; c < n; ++c) s += static_cast<double>(a[c]) * b[c];
-  for (const float x : acc) s += static_cast<double>(x);
-  return s;
-}
-
-/// cos and relative error of one pair of vectors from their dots.
-std::pair<double, double> qk_compare(double gh, double gg, double hh) {
-  if (hh <= 0) return {gg <= 0 ? 1.0 : 0.0, gg <= 0 ? 0.0 : INFINITY};
-  const double c = gg > 0 ? gh / std::sqrt(gg * hh) : 0.0;
-  return {c, std::sqrt(std::max(0.0, gg + hh - 2 * gh) / hh)};
+/// cos and relative error ‖g − h‖/‖h‖ of one pair of vectors from their sums (the difference
+/// summed directly: gg + hh − 2gh would cancel to noise for a close quantisation).
+std::pair<double, double> qk_compare(const QkDots& d) {
+  if (d.hh <= 0) return {d.gg <= 0 ? 1.0 : 0.0, d.gg <= 0 ? 0.0 : INFINITY};
+  const double c = d.gg > 0 ? d.gh / std::sqrt(d.gg * d.hh) : 0.0;
+  return {c, std::sqrt(d.dd / d.hh)};
 }
 
 struct QkScoreWork {
@@ -103,18 +94,36 @@ QkScored qk_score_rows(const RawMatrix& gguf, const RawMatrix& hf, const std::ve
       rows, 64,
       [&](std::size_t first, std::size_t n, QkScoreWork& w) {
         w.g.resize(cols);
-        w.h.resize(cols);
+        w.h.resize(3 * cols);
         w.cos.assign(n * nh, 0.0);
         w.rel.assign(n * nh, 0.0);
         for (std::size_t g = first; g < first + n; ++g) {
-          gguf.row(static_cast<std::int64_t>(g), w.g.data());
-          const double gg = qk_row_dot(w.g.data(), w.g.data(), cols);
-          for (std::size_t k = 0; k < nh; ++k) {
-            hf.row(hs[k].perm[g], w.h.data());
-            const auto [c, e] =
-                qk_compare(qk_row_dot(w.g.data(), w.h.data(), cols), gg, qk_row_dot(w.h.data(), w.h.data(), cols));
-            w.cos[(g - first) * nh + k] = c;
-            w.rel[(g - first) * nh + k] = e;
+          // the GGUF row decoded once (dequantised), each HF row read in place where it is BF16/F32;
+          // Σ g·h, Σ g², Σ h² in one pass per map
+          const float* gv = w.g.data();
+          if (const QkRowPtr p = gguf.stored(static_cast<std::int64_t>(g)); p.p && !p.bf16) gv = static_cast<const float*>(p.p);
+          else gguf.row(static_cast<std::int64_t>(g), w.g.data());
+          for (std::size_t k0 = 0; k0 < nh; k0 += 3) {  // three maps per pass over the GGUF row
+            const std::size_t m = std::min<std::size_t>(3, nh - k0);
+            QkRowPtr h[3];
+            for (std::size_t j = 0; j < m; ++j) {
+              h[j] = hf.stored(hs[k0 + j].perm[g]);
+              if (!h[j].p) {
+                hf.row(hs[k0 + j].perm[g], w.h.data() + j * cols);
+                h[j] = {w.h.data() + j * cols, false};
+              }
+            }
+            const QkMultiDots md = qk_multi_dots(gv, h, m, cols);
+            for (std::size_t j = 0; j < m; ++j) {
+              QkDots d{md.gh[j], md.gg, md.hh[j], 0.0};
+              // ‖g − h‖² from the sums cancels where the rows are close (a right map): summed
+              // directly there (error ≤ 20·2⁻²⁴ of it), from the sums elsewhere (≤ 1e-5 of it)
+              if (d.gh > 0.5 * std::sqrt(d.gg * d.hh)) d.dd = qk_dots(gv, h[j], cols).dd;
+              else d.dd = std::max(0.0, d.gg + d.hh - 2 * d.gh);
+              const auto [c, e] = qk_compare(d);
+              w.cos[(g - first) * nh + k0 + j] = c;
+              w.rel[(g - first) * nh + k0 + j] = e;
+            }
           }
         }
       },
@@ -149,7 +158,7 @@ QkScored qk_score_bias(const RawMatrix& gguf, const RawMatrix& hf, const std::ve
       ref[i] = static_cast<double>(p[i]) * p[i];
     }
     const auto [c, e] =
-        qk_compare(qk_row_dot(g.data(), p.data(), n), qk_row_dot(g.data(), g.data(), n), qk_row_dot(p.data(), p.data(), n));
+        qk_compare(qk_dots(g.data(), {p.data(), false}, n));
     out.scores.push_back({hyp.name, c, e});
     out.err.push_back(std::move(err));
     out.ref.push_back(std::move(ref));

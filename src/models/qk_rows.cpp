@@ -86,6 +86,10 @@ void RawMatrix::row(std::int64_t r, float* out) const {
     return;
   }
   const char* p = bytes.data() + static_cast<std::size_t>(r) * row_bytes;
+  constexpr int kGgmlQ8_0 = 8;
+  if (ggml_type == kGgmlQ8_0 && !big_endian && n % 32 == 0 && row_bytes == n / 32 * 34 &&
+      qk_decode_q8_0(p, n / 32, out))  // the order check's common case, vectorised
+    return;
   if (ggml_type >= 0) {
     formats::dequantize_ggml(static_cast<std::uint32_t>(ggml_type), std::string_view(p, row_bytes),
                              std::span<float>(out, n), big_endian);

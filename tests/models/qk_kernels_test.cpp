@@ -9,8 +9,10 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
+#include "posenc/formats/gguf_tensors.hpp"
 #include "posenc/models/qk_kernels.hpp"
 
 using posenc::models::QkKernel;
@@ -106,6 +108,67 @@ TEST_CASE("qk_dots: every kernel within kQkSumBound of the exact sums", "[qk_ker
         CHECK(std::fabs(static_cast<long double>(d.gh) - gh.first) <= posenc::models::kQkSumBound * gh.second);
         CHECK(std::fabs(static_cast<long double>(d.gg) - gg.first) <= posenc::models::kQkSumBound * gg.second);
         CHECK(std::fabs(static_cast<long double>(d.hh) - hh.first) <= posenc::models::kQkSumBound * hh.second);
+        long double dd = 0;
+        for (std::size_t c = 0; c < n; ++c) dd += std::pow(static_cast<long double>(g[c]) - r.values[1][c], 2.0L);
+        CHECK(std::fabs(static_cast<long double>(d.dd) - dd) <= posenc::models::kQkSumBound * dd);
       }
+    // three rows at once (qk_multi_dots): each within the bound, Σ g² too
+    const std::pair<long double, long double> want_gh[3] = {gh, qk_exact(r.values[0], r.gq, r.values[2], one),
+                                                            qk_exact(r.values[0], r.gq, r.values[3], one)};
+    const std::pair<long double, long double> want_hh[3] = {hh, qk_exact(r.values[2], one, r.values[2], one),
+                                                            qk_exact(r.values[3], one, r.values[3], one)};
+    for (const QkKernel k : posenc::models::qk_kernels())
+      for (const bool bf16 : {true, false})
+        for (std::size_t m = 0; m <= 3; ++m) {
+          CAPTURE(n, posenc::models::to_string(k), bf16, m);
+          QkRowPtr h[3];
+          for (std::size_t j = 0; j < 3; ++j)
+            h[j] = bf16 ? QkRowPtr{r.bits[j + 1].data(), true} : QkRowPtr{r.values[j + 1].data(), false};
+          const auto d = posenc::models::qk_multi_dots(g.data(), h, m, n, k);
+          CHECK(std::fabs(static_cast<long double>(d.gg) - gg.first) <= posenc::models::kQkSumBound * gg.second);
+          for (std::size_t j = 0; j < m; ++j) {
+            CAPTURE(j);
+            CHECK(std::fabs(static_cast<long double>(d.gh[j]) - want_gh[j].first) <=
+                  posenc::models::kQkSumBound * want_gh[j].second);
+            CHECK(std::fabs(static_cast<long double>(d.hh[j]) - want_hh[j].first) <=
+                  posenc::models::kQkSumBound * want_hh[j].second);
+          }
+        }
+    // a row one float step away from g in every other column: Σ (g − h)² is tiny against Σ g²
+    // (a quantisation's relative error), summed directly it keeps the bound; gg + hh − 2gh would not
+    std::vector<float> close(g);
+    long double dd = 0;
+    for (std::size_t c = 0; c < n; c += 2) {
+      close[c] = std::nextafter(g[c], INFINITY);
+      dd += std::pow(static_cast<long double>(close[c]) - g[c], 2.0L);
+    }
+    for (const QkKernel k : posenc::models::qk_kernels()) {
+      CAPTURE(n, posenc::models::to_string(k));
+      const auto d = posenc::models::qk_dots(g.data(), {close.data(), false}, n, k);
+      CHECK(std::fabs(static_cast<long double>(d.dd) - dd) <= posenc::models::kQkSumBound * dd);
+    }
+  }
+}
+
+TEST_CASE("qk_decode_q8_0: the same bits as formats::dequantize_ggml", "[qk_kernels]") {
+  // 64 blocks of random scales (normal, subnormal, zero, negative f16) and int8 values.
+  std::mt19937 rng(8);
+  std::string bytes;
+  const std::uint16_t scales[] = {0x3C00, 0x0001, 0x0000, 0xBC00, 0x2E66, 0x7BFF, 0x8400, 0x1234};
+  for (int b = 0; b < 64; ++b) {
+    const std::uint16_t d = b < 8 ? scales[b] : static_cast<std::uint16_t>(rng() & 0x7BFF);
+    bytes.push_back(static_cast<char>(d & 0xFF));
+    bytes.push_back(static_cast<char>(d >> 8));
+    for (int j = 0; j < 32; ++j) bytes.push_back(static_cast<char>(rng() & 0xFF));
+  }
+  std::vector<float> want(64 * 32), got(64 * 32, -1.0f);
+  posenc::formats::dequantize_ggml(8, bytes, want);
+  if (!posenc::models::qk_decode_q8_0(bytes.data(), 64, got.data())) {
+    CHECK(posenc::models::qk_best_kernel() != QkKernel::kAvx512);  // declined only where AVX-512 is absent
+    return;
+  }
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    CAPTURE(i);
+    CHECK(std::bit_cast<std::uint32_t>(got[i]) == std::bit_cast<std::uint32_t>(want[i]));
   }
 }

@@ -42,10 +42,24 @@ struct QkPairSums {
 QkPairSums qk_pair_sums(QkRowPtr a, QkRowPtr b, QkRowPtr x, QkRowPtr y, const float* gq, const float* gk,
                         std::size_t n, QkKernel k = qk_best_kernel());
 
-/// Σ g·h, Σ g², Σ h² of a float32 row g and a row h, in one pass (the order check).
+/// Σ g·h, Σ g², Σ h² and Σ (g − h)² of a float32 row g and a row h, in one pass (the order
+/// check; the last summed directly, not from the other three, which would cancel).
 struct QkDots {
-  double gh = 0, gg = 0, hh = 0;
+  double gh = 0, gg = 0, hh = 0, dd = 0;
 };
 QkDots qk_dots(const float* g, QkRowPtr h, std::size_t n, QkKernel k = qk_best_kernel());
+
+/// Σ g², and Σ g·h_j, Σ h_j² for m ≤ 3 rows h_j of one kind (more are not read), in one pass over g (the order
+/// check's maps; same bound as qk_dots).
+struct QkMultiDots {
+  double gg = 0;
+  double gh[3] = {}, hh[3] = {};
+};
+QkMultiDots qk_multi_dots(const float* g, const QkRowPtr* h, std::size_t m, std::size_t n, QkKernel k = qk_best_kernel());
+
+/// Decodes `blocks` little-endian Q8_0 blocks (an f16 scale and 32 int8) into 32·blocks floats
+/// with AVX-512 (each value d·q is exact in float32, so the same bits as formats::dequantize_ggml).
+/// Returns false, leaving `out` alone, when kernel k is not AVX-512 (then decode with formats).
+bool qk_decode_q8_0(const void* row, std::size_t blocks, float* out, QkKernel k = qk_best_kernel());
 
 }  // namespace posenc::models
