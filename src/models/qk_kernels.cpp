@@ -106,12 +106,13 @@ QkDots qkk_dots_portable(const float* g, QkRowPtr h, std::size_t n) {
 }
 
 template <bool kH, std::size_t M>
-QkMultiDots qkk_multi_portable(const float* g, const QkRowPtr* h, std::size_t n) {
+QkMultiDots qkk_multi_portable(const float* g, const QkRowPtr* h, std::size_t n, int close) {
   constexpr std::size_t W = 8;
   QkMultiDots out;
+  const auto cl = static_cast<std::size_t>(close);  // ≥ M when none
   std::size_t c = 0;
   while (c + W <= n) {
-    float agg[W] = {}, agh[M][W] = {}, ahh[M][W] = {};
+    float agg[W] = {}, add[W] = {}, agh[M][W] = {}, ahh[M][W] = {};
     const std::size_t end = std::min(c + kQkkBlock * W, n / W * W);
     for (; c < end; c += W)
       for (std::size_t k = 0; k < W; ++k) {
@@ -121,10 +122,11 @@ QkMultiDots qkk_multi_portable(const float* g, const QkRowPtr* h, std::size_t n)
           const float v = qkk_at<kH>(h[j].p, c + k);
           agh[j][k] += u * v;
           ahh[j][k] += v * v;
+          if (j == cl) add[k] += (u - v) * (u - v);
         }
       }
     for (std::size_t k = 0; k < W; ++k) {
-      out.gg += agg[k];
+      out.gg += agg[k], out.dd += add[k];
       for (std::size_t j = 0; j < M; ++j) out.gh[j] += agh[j][k], out.hh[j] += ahh[j][k];
     }
   }
@@ -134,6 +136,7 @@ QkMultiDots qkk_multi_portable(const float* g, const QkRowPtr* h, std::size_t n)
     for (std::size_t j = 0; j < M; ++j) {
       const double v = qkk_at<kH>(h[j].p, c);
       out.gh[j] += u * v, out.hh[j] += v * v;
+      if (j == cl) out.dd += (u - v) * (u - v);
     }
   }
   return out;
@@ -225,13 +228,14 @@ POSENC_QK_AVX512 QkDots qkk_dots_avx512(const float* g, QkRowPtr h, std::size_t 
 }
 
 template <bool kH, std::size_t M>
-POSENC_QK_AVX512 QkMultiDots qkk_multi_avx512(const float* g, const QkRowPtr* h, std::size_t n) {
+POSENC_QK_AVX512 QkMultiDots qkk_multi_avx512(const float* g, const QkRowPtr* h, std::size_t n, int close) {
   constexpr std::size_t W = 16;
-  __m512d dgg = _mm512_setzero_pd(), dgh[M], dhh[M];
+  const auto cl = static_cast<std::size_t>(close);  // ≥ M when none
+  __m512d dgg = _mm512_setzero_pd(), ddd = dgg, dgh[M], dhh[M];
   for (std::size_t j = 0; j < M; ++j) dgh[j] = dhh[j] = _mm512_setzero_pd();
   std::size_t c = 0;
   while (c + W <= n) {
-    __m512 fgg = _mm512_setzero_ps(), fgh[M], fhh[M];
+    __m512 fgg = _mm512_setzero_ps(), fdd = fgg, fgh[M], fhh[M];
     for (std::size_t j = 0; j < M; ++j) fgh[j] = fhh[j] = _mm512_setzero_ps();
     const std::size_t end = std::min(c + kQkkBlock * W, n / W * W);
     for (; c < end; c += W) {
@@ -241,13 +245,19 @@ POSENC_QK_AVX512 QkMultiDots qkk_multi_avx512(const float* g, const QkRowPtr* h,
         const __m512 v = qkk_load16<kH>(h[j].p, c);
         fgh[j] = _mm512_fmadd_ps(u, v, fgh[j]);
         fhh[j] = _mm512_fmadd_ps(v, v, fhh[j]);
+        if (j == cl) {
+          const __m512 e = _mm512_sub_ps(u, v);
+          fdd = _mm512_fmadd_ps(e, e, fdd);
+        }
       }
     }
     dgg = qkk_widen16(dgg, fgg);
+    ddd = qkk_widen16(ddd, fdd);
     for (std::size_t j = 0; j < M; ++j) dgh[j] = qkk_widen16(dgh[j], fgh[j]), dhh[j] = qkk_widen16(dhh[j], fhh[j]);
   }
   QkMultiDots out;
   out.gg = _mm512_reduce_add_pd(dgg);
+  out.dd = _mm512_reduce_add_pd(ddd);
   for (std::size_t j = 0; j < M; ++j) out.gh[j] = _mm512_reduce_add_pd(dgh[j]), out.hh[j] = _mm512_reduce_add_pd(dhh[j]);
   for (; c < n; ++c) {
     const double u = g[c];
@@ -255,6 +265,7 @@ POSENC_QK_AVX512 QkMultiDots qkk_multi_avx512(const float* g, const QkRowPtr* h,
     for (std::size_t j = 0; j < M; ++j) {
       const double v = qkk_at<kH>(h[j].p, c);
       out.gh[j] += u * v, out.hh[j] += v * v;
+      if (j == cl) out.dd += (u - v) * (u - v);
     }
   }
   return out;
@@ -406,31 +417,34 @@ QkDots qk_dots(const float* g, QkRowPtr h, std::size_t n, QkKernel k) {
   return h.bf16 ? qkk_dots<true>(k, g, h, n) : qkk_dots<false>(k, g, h, n);
 }
 
-QkMultiDots qk_multi_dots(const float* g, const QkRowPtr* h, std::size_t m, std::size_t n, QkKernel k) {
+QkMultiDots qk_multi_dots(const float* g, const QkRowPtr* h, std::size_t m, std::size_t n, int close, QkKernel k) {
   if (m == 0) {
     QkMultiDots out;
     out.gg = qk_dots(g, {g, false}, n, k).gg;
     return out;
   }
+  m = std::min<std::size_t>(m, 3);
+  if (close < 0 || static_cast<std::size_t>(close) >= m) close = 3;
   const bool b = h[0].bf16;
 #ifdef POSENC_QK_X86
   if (k == QkKernel::kAvx512) {
-    if (m == 1) return b ? qkk_multi_avx512<true, 1>(g, h, n) : qkk_multi_avx512<false, 1>(g, h, n);
-    if (m == 2) return b ? qkk_multi_avx512<true, 2>(g, h, n) : qkk_multi_avx512<false, 2>(g, h, n);
-    return b ? qkk_multi_avx512<true, 3>(g, h, n) : qkk_multi_avx512<false, 3>(g, h, n);
+    if (m == 1) return b ? qkk_multi_avx512<true, 1>(g, h, n, close) : qkk_multi_avx512<false, 1>(g, h, n, close);
+    if (m == 2) return b ? qkk_multi_avx512<true, 2>(g, h, n, close) : qkk_multi_avx512<false, 2>(g, h, n, close);
+    return b ? qkk_multi_avx512<true, 3>(g, h, n, close) : qkk_multi_avx512<false, 3>(g, h, n, close);
   }
   if (k == QkKernel::kAvx2) {  // one row at a time
     QkMultiDots out;
-    for (std::size_t j = 0; j < m && j < 3; ++j) {
+    for (std::size_t j = 0; j < m; ++j) {
       const QkDots d = qk_dots(g, h[j], n, k);
       out.gg = d.gg, out.gh[j] = d.gh, out.hh[j] = d.hh;
+      if (static_cast<int>(j) == close) out.dd = d.dd;
     }
     return out;
   }
 #endif
-  if (m == 1) return b ? qkk_multi_portable<true, 1>(g, h, n) : qkk_multi_portable<false, 1>(g, h, n);
-  if (m == 2) return b ? qkk_multi_portable<true, 2>(g, h, n) : qkk_multi_portable<false, 2>(g, h, n);
-  return b ? qkk_multi_portable<true, 3>(g, h, n) : qkk_multi_portable<false, 3>(g, h, n);
+  if (m == 1) return b ? qkk_multi_portable<true, 1>(g, h, n, close) : qkk_multi_portable<false, 1>(g, h, n, close);
+  if (m == 2) return b ? qkk_multi_portable<true, 2>(g, h, n, close) : qkk_multi_portable<false, 2>(g, h, n, close);
+  return b ? qkk_multi_portable<true, 3>(g, h, n, close) : qkk_multi_portable<false, 3>(g, h, n, close);
 }
 
 bool qk_decode_q8_0(const void* row, std::size_t blocks, float* out, QkKernel k) {

@@ -70,6 +70,7 @@ std::pair<double, double> qk_compare(const QkDots& d) {
 
 struct QkScoreWork {
   std::vector<float> g, h;
+  std::size_t close = 0;  // the map close to the last row (its ‖g − h‖² summed in the same pass)
   std::vector<double> cos, rel;  // per row of the block × hypothesis
 };
 
@@ -113,13 +114,19 @@ QkScored qk_score_rows(const RawMatrix& gguf, const RawMatrix& hf, const std::ve
                 h[j] = {w.h.data() + j * cols, false};
               }
             }
-            const QkMultiDots md = qk_multi_dots(gv, h, m, cols);
+            // ‖g − h‖² from the sums cancels where the rows are close (a right map): summed
+            // directly there (error ≤ 20·2⁻²⁴ of it), in the same pass for the map that was close
+            // on the previous row, from the sums elsewhere (≤ 1e-5 of it)
+            const int guess = w.close >= k0 && w.close < k0 + m ? static_cast<int>(w.close - k0) : -1;
+            const QkMultiDots md = qk_multi_dots(gv, h, m, cols, guess);
             for (std::size_t j = 0; j < m; ++j) {
               QkDots d{md.gh[j], md.gg, md.hh[j], 0.0};
-              // ‖g − h‖² from the sums cancels where the rows are close (a right map): summed
-              // directly there (error ≤ 20·2⁻²⁴ of it), from the sums elsewhere (≤ 1e-5 of it)
-              if (d.gh > 0.5 * std::sqrt(d.gg * d.hh)) d.dd = qk_dots(gv, h[j], cols).dd;
-              else d.dd = std::max(0.0, d.gg + d.hh - 2 * d.gh);
+              if (d.gh > 0.5 * std::sqrt(d.gg * d.hh)) {
+                d.dd = static_cast<int>(j) == guess ? md.dd : qk_dots(gv, h[j], cols).dd;
+                w.close = k0 + j;
+              } else {
+                d.dd = std::max(0.0, d.gg + d.hh - 2 * d.gh);
+              }
               const auto [c, e] = qk_compare(d);
               w.cos[(g - first) * nh + k0 + j] = c;
               w.rel[(g - first) * nh + k0 + j] = e;

@@ -124,8 +124,13 @@ TEST_CASE("qk_dots: every kernel within kQkSumBound of the exact sums", "[qk_ker
           QkRowPtr h[3];
           for (std::size_t j = 0; j < 3; ++j)
             h[j] = bf16 ? QkRowPtr{r.bits[j + 1].data(), true} : QkRowPtr{r.values[j + 1].data(), false};
-          const auto d = posenc::models::qk_multi_dots(g.data(), h, m, n, k);
+          const int close = static_cast<int>(m) - 1;  // Σ (g − h_close)² too (none when m = 0)
+          const auto d = posenc::models::qk_multi_dots(g.data(), h, m, n, close, k);
           CHECK(std::fabs(static_cast<long double>(d.gg) - gg.first) <= posenc::models::kQkSumBound * gg.second);
+          long double dd = 0;
+          for (std::size_t c = 0; c < n && m > 0; ++c)
+            dd += std::pow(static_cast<long double>(g[c]) - r.values[m][c], 2.0L);
+          CHECK(std::fabs(static_cast<long double>(d.dd) - dd) <= posenc::models::kQkSumBound * dd);
           for (std::size_t j = 0; j < m; ++j) {
             CAPTURE(j);
             CHECK(std::fabs(static_cast<long double>(d.gh[j]) - want_gh[j].first) <=

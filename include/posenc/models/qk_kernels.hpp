@@ -50,12 +50,13 @@ struct QkDots {
 QkDots qk_dots(const float* g, QkRowPtr h, std::size_t n, QkKernel k = qk_best_kernel());
 
 /// Σ g², and Σ g·h_j, Σ h_j² for m ≤ 3 rows h_j of one kind (more are not read), in one pass over g (the order
-/// check's maps; same bound as qk_dots).
+/// check's maps; same bound as qk_dots); with 0 ≤ close < m also dd = Σ (g − h_close)² (else 0).
 struct QkMultiDots {
-  double gg = 0;
+  double gg = 0, dd = 0;
   double gh[3] = {}, hh[3] = {};
 };
-QkMultiDots qk_multi_dots(const float* g, const QkRowPtr* h, std::size_t m, std::size_t n, QkKernel k = qk_best_kernel());
+QkMultiDots qk_multi_dots(const float* g, const QkRowPtr* h, std::size_t m, std::size_t n, int close = -1,
+                          QkKernel k = qk_best_kernel());
 
 /// Decodes `blocks` little-endian Q8_0 blocks (an f16 scale and 32 int8) into 32·blocks floats
 /// with AVX-512 (each value d·q is exact in float32, so the same bits as formats::dequantize_ggml).
