@@ -34,6 +34,7 @@ def bf16_tensor(rows, cols):
 
 
 CPU = {}
+LOAD = lambda: " ".join(open("/proc/loadavg").read().split()[:3])
 
 
 def timed(cmd, **kw):
@@ -132,7 +133,8 @@ try:
     print(f"usage: posenc {t_usage:.2f} s, cat {t_cat:.2f} s, numpy memmap norms {t_numpy:.2f} s; "
           f"posenc/cat {t_usage / t_cat:.2f}, numpy/posenc {t_numpy / t_usage:.2f}, peak RSS {rss:.0f} MiB; "
           f"q_norm agrees with numpy: {agree}")
-    print(f"  CPU seconds (user + sys): posenc {c_usage:.2f}, cat {c_cat:.2f}, numpy {c_numpy:.2f}")
+    print(f"  CPU seconds (user + sys): posenc {c_usage:.2f}, cat {c_cat:.2f}, numpy {c_numpy:.2f}; "
+          f"posenc/cat {c_usage / c_cat:.2f}, numpy/posenc {c_numpy / c_usage:.2f}; load {LOAD()}")
 
     # The order check against a Q8_0 GGUF with the correct permute.
     gg = os.path.join(tmp, "model-q8_0.gguf")
@@ -155,7 +157,7 @@ try:
                 b, e = header[f"model.layers.{l}.self_attn.{p}.weight"]["data_offsets"]
                 w = (mm[b // 2:e // 2].astype(np.uint32) << 16).view(np.float32).reshape(H * d, D)
                 f.write(q8_0_bytes(permute(w, H)))
-    print(f"Q8_0 GGUF: {os.path.getsize(gg) / 2**30:.2f} GiB written in {time.perf_counter() - t0:.1f} s")
+    print(f"Q8_0 GGUF{' (reused)' if reuse_gg else ''}: {os.path.getsize(gg) / 2**30:.2f} GiB written in {time.perf_counter() - t0:.1f} s")
     subprocess.run(["cat", st, gg], stdout=subprocess.DEVNULL)
     t_cat2, _ = timed(["cat", st, gg], stdout=subprocess.DEVNULL)
     c_cat2 = CPU["last"]
@@ -177,7 +179,8 @@ try:
     print(f"order check: posenc {t_order:.2f} s (exit {r.returncode}, right order found: {ok}), cat of both files "
           f"{t_cat2:.2f} s, numpy (one map) {t_numpy2:.2f} s; posenc/cat {t_order / t_cat2:.2f}, "
           f"numpy/posenc {t_numpy2 / t_order:.2f}, peak RSS {rss2:.0f} MiB")
-    print(f"  CPU seconds (user + sys): posenc {c_order:.2f}, cat {c_cat2:.2f}, numpy {c_numpy2:.2f}")
+    print(f"  CPU seconds (user + sys): posenc {c_order:.2f}, cat {c_cat2:.2f}, numpy {c_numpy2:.2f}; "
+          f"posenc/cat {c_order / c_cat2:.2f}, numpy/posenc {c_numpy2 / c_order:.2f}; load {LOAD()}")
 finally:
     if not KEEP:
         shutil.rmtree(tmp)

@@ -227,8 +227,24 @@ POSENC_QK_AVX512 QkDots qkk_dots_avx512(const float* g, QkRowPtr h, std::size_t 
   return {gh, gg, hh, dd};
 }
 
-template <bool kH, std::size_t M>
-POSENC_QK_AVX512 QkMultiDots qkk_multi_avx512(const float* g, const QkRowPtr* h, std::size_t n, int close) {
+/// Columns c..c+15 of a float32 row, or of a Q8_0 row (d·q, exact in float32: the same values
+/// as the decoded row).
+template <bool kQ8>
+POSENC_QK_AVX512 inline __m512 qkk_g16(const void* g, std::size_t c) {
+  if constexpr (kQ8) {
+    const unsigned char* b = static_cast<const unsigned char*>(g) + c / 32 * 34;
+    std::uint16_t bits;
+    std::memcpy(&bits, b, 2);
+    const __m128i q = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 2 + c % 32));
+    return _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(q)), _mm512_set1_ps(_cvtsh_ss(bits)));
+  } else {
+    return _mm512_loadu_ps(static_cast<const float*>(g) + c);
+  }
+}
+
+template <bool kH, std::size_t M, bool kQ8 = false>
+POSENC_QK_AVX512 QkMultiDots qkk_multi_avx512(const void* gp, const QkRowPtr* h, std::size_t n, int close) {
+  const float* g = static_cast<const float*>(gp);  // the tail's (not used for Q8_0: n % 32 = 0)
   constexpr std::size_t W = 16;
   const auto cl = static_cast<std::size_t>(close);  // ≥ M when none
   __m512d dgg = _mm512_setzero_pd(), ddd = dgg, dgh[M], dhh[M];
@@ -239,7 +255,7 @@ POSENC_QK_AVX512 QkMultiDots qkk_multi_avx512(const float* g, const QkRowPtr* h,
     for (std::size_t j = 0; j < M; ++j) fgh[j] = fhh[j] = _mm512_setzero_ps();
     const std::size_t end = std::min(c + kQkkBlock * W, n / W * W);
     for (; c < end; c += W) {
-      const __m512 u = _mm512_loadu_ps(g + c);
+      const __m512 u = qkk_g16<kQ8>(gp, c);
       fgg = _mm512_fmadd_ps(u, u, fgg);
       for (std::size_t j = 0; j < M; ++j) {
         const __m512 v = qkk_load16<kH>(h[j].p, c);
@@ -445,6 +461,22 @@ QkMultiDots qk_multi_dots(const float* g, const QkRowPtr* h, std::size_t m, std:
   if (m == 1) return b ? qkk_multi_portable<true, 1>(g, h, n, close) : qkk_multi_portable<false, 1>(g, h, n, close);
   if (m == 2) return b ? qkk_multi_portable<true, 2>(g, h, n, close) : qkk_multi_portable<false, 2>(g, h, n, close);
   return b ? qkk_multi_portable<true, 3>(g, h, n, close) : qkk_multi_portable<false, 3>(g, h, n, close);
+}
+
+bool qk_multi_dots_q8_0(const void* g, const QkRowPtr* h, std::size_t m, std::size_t n, int close, QkMultiDots& out,
+                        QkKernel k) {
+#ifdef POSENC_QK_X86
+  if (k == QkKernel::kAvx512 && m >= 1 && m <= 3 && n % 32 == 0) {
+    if (close < 0 || static_cast<std::size_t>(close) >= m) close = 3;
+    const bool b = h[0].bf16;
+    if (m == 1) out = b ? qkk_multi_avx512<true, 1, true>(g, h, n, close) : qkk_multi_avx512<false, 1, true>(g, h, n, close);
+    else if (m == 2) out = b ? qkk_multi_avx512<true, 2, true>(g, h, n, close) : qkk_multi_avx512<false, 2, true>(g, h, n, close);
+    else out = b ? qkk_multi_avx512<true, 3, true>(g, h, n, close) : qkk_multi_avx512<false, 3, true>(g, h, n, close);
+    return true;
+  }
+#endif
+  (void)g, (void)h, (void)m, (void)n, (void)close, (void)out, (void)k;
+  return false;
 }
 
 bool qk_decode_q8_0(const void* row, std::size_t blocks, float* out, QkKernel k) {

@@ -91,6 +91,9 @@ QkScored qk_score_rows(const RawMatrix& gguf, const RawMatrix& hf, const std::ve
   QkScored out;
   out.cos.assign(nh, std::vector<double>(rows, 0.0));
   std::vector<double> max_rel(nh, 0.0);
+  constexpr int kGgmlQ8_0 = 8;
+  const bool q8_0 = gguf.ggml_type == kGgmlQ8_0 && !gguf.big_endian && gguf.values.empty() && cols % 32 == 0 &&
+                    gguf.row_bytes == cols / 32 * 34;
   pipeline<QkScoreWork>(
       rows, 64,
       [&](std::size_t first, std::size_t n, QkScoreWork& w) {
@@ -99,11 +102,20 @@ QkScored qk_score_rows(const RawMatrix& gguf, const RawMatrix& hf, const std::ve
         w.cos.assign(n * nh, 0.0);
         w.rel.assign(n * nh, 0.0);
         for (std::size_t g = first; g < first + n; ++g) {
-          // the GGUF row decoded once (dequantised), each HF row read in place where it is BF16/F32;
-          // Σ g·h, Σ g², Σ h² in one pass per map
-          const float* gv = w.g.data();
-          if (const QkRowPtr p = gguf.stored(static_cast<std::int64_t>(g)); p.p && !p.bf16) gv = static_cast<const float*>(p.p);
-          else gguf.row(static_cast<std::int64_t>(g), w.g.data());
+          // the GGUF row decoded once (dequantised; Q8_0 in registers where the kernel can), each HF
+          // row read in place where it is BF16/F32; Σ g·h, Σ g², Σ h² in one pass per three maps
+          const float* gv = nullptr;
+          const auto decoded = [&] {
+            if (gv) return gv;
+            if (const QkRowPtr p = gguf.stored(static_cast<std::int64_t>(g)); p.p && !p.bf16) {
+              gv = static_cast<const float*>(p.p);
+            } else {
+              gguf.row(static_cast<std::int64_t>(g), w.g.data());
+              gv = w.g.data();
+            }
+            return gv;
+          };
+          const char* q8 = q8_0 ? gguf.bytes.data() + g * gguf.row_bytes : nullptr;
           for (std::size_t k0 = 0; k0 < nh; k0 += 3) {  // three maps per pass over the GGUF row
             const std::size_t m = std::min<std::size_t>(3, nh - k0);
             QkRowPtr h[3];
@@ -118,11 +130,12 @@ QkScored qk_score_rows(const RawMatrix& gguf, const RawMatrix& hf, const std::ve
             // directly there (error ≤ 20·2⁻²⁴ of it), in the same pass for the map that was close
             // on the previous row, from the sums elsewhere (≤ 1e-5 of it)
             const int guess = w.close >= k0 && w.close < k0 + m ? static_cast<int>(w.close - k0) : -1;
-            const QkMultiDots md = qk_multi_dots(gv, h, m, cols, guess);
+            QkMultiDots md;
+            if (!q8 || !qk_multi_dots_q8_0(q8, h, m, cols, guess, md)) md = qk_multi_dots(decoded(), h, m, cols, guess);
             for (std::size_t j = 0; j < m; ++j) {
               QkDots d{md.gh[j], md.gg, md.hh[j], 0.0};
               if (d.gh > 0.5 * std::sqrt(d.gg * d.hh)) {
-                d.dd = static_cast<int>(j) == guess ? md.dd : qk_dots(gv, h[j], cols).dd;
+                d.dd = static_cast<int>(j) == guess ? md.dd : qk_dots(decoded(), h[j], cols).dd;
                 w.close = k0 + j;
               } else {
                 d.dd = std::max(0.0, d.gg + d.hh - 2 * d.gh);

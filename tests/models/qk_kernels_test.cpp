@@ -176,4 +176,17 @@ TEST_CASE("qk_decode_q8_0: the same bits as formats::dequantize_ggml", "[qk_kern
     CAPTURE(i);
     CHECK(std::bit_cast<std::uint32_t>(got[i]) == std::bit_cast<std::uint32_t>(want[i]));
   }
+  // the sums with the Q8_0 row decoded in registers: the same values, so the same sums as on the
+  // decoded row (2048 columns, three BF16 rows)
+  const QkTestRows r = qk_test_rows(64 * 32, 5, false);
+  const QkRowPtr h[3] = {{r.bits[0].data(), true}, {r.bits[1].data(), true}, {r.bits[2].data(), true}};
+  for (std::size_t m = 1; m <= 3; ++m) {
+    CAPTURE(m);
+    posenc::models::QkMultiDots fused;
+    REQUIRE(posenc::models::qk_multi_dots_q8_0(bytes.data(), h, m, 64 * 32, 0, fused));
+    const auto plain = posenc::models::qk_multi_dots(want.data(), h, m, 64 * 32, 0);
+    CHECK(fused.gg == plain.gg);
+    CHECK(fused.dd == plain.dd);
+    for (std::size_t j = 0; j < m; ++j) CHECK((fused.gh[j] == plain.gh[j] && fused.hh[j] == plain.hh[j]));
+  }
 }

@@ -58,6 +58,12 @@ struct QkMultiDots {
 QkMultiDots qk_multi_dots(const float* g, const QkRowPtr* h, std::size_t m, std::size_t n, int close = -1,
                           QkKernel k = qk_best_kernel());
 
+/// qk_multi_dots with g a little-endian Q8_0 row (n/32 blocks) decoded in registers (the same
+/// values as qk_decode_q8_0, so the same sums): AVX-512 only, 1 ≤ m ≤ 3, n % 32 = 0; returns
+/// false, leaving `out` alone, otherwise.
+bool qk_multi_dots_q8_0(const void* g, const QkRowPtr* h, std::size_t m, std::size_t n, int close, QkMultiDots& out,
+                        QkKernel k = qk_best_kernel());
+
 /// Decodes `blocks` little-endian Q8_0 blocks (an f16 scale and 32 int8) into 32·blocks floats
 /// with AVX-512 (each value d·q is exact in float32, so the same bits as formats::dequantize_ggml).
 /// Returns false, leaving `out` alone, when kernel k is not AVX-512 (then decode with formats).
