@@ -105,7 +105,7 @@ QkDots qkk_dots_portable(const float* g, QkRowPtr h, std::size_t n) {
   return {gh, gg, hh, dd};
 }
 
-template <bool kH, std::size_t M>
+template <bool kH, std::size_t M, bool kHh = true>
 QkMultiDots qkk_multi_portable(const float* g, const QkRowPtr* h, std::size_t n, int close) {
   constexpr std::size_t W = 8;
   QkMultiDots out;
@@ -121,7 +121,7 @@ QkMultiDots qkk_multi_portable(const float* g, const QkRowPtr* h, std::size_t n,
         for (std::size_t j = 0; j < M; ++j) {
           const float v = qkk_at<kH>(h[j].p, c + k);
           agh[j][k] += u * v;
-          ahh[j][k] += v * v;
+          if constexpr (kHh) ahh[j][k] += v * v;
           if (j == cl) add[k] += (u - v) * (u - v);
         }
       }
@@ -135,11 +135,33 @@ QkMultiDots qkk_multi_portable(const float* g, const QkRowPtr* h, std::size_t n,
     out.gg += u * u;
     for (std::size_t j = 0; j < M; ++j) {
       const double v = qkk_at<kH>(h[j].p, c);
-      out.gh[j] += u * v, out.hh[j] += v * v;
+      out.gh[j] += u * v;
+      if constexpr (kHh) out.hh[j] += v * v;
       if (j == cl) out.dd += (u - v) * (u - v);
     }
   }
   return out;
+}
+
+double qkk_sumsq_portable(QkRowPtr h, std::size_t n) {
+  constexpr std::size_t W = 8;
+  double s = 0;
+  std::size_t c = 0;
+  while (c + W <= n) {
+    float a[W] = {};
+    const std::size_t end = std::min(c + kQkkBlock * W, n / W * W);
+    for (; c < end; c += W)
+      for (std::size_t k = 0; k < W; ++k) {
+        const float v = qkk_at<true>(h.p, c + k);
+        a[k] += v * v;
+      }
+    for (const float x : a) s += x;
+  }
+  for (; c < n; ++c) {
+    const double v = qkk_at<true>(h.p, c);
+    s += v * v;
+  }
+  return s;
 }
 
 #ifdef POSENC_QK_X86
@@ -242,7 +264,7 @@ POSENC_QK_AVX512 inline __m512 qkk_g16(const void* g, std::size_t c) {
   }
 }
 
-template <bool kH, std::size_t M, bool kQ8 = false>
+template <bool kH, std::size_t M, bool kQ8 = false, bool kHh = true>
 POSENC_QK_AVX512 QkMultiDots qkk_multi_avx512(const void* gp, const QkRowPtr* h, std::size_t n, int close) {
   const float* g = static_cast<const float*>(gp);  // the tail's (not used for Q8_0: n % 32 = 0)
   constexpr std::size_t W = 16;
@@ -260,7 +282,7 @@ POSENC_QK_AVX512 QkMultiDots qkk_multi_avx512(const void* gp, const QkRowPtr* h,
       for (std::size_t j = 0; j < M; ++j) {
         const __m512 v = qkk_load16<kH>(h[j].p, c);
         fgh[j] = _mm512_fmadd_ps(u, v, fgh[j]);
-        fhh[j] = _mm512_fmadd_ps(v, v, fhh[j]);
+        if constexpr (kHh) fhh[j] = _mm512_fmadd_ps(v, v, fhh[j]);
         if (j == cl) {
           const __m512 e = _mm512_sub_ps(u, v);
           fdd = _mm512_fmadd_ps(e, e, fdd);
@@ -280,11 +302,34 @@ POSENC_QK_AVX512 QkMultiDots qkk_multi_avx512(const void* gp, const QkRowPtr* h,
     out.gg += u * u;
     for (std::size_t j = 0; j < M; ++j) {
       const double v = qkk_at<kH>(h[j].p, c);
-      out.gh[j] += u * v, out.hh[j] += v * v;
+      out.gh[j] += u * v;
+      if constexpr (kHh) out.hh[j] += v * v;
       if (j == cl) out.dd += (u - v) * (u - v);
     }
   }
   return out;
+}
+
+template <bool kH>
+POSENC_QK_AVX512 double qkk_sumsq_avx512(QkRowPtr h, std::size_t n) {
+  constexpr std::size_t W = 16;
+  __m512d d = _mm512_setzero_pd();
+  std::size_t c = 0;
+  while (c + W <= n) {
+    __m512 f = _mm512_setzero_ps();
+    const std::size_t end = std::min(c + kQkkBlock * W, n / W * W);
+    for (; c < end; c += W) {
+      const __m512 v = qkk_load16<kH>(h.p, c);
+      f = _mm512_fmadd_ps(v, v, f);
+    }
+    d = qkk_widen16(d, f);
+  }
+  double s = _mm512_reduce_add_pd(d);
+  for (; c < n; ++c) {
+    const double v = qkk_at<kH>(h.p, c);
+    s += v * v;
+  }
+  return s;
 }
 
 POSENC_QK_AVX512 void qkk_q8_0_avx512(const unsigned char* p, std::size_t blocks, float* out) {
@@ -464,19 +509,34 @@ QkMultiDots qk_multi_dots(const float* g, const QkRowPtr* h, std::size_t m, std:
 }
 
 bool qk_multi_dots_q8_0(const void* g, const QkRowPtr* h, std::size_t m, std::size_t n, int close, QkMultiDots& out,
-                        QkKernel k) {
+                        bool with_hh, QkKernel k) {
 #ifdef POSENC_QK_X86
   if (k == QkKernel::kAvx512 && m >= 1 && m <= 3 && n % 32 == 0) {
     if (close < 0 || static_cast<std::size_t>(close) >= m) close = 3;
     const bool b = h[0].bf16;
-    if (m == 1) out = b ? qkk_multi_avx512<true, 1, true>(g, h, n, close) : qkk_multi_avx512<false, 1, true>(g, h, n, close);
-    else if (m == 2) out = b ? qkk_multi_avx512<true, 2, true>(g, h, n, close) : qkk_multi_avx512<false, 2, true>(g, h, n, close);
-    else out = b ? qkk_multi_avx512<true, 3, true>(g, h, n, close) : qkk_multi_avx512<false, 3, true>(g, h, n, close);
+    if (with_hh) {
+      if (m == 1) out = b ? qkk_multi_avx512<true, 1, true>(g, h, n, close) : qkk_multi_avx512<false, 1, true>(g, h, n, close);
+      else if (m == 2) out = b ? qkk_multi_avx512<true, 2, true>(g, h, n, close) : qkk_multi_avx512<false, 2, true>(g, h, n, close);
+      else out = b ? qkk_multi_avx512<true, 3, true>(g, h, n, close) : qkk_multi_avx512<false, 3, true>(g, h, n, close);
+    } else {
+      if (m == 1) out = b ? qkk_multi_avx512<true, 1, true, false>(g, h, n, close) : qkk_multi_avx512<false, 1, true, false>(g, h, n, close);
+      else if (m == 2) out = b ? qkk_multi_avx512<true, 2, true, false>(g, h, n, close) : qkk_multi_avx512<false, 2, true, false>(g, h, n, close);
+      else out = b ? qkk_multi_avx512<true, 3, true, false>(g, h, n, close) : qkk_multi_avx512<false, 3, true, false>(g, h, n, close);
+    }
     return true;
   }
 #endif
-  (void)g, (void)h, (void)m, (void)n, (void)close, (void)out, (void)k;
+  (void)g, (void)h, (void)m, (void)n, (void)close, (void)out, (void)with_hh, (void)k;
   return false;
+}
+
+double qk_sumsq(QkRowPtr h, std::size_t n, QkKernel k) {
+#ifdef POSENC_QK_X86
+  if (k == QkKernel::kAvx512) return h.bf16 ? qkk_sumsq_avx512<true>(h, n) : qkk_sumsq_avx512<false>(h, n);
+#endif
+  // portable and AVX2: Σ h² as the multi-row kernel sums it (g = h, one row)
+  if (!h.bf16) return qk_dots(static_cast<const float*>(h.p), h, n, k).hh;
+  return qkk_sumsq_portable(h, n);
 }
 
 bool qk_decode_q8_0(const void* row, std::size_t blocks, float* out, QkKernel k) {

@@ -71,6 +71,8 @@ std::pair<double, double> qk_compare(const QkDots& d) {
 struct QkScoreWork {
   std::vector<float> g, h;
   std::size_t close = 0;  // the map close to the last row (its ‖g − h‖² summed in the same pass)
+  std::vector<double> hh;           // Σ h² of HF row r, where hh_known[r]
+  std::vector<unsigned char> hh_known;
   std::vector<double> cos, rel;  // per row of the block × hypothesis
 };
 
@@ -83,8 +85,10 @@ struct QkScored {
   std::vector<std::vector<double>> err, ref;  ///< [hypothesis][element] (biases)
 };
 
-/// Scores every hypothesis on two matrices of the same shape (rows in parallel blocks).
-QkScored qk_score_rows(const RawMatrix& gguf, const RawMatrix& hf, const std::vector<QkHypothesis>& hs) {
+/// Scores every hypothesis on two matrices of the same shape, in blocks of `block` rows (a head:
+/// the maps stay inside it, so each HF row's Σ h² is summed once).
+QkScored qk_score_rows(const RawMatrix& gguf, const RawMatrix& hf, const std::vector<QkHypothesis>& hs,
+                       std::size_t block) {
   const auto cols = static_cast<std::size_t>(hf.cols);
   const std::size_t nh = hs.size();
   const auto rows = static_cast<std::size_t>(gguf.rows);
@@ -95,10 +99,14 @@ QkScored qk_score_rows(const RawMatrix& gguf, const RawMatrix& hf, const std::ve
   const bool q8_0 = gguf.ggml_type == kGgmlQ8_0 && !gguf.big_endian && gguf.values.empty() && cols % 32 == 0 &&
                     gguf.row_bytes == cols / 32 * 34;
   pipeline<QkScoreWork>(
-      rows, 64,
+      rows, block,
       [&](std::size_t first, std::size_t n, QkScoreWork& w) {
         w.g.resize(cols);
         w.h.resize(3 * cols);
+        if (w.hh_known.empty()) {  // a fresh buffer (buffers live for one tensor)
+          w.hh_known.assign(static_cast<std::size_t>(hf.rows), 0);
+          w.hh.assign(static_cast<std::size_t>(hf.rows), 0.0);
+        }
         w.cos.assign(n * nh, 0.0);
         w.rel.assign(n * nh, 0.0);
         for (std::size_t g = first; g < first + n; ++g) {
@@ -131,7 +139,16 @@ QkScored qk_score_rows(const RawMatrix& gguf, const RawMatrix& hf, const std::ve
             // on the previous row, from the sums elsewhere (≤ 1e-5 of it)
             const int guess = w.close >= k0 && w.close < k0 + m ? static_cast<int>(w.close - k0) : -1;
             QkMultiDots md;
-            if (!q8 || !qk_multi_dots_q8_0(q8, h, m, cols, guess, md)) md = qk_multi_dots(decoded(), h, m, cols, guess);
+            if (q8 && qk_multi_dots_q8_0(q8, h, m, cols, guess, md, false)) {
+              // Σ h² once per HF row and buffer (each row serves one GGUF row per map)
+              for (std::size_t j = 0; j < m; ++j) {
+                const auto r = static_cast<std::size_t>(hs[k0 + j].perm[g]);
+                if (!w.hh_known[r]) w.hh[r] = qk_sumsq(h[j], cols), w.hh_known[r] = 1;
+                md.hh[j] = w.hh[r];
+              }
+            } else {
+              md = qk_multi_dots(decoded(), h, m, cols, guess);
+            }
             for (std::size_t j = 0; j < m; ++j) {
               QkDots d{md.gh[j], md.gg, md.hh[j], 0.0};
               if (d.gh > 0.5 * std::sqrt(d.gg * d.hh)) {
@@ -313,7 +330,7 @@ QkOrderReport check_qk_order(const std::string& hf_path, const std::string& gguf
         t.hf_name = hn;
         t.gguf_name = gn;
         t.gguf_dtype = gm->dtype;
-        const QkScored scored = bias ? qk_score_bias(*gm, *hm, hs) : qk_score_rows(*gm, *hm, hs);
+        const QkScored scored = bias ? qk_score_bias(*gm, *hm, hs) : qk_score_rows(*gm, *hm, hs, static_cast<std::size_t>(d));
         decide_map(t, scored, hs, bias != 0, r.expected_map);
         if (!t.ok) r.findings.push_back({l, t.tensor, t.found_map, r.expected_map, qk_order_bug(t.found_map, r.expected_map)});
         r.tensors.push_back(std::move(t));

@@ -112,6 +112,13 @@ TEST_CASE("qk_dots: every kernel within kQkSumBound of the exact sums", "[qk_ker
         for (std::size_t c = 0; c < n; ++c) dd += std::pow(static_cast<long double>(g[c]) - r.values[1][c], 2.0L);
         CHECK(std::fabs(static_cast<long double>(d.dd) - dd) <= posenc::models::kQkSumBound * dd);
       }
+    for (const QkKernel k : posenc::models::qk_kernels()) {  // Σ h² alone (qk_sumsq)
+      CAPTURE(n, posenc::models::to_string(k));
+      const double s1 = posenc::models::qk_sumsq({r.bits[1].data(), true}, n, k);
+      const double s2 = posenc::models::qk_sumsq({r.values[1].data(), false}, n, k);
+      CHECK(std::fabs(static_cast<long double>(s1) - hh.first) <= posenc::models::kQkSumBound * hh.second);
+      CHECK(std::fabs(static_cast<long double>(s2) - hh.first) <= posenc::models::kQkSumBound * hh.second);
+    }
     // three rows at once (qk_multi_dots): each within the bound, Σ g² too
     const std::pair<long double, long double> want_gh[3] = {gh, qk_exact(r.values[0], r.gq, r.values[2], one),
                                                             qk_exact(r.values[0], r.gq, r.values[3], one)};
@@ -185,6 +192,9 @@ TEST_CASE("qk_decode_q8_0: the same bits as formats::dequantize_ggml", "[qk_kern
     posenc::models::QkMultiDots fused;
     REQUIRE(posenc::models::qk_multi_dots_q8_0(bytes.data(), h, m, 64 * 32, 0, fused));
     const auto plain = posenc::models::qk_multi_dots(want.data(), h, m, 64 * 32, 0);
+    posenc::models::QkMultiDots no_hh;  // without Σ h²: the other sums unchanged
+    REQUIRE(posenc::models::qk_multi_dots_q8_0(bytes.data(), h, m, 64 * 32, 0, no_hh, false));
+    CHECK((no_hh.gg == fused.gg && no_hh.dd == fused.dd && no_hh.gh[m - 1] == fused.gh[m - 1] && no_hh.hh[0] == 0));
     CHECK(fused.gg == plain.gg);
     CHECK(fused.dd == plain.dd);
     for (std::size_t j = 0; j < m; ++j) CHECK((fused.gh[j] == plain.gh[j] && fused.hh[j] == plain.hh[j]));

@@ -61,8 +61,12 @@ QkMultiDots qk_multi_dots(const float* g, const QkRowPtr* h, std::size_t m, std:
 /// qk_multi_dots with g a little-endian Q8_0 row (n/32 blocks) decoded in registers (the same
 /// values as qk_decode_q8_0, so the same sums): AVX-512 only, 1 ≤ m ≤ 3, n % 32 = 0; returns
 /// false, leaving `out` alone, otherwise.
+/// Without with_hh, hh[] is not summed (0; the caller knows it: qk_sumsq).
 bool qk_multi_dots_q8_0(const void* g, const QkRowPtr* h, std::size_t m, std::size_t n, int close, QkMultiDots& out,
-                        QkKernel k = qk_best_kernel());
+                        bool with_hh = true, QkKernel k = qk_best_kernel());
+
+/// Σ h² of one row (same bound as qk_dots).
+double qk_sumsq(QkRowPtr h, std::size_t n, QkKernel k = qk_best_kernel());
 
 /// Decodes `blocks` little-endian Q8_0 blocks (an f16 scale and 32 int8) into 32·blocks floats
 /// with AVX-512 (each value d·q is exact in float32, so the same bits as formats::dequantize_ggml).
