@@ -45,8 +45,15 @@ void write_usage_cube(const analysis::UsageReport& r, const std::vector<double>&
       for (std::int64_t i = 0; i < r.pairs; ++i) {
         if (i > 0) b.append(std::string_view(", "));
         const double x = v[r.at(l, h, i)];
-        if (std::isfinite(x)) fmt::format_to(std::back_inserter(b), "{}", x);
-        else b.append(std::string_view("null"));
+        if (std::isfinite(x)) {
+          const std::size_t at = b.size();
+          fmt::format_to(std::back_inserter(b), "{}", x);
+          // a whole number as nlohmann writes it ("1.0", not "1"), so that readers keep a float
+          if (std::string_view(b.data() + at, b.size() - at).find_first_of(".e") == std::string_view::npos)
+            b.append(std::string_view(".0"));
+        } else {
+          b.append(std::string_view("null"));
+        }
       }
       b.append(std::string_view("]"));
     }
