@@ -4,7 +4,8 @@ cache (cat) and a numpy memmap recipe computing the same per-pair q/k norms; the
 against a Q8_0 GGUF made from it with llama.cpp's permute, against cat of both files and numpy
 dequantising the GGUF and computing the row cosines of the expected map. One run each, after a warm-up
 read; peak RSS of posenc from getrusage. Files live in a temporary folder under /tmp, deleted after.
-Usage: bench/usage.py POSENC [LAYERS]"""
+Usage: bench/usage.py POSENC [LAYERS] [KEEP_DIR]: with KEEP_DIR the files are made there once and reused
+(not deleted), so that repeated runs skip writing them."""
 import json
 import os
 import resource
@@ -19,6 +20,7 @@ import numpy as np
 
 POSENC = os.path.abspath(sys.argv[1])
 L = int(sys.argv[2]) if len(sys.argv) > 2 else 32
+KEEP = os.path.abspath(sys.argv[3]) if len(sys.argv) > 3 else None
 H, d, D = 32, 128, 4096
 rng = np.random.default_rng(7)
 
@@ -32,6 +34,7 @@ def bf16_tensor(rows, cols):
 
 
 CPU = {}
+LOAD = lambda: " ".join(open("/proc/loadavg").read().split()[:3])
 
 
 def timed(cmd, **kw):
@@ -65,10 +68,11 @@ def q8_0_bytes(x):
     return np.concatenate([dd.view(np.uint8).reshape(-1, 2), q.view(np.uint8)], axis=1).tobytes()
 
 
-tmp = tempfile.mkdtemp(prefix="posenc_bench_usage_", dir="/tmp")
+tmp = KEEP or tempfile.mkdtemp(prefix="posenc_bench_usage_", dir="/tmp")
+os.makedirs(tmp, exist_ok=True)
 try:
     folder = os.path.join(tmp, "model")
-    os.makedirs(folder)
+    os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, "config.json"), "w") as f:
         json.dump({"model_type": "llama", "num_hidden_layers": L, "num_attention_heads": H, "num_key_value_heads": H,
                    "hidden_size": D, "rope_theta": 10000.0, "max_position_embeddings": 4096}, f)
@@ -87,13 +91,17 @@ try:
     hb += b" " * ((8 - len(hb) % 8) % 8)
     st = os.path.join(folder, "model.safetensors")
     t0 = time.perf_counter()
-    with open(st, "wb") as f:
+    reuse = KEEP and os.path.exists(st) and os.path.getsize(st) == 8 + len(hb) + off
+    with open(os.devnull if reuse else st, "wb") as f:
+        if reuse:
+            names = []
         f.write(struct.pack("<Q", len(hb)) + hb)
         for n in names:
             f.write(bf16_tensor(*header[n]["shape"]) if len(header[n]["shape"]) == 2 else
                     np.full(D, 0x3F80, np.uint16).tobytes())
     size = os.path.getsize(st)
-    print(f"checkpoint: {L} layers, q/k [{H * d}, {D}] BF16, {size / 2**30:.2f} GiB written in {time.perf_counter() - t0:.1f} s")
+    names = [n for n in header]
+    print(f"checkpoint{' (reused)' if reuse else ''}: {L} layers, q/k [{H * d}, {D}] BF16, {size / 2**30:.2f} GiB written in {time.perf_counter() - t0:.1f} s")
 
     subprocess.run(["cat", st], stdout=subprocess.DEVNULL)  # warm the page cache
     t_cat, _ = timed(["cat", st], stdout=subprocess.DEVNULL)
@@ -125,11 +133,13 @@ try:
     print(f"usage: posenc {t_usage:.2f} s, cat {t_cat:.2f} s, numpy memmap norms {t_numpy:.2f} s; "
           f"posenc/cat {t_usage / t_cat:.2f}, numpy/posenc {t_numpy / t_usage:.2f}, peak RSS {rss:.0f} MiB; "
           f"q_norm agrees with numpy: {agree}")
-    print(f"  CPU seconds (user + sys): posenc {c_usage:.2f}, cat {c_cat:.2f}, numpy {c_numpy:.2f}")
+    print(f"  CPU seconds (user + sys): posenc {c_usage:.2f}, cat {c_cat:.2f}, numpy {c_numpy:.2f}; "
+          f"posenc/cat {c_usage / c_cat:.2f}, numpy/posenc {c_numpy / c_usage:.2f}; load {LOAD()}")
 
     # The order check against a Q8_0 GGUF with the correct permute.
     gg = os.path.join(tmp, "model-q8_0.gguf")
     t0 = time.perf_counter()
+    reuse_gg = KEEP and os.path.exists(gg)
     kvs = [("general.architecture", "llama"), ("llama.block_count", L), ("llama.attention.head_count", H),
            ("llama.attention.head_count_kv", H), ("llama.embedding_length", D), ("llama.rope.dimension_count", d)]
     s = lambda t: struct.pack("<Q", len(t.encode())) + t.encode()
@@ -140,14 +150,14 @@ try:
     for i in range(2 * L):
         head += s(f"blk.{i // 2}.attn_{'qk'[i % 2]}.weight") + struct.pack("<IQQIQ", 2, D, H * d, 8, i * nbytes)
     head += b"\0" * ((-len(head)) % 32)
-    with open(gg, "wb") as f:
+    with open(os.devnull if reuse_gg else gg, "wb") as f:
         f.write(head)
-        for l in range(L):
+        for l in range(0 if reuse_gg else L):
             for p in ("q_proj", "k_proj"):
                 b, e = header[f"model.layers.{l}.self_attn.{p}.weight"]["data_offsets"]
                 w = (mm[b // 2:e // 2].astype(np.uint32) << 16).view(np.float32).reshape(H * d, D)
                 f.write(q8_0_bytes(permute(w, H)))
-    print(f"Q8_0 GGUF: {os.path.getsize(gg) / 2**30:.2f} GiB written in {time.perf_counter() - t0:.1f} s")
+    print(f"Q8_0 GGUF{' (reused)' if reuse_gg else ''}: {os.path.getsize(gg) / 2**30:.2f} GiB written in {time.perf_counter() - t0:.1f} s")
     subprocess.run(["cat", st, gg], stdout=subprocess.DEVNULL)
     t_cat2, _ = timed(["cat", st, gg], stdout=subprocess.DEVNULL)
     c_cat2 = CPU["last"]
@@ -169,6 +179,8 @@ try:
     print(f"order check: posenc {t_order:.2f} s (exit {r.returncode}, right order found: {ok}), cat of both files "
           f"{t_cat2:.2f} s, numpy (one map) {t_numpy2:.2f} s; posenc/cat {t_order / t_cat2:.2f}, "
           f"numpy/posenc {t_numpy2 / t_order:.2f}, peak RSS {rss2:.0f} MiB")
-    print(f"  CPU seconds (user + sys): posenc {c_order:.2f}, cat {c_cat2:.2f}, numpy {c_numpy2:.2f}")
+    print(f"  CPU seconds (user + sys): posenc {c_order:.2f}, cat {c_cat2:.2f}, numpy {c_numpy2:.2f}; "
+          f"posenc/cat {c_order / c_cat2:.2f}, numpy/posenc {c_numpy2 / c_order:.2f}; load {LOAD()}")
 finally:
-    shutil.rmtree(tmp)
+    if not KEEP:
+        shutil.rmtree(tmp)

@@ -7,52 +7,17 @@
 #include <numbers>
 
 #include "posenc/memory.hpp"
+#include "posenc/models/qk_kernels.hpp"
 #include "posenc/parallel.hpp"
 #include "posenc/rope/rope_bounds.hpp"
 
 namespace posenc::analysis {
 namespace {
 
-/// The ten dot products of one pair, in one pass over its four rows (each row read once).
-struct PairDots {
-  double qaa = 0, qbb = 0, qab = 0, kaa = 0, kbb = 0, kab = 0, c00 = 0, c01 = 0, c10 = 0, c11 = 0;
-};
-
-/// Sums in float over 8 lanes per product (vectorised without reassociation flags; an AVX2
-/// clone where the CPU has it), the lanes summed in double.
-__attribute__((target_clones("avx2", "default")))
-PairDots usage_pair_dots(const float* qa, const float* qb, const float* ka, const float* kb, std::size_t n) {
-  constexpr std::size_t kW = 8;
-  float acc[10][kW] = {};
-  std::size_t c = 0;
-  for (; c + kW <= n; c += kW)
-    for (std::size_t k = 0; k < kW; ++k) {
-      const float a = qa[c + k], b = qb[c + k], x = ka[c + k], y = kb[c + k];
-      acc[0][k] += a * a;
-      acc[1][k] += b * b;
-      acc[2][k] += a * b;
-      acc[3][k] += x * x;
-      acc[4][k] += y * y;
-      acc[5][k] += x * y;
-      acc[6][k] += a * x;
-      acc[7][k] += a * y;
-      acc[8][k] += b * x;
-      acc[9][k] += b * y;
-    }
-  double sum[10] = {};
-  for (; c < n; ++c) {
-    const double a = qa[c], b = qb[c], x = ka[c], y = kb[c];
-    const double v[10] = {a * a, b * b, a * b, x * x, y * y, x * y, a * x, a * y, b * x, b * y};
-    for (std::size_t j = 0; j < 10; ++j) sum[j] += v[j];
-  }
-  for (std::size_t j = 0; j < 10; ++j)
-    for (std::size_t k = 0; k < kW; ++k) sum[j] += static_cast<double>(acc[j][k]);
-  return {sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], sum[6], sum[7], sum[8], sum[9]};
-}
-
-/// One head's numbers: 6 per pair (q_norm, k_norm, pair_cos, k_pair_cos, rho, phi).
+/// One head's numbers: 6 per pair (q_norm, k_norm, pair_cos, k_pair_cos, rho, phi); scratch
+/// rows for tensors that are not stored as float32 or BF16 (decoded a row at a time).
 struct UsageHeadWork {
-  std::vector<float> q, k;
+  std::vector<float> scratch;
   std::vector<double> out;
 };
 
@@ -80,25 +45,29 @@ UsageReport frequency_usage(const models::QkModel& m, const UsageOptions& o) {
     r.rope_layer[static_cast<std::size_t>(l)] = layer.rope;
     if (!layer.rope) continue;
     const auto cols = static_cast<std::size_t>(layer.q.m->cols);
-    const auto rows = static_cast<std::size_t>(m.rotary_dim);
+    const std::vector<float> ones(cols, 1.0f);
+    const float* gq = layer.q.col_gain.empty() ? ones.data() : layer.q.col_gain.data();
+    const float* gk = layer.k.col_gain.empty() ? ones.data() : layer.k.col_gain.data();
     pipeline<UsageHeadWork>(
         static_cast<std::size_t>(m.heads), 1,
-        [&](std::size_t h, std::size_t, UsageHeadWork& w) {
-          w.q.resize(rows * cols);
-          w.k.resize(rows * cols);
+        [&](std::size_t head, std::size_t, UsageHeadWork& w) {
+          w.scratch.resize(4 * cols);
           w.out.assign(static_cast<std::size_t>(r.pairs) * kUsagePerPair, 0.0);
-          layer.q.head_rows(static_cast<std::int64_t>(h), w.q);
-          layer.k.head_rows(static_cast<std::int64_t>(h) / group, w.k);
-          for (std::size_t i = 0; i < static_cast<std::size_t>(r.pairs); ++i) {
-            const float* qa = w.q.data() + 2 * i * cols;
-            const float* qb = qa + cols;
-            const float* ka = w.k.data() + 2 * i * cols;
-            const float* kb = ka + cols;
-            const PairDots p = usage_pair_dots(qa, qb, ka, kb, cols);
-            const double qaa = p.qaa, qbb = p.qbb, qab = p.qab, kaa = p.kaa, kbb = p.kbb, kab = p.kab;
-            const double c00 = p.c00, c01 = p.c01, c10 = p.c10, c11 = p.c11;
+          const auto h = static_cast<std::int64_t>(head), hk = h / group;
+          for (std::int64_t i = 0; i < r.pairs; ++i) {
+            const models::QkRowPtr a = layer.q.pair_row(h, i, 0, w.scratch.data());
+            const models::QkRowPtr b = layer.q.pair_row(h, i, 1, w.scratch.data() + cols);
+            const models::QkRowPtr x = layer.k.pair_row(hk, i, 0, w.scratch.data() + 2 * cols);
+            const models::QkRowPtr y = layer.k.pair_row(hk, i, 1, w.scratch.data() + 3 * cols);
+            const models::QkPairSums p = models::qk_pair_sums(a, b, x, y, gq, gk, cols);
+            // a q/k norm's gain scales whole rows: applied to the sums
+            const double ga = layer.q.pair_row_gain(h, i, 0), gb = layer.q.pair_row_gain(h, i, 1);
+            const double gx = layer.k.pair_row_gain(hk, i, 0), gy = layer.k.pair_row_gain(hk, i, 1);
+            const double qaa = p.qaa * ga * ga, qbb = p.qbb * gb * gb, qab = p.qab * ga * gb;
+            const double kaa = p.kaa * gx * gx, kbb = p.kbb * gy * gy, kab = p.kab * gx * gy;
+            const double c00 = p.c00 * ga * gx, c01 = p.c01 * ga * gy, c10 = p.c10 * gb * gx, c11 = p.c11 * gb * gy;
             const double c = c00 + c11, s = c10 - c01;
-            double* out = w.out.data() + i * kUsagePerPair;
+            double* out = w.out.data() + static_cast<std::size_t>(i) * kUsagePerPair;
             out[0] = std::sqrt(qaa + qbb);
             out[1] = std::sqrt(kaa + kbb);
             out[2] = usage_cosine(qab, qaa, qbb);

@@ -8,6 +8,7 @@
 
 #include "posenc/error.hpp"
 #include "posenc/models/llama_arch.hpp"
+#include "posenc/models/qk_kernels.hpp"
 #include "posenc/models/qk_weights.hpp"
 #include "posenc/parallel.hpp"
 #include "qk_files.hpp"
@@ -59,26 +60,19 @@ std::vector<QkHypothesis> qk_hypotheses(std::int64_t heads, std::int64_t H, std:
   return out;
 }
 
-double qk_row_dot(const float* a, const float* b, std::size_t n) {
-  float acc[16] = {};
-  std::size_t c = 0;
-  for (; c + 16 <= n; c += 16)
-    for (std::size_t k = 0; k < 16; ++k) acc[k] += a[c + k] * b[c + k];
-  double s = 0;
-  for (; c < n; ++c) s += static_cast<double>(a[c]) * b[c];
-  for (const float x : acc) s += static_cast<double>(x);
-  return s;
-}
-
-/// cos and relative error of one pair of vectors from their dots.
-std::pair<double, double> qk_compare(double gh, double gg, double hh) {
-  if (hh <= 0) return {gg <= 0 ? 1.0 : 0.0, gg <= 0 ? 0.0 : INFINITY};
-  const double c = gg > 0 ? gh / std::sqrt(gg * hh) : 0.0;
-  return {c, std::sqrt(std::max(0.0, gg + hh - 2 * gh) / hh)};
+/// cos and relative error ‖g − h‖/‖h‖ of one pair of vectors from their sums (the difference
+/// summed directly: gg + hh − 2gh would cancel to noise for a close quantisation).
+std::pair<double, double> qk_compare(const QkDots& d) {
+  if (d.hh <= 0) return {d.gg <= 0 ? 1.0 : 0.0, d.gg <= 0 ? 0.0 : INFINITY};
+  const double c = d.gg > 0 ? d.gh / std::sqrt(d.gg * d.hh) : 0.0;
+  return {c, std::sqrt(d.dd / d.hh)};
 }
 
 struct QkScoreWork {
   std::vector<float> g, h;
+  std::size_t close = 0;  // the map close to the last row (its ‖g − h‖² summed in the same pass)
+  std::vector<double> hh;           // Σ h² of HF row r, where hh_known[r]
+  std::vector<unsigned char> hh_known;
   std::vector<double> cos, rel;  // per row of the block × hypothesis
 };
 
@@ -91,30 +85,82 @@ struct QkScored {
   std::vector<std::vector<double>> err, ref;  ///< [hypothesis][element] (biases)
 };
 
-/// Scores every hypothesis on two matrices of the same shape (rows in parallel blocks).
-QkScored qk_score_rows(const RawMatrix& gguf, const RawMatrix& hf, const std::vector<QkHypothesis>& hs) {
+/// Scores every hypothesis on two matrices of the same shape, in blocks of `block` rows (a head:
+/// the maps stay inside it, so each HF row's Σ h² is summed once).
+QkScored qk_score_rows(const RawMatrix& gguf, const RawMatrix& hf, const std::vector<QkHypothesis>& hs,
+                       std::size_t block) {
   const auto cols = static_cast<std::size_t>(hf.cols);
   const std::size_t nh = hs.size();
   const auto rows = static_cast<std::size_t>(gguf.rows);
   QkScored out;
   out.cos.assign(nh, std::vector<double>(rows, 0.0));
   std::vector<double> max_rel(nh, 0.0);
+  constexpr int kGgmlQ8_0 = 8;
+  const bool q8_0 = gguf.ggml_type == kGgmlQ8_0 && !gguf.big_endian && gguf.values.empty() && cols % 32 == 0 &&
+                    gguf.row_bytes == cols / 32 * 34;
   pipeline<QkScoreWork>(
-      rows, 64,
+      rows, block,
       [&](std::size_t first, std::size_t n, QkScoreWork& w) {
         w.g.resize(cols);
-        w.h.resize(cols);
+        w.h.resize(3 * cols);
+        if (w.hh_known.empty()) {  // a fresh buffer (buffers live for one tensor)
+          w.hh_known.assign(static_cast<std::size_t>(hf.rows), 0);
+          w.hh.assign(static_cast<std::size_t>(hf.rows), 0.0);
+        }
         w.cos.assign(n * nh, 0.0);
         w.rel.assign(n * nh, 0.0);
         for (std::size_t g = first; g < first + n; ++g) {
-          gguf.row(static_cast<std::int64_t>(g), w.g.data());
-          const double gg = qk_row_dot(w.g.data(), w.g.data(), cols);
-          for (std::size_t k = 0; k < nh; ++k) {
-            hf.row(hs[k].perm[g], w.h.data());
-            const auto [c, e] =
-                qk_compare(qk_row_dot(w.g.data(), w.h.data(), cols), gg, qk_row_dot(w.h.data(), w.h.data(), cols));
-            w.cos[(g - first) * nh + k] = c;
-            w.rel[(g - first) * nh + k] = e;
+          // the GGUF row decoded once (dequantised; Q8_0 in registers where the kernel can), each HF
+          // row read in place where it is BF16/F32; Σ g·h, Σ g², Σ h² in one pass per three maps
+          const float* gv = nullptr;
+          const auto decoded = [&] {
+            if (gv) return gv;
+            if (const QkRowPtr p = gguf.stored(static_cast<std::int64_t>(g)); p.p && !p.bf16) {
+              gv = static_cast<const float*>(p.p);
+            } else {
+              gguf.row(static_cast<std::int64_t>(g), w.g.data());
+              gv = w.g.data();
+            }
+            return gv;
+          };
+          const char* q8 = q8_0 ? gguf.bytes.data() + g * gguf.row_bytes : nullptr;
+          for (std::size_t k0 = 0; k0 < nh; k0 += 3) {  // three maps per pass over the GGUF row
+            const std::size_t m = std::min<std::size_t>(3, nh - k0);
+            QkRowPtr h[3];
+            for (std::size_t j = 0; j < m; ++j) {
+              h[j] = hf.stored(hs[k0 + j].perm[g]);
+              if (!h[j].p) {
+                hf.row(hs[k0 + j].perm[g], w.h.data() + j * cols);
+                h[j] = {w.h.data() + j * cols, false};
+              }
+            }
+            // ‖g − h‖² from the sums cancels where the rows are close (a right map): summed
+            // directly there (error ≤ 20·2⁻²⁴ of it), in the same pass for the map that was close
+            // on the previous row, from the sums elsewhere (≤ 1e-5 of it)
+            const int guess = w.close >= k0 && w.close < k0 + m ? static_cast<int>(w.close - k0) : -1;
+            QkMultiDots md;
+            if (q8 && qk_multi_dots_q8_0(q8, h, m, cols, guess, md, false)) {
+              // Σ h² once per HF row and buffer (each row serves one GGUF row per map)
+              for (std::size_t j = 0; j < m; ++j) {
+                const auto r = static_cast<std::size_t>(hs[k0 + j].perm[g]);
+                if (!w.hh_known[r]) w.hh[r] = qk_sumsq(h[j], cols), w.hh_known[r] = 1;
+                md.hh[j] = w.hh[r];
+              }
+            } else {
+              md = qk_multi_dots(decoded(), h, m, cols, guess);
+            }
+            for (std::size_t j = 0; j < m; ++j) {
+              QkDots d{md.gh[j], md.gg, md.hh[j], 0.0};
+              if (d.gh > 0.5 * std::sqrt(d.gg * d.hh)) {
+                d.dd = static_cast<int>(j) == guess ? md.dd : qk_dots(decoded(), h[j], cols).dd;
+                w.close = k0 + j;
+              } else {
+                d.dd = std::max(0.0, d.gg + d.hh - 2 * d.gh);
+              }
+              const auto [c, e] = qk_compare(d);
+              w.cos[(g - first) * nh + k0 + j] = c;
+              w.rel[(g - first) * nh + k0 + j] = e;
+            }
           }
         }
       },
@@ -149,7 +195,7 @@ QkScored qk_score_bias(const RawMatrix& gguf, const RawMatrix& hf, const std::ve
       ref[i] = static_cast<double>(p[i]) * p[i];
     }
     const auto [c, e] =
-        qk_compare(qk_row_dot(g.data(), p.data(), n), qk_row_dot(g.data(), g.data(), n), qk_row_dot(p.data(), p.data(), n));
+        qk_compare(qk_dots(g.data(), {p.data(), false}, n));
     out.scores.push_back({hyp.name, c, e});
     out.err.push_back(std::move(err));
     out.ref.push_back(std::move(ref));
@@ -284,7 +330,7 @@ QkOrderReport check_qk_order(const std::string& hf_path, const std::string& gguf
         t.hf_name = hn;
         t.gguf_name = gn;
         t.gguf_dtype = gm->dtype;
-        const QkScored scored = bias ? qk_score_bias(*gm, *hm, hs) : qk_score_rows(*gm, *hm, hs);
+        const QkScored scored = bias ? qk_score_bias(*gm, *hm, hs) : qk_score_rows(*gm, *hm, hs, static_cast<std::size_t>(d));
         decide_map(t, scored, hs, bias != 0, r.expected_map);
         if (!t.ok) r.findings.push_back({l, t.tensor, t.found_map, r.expected_map, qk_order_bug(t.found_map, r.expected_map)});
         r.tensors.push_back(std::move(t));

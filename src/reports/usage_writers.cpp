@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <numbers>
 #include <nlohmann/json.hpp>
 
@@ -26,23 +27,52 @@ const std::vector<double>& usage_array(const analysis::UsageReport& r, const std
   throw Error(fmt::format("--table '{}' is not a usage array (choose rho, phi, q-norm, k-norm, pair-cos, k-pair-cos)", name));
 }
 
-/// layer × head × pair as nested arrays, null for a NoPE layer.
-Json usage_cube(const analysis::UsageReport& r, const std::vector<double>& v) {
-  Json layers = Json::array();
+/// layer × head × pair as nested arrays (one line per head's pairs), null for a NoPE layer,
+/// written straight to `out` (400 000 numbers for a 7B model: the Json tree cost more than the
+/// analysis). Shortest round-trip decimals; a non-finite value as null, as nlohmann writes it.
+void write_usage_cube(const analysis::UsageReport& r, const std::vector<double>& v, std::ostream& out) {
+  fmt::memory_buffer b;
+  b.append(std::string_view("["));
   for (std::int64_t l = 0; l < r.model.layers; ++l) {
+    b.append(std::string_view(l == 0 ? "\n  " : ",\n  "));
     if (!r.rope_layer[static_cast<std::size_t>(l)]) {
-      layers.push_back(nullptr);
+      b.append(std::string_view("null"));
       continue;
     }
-    Json heads = Json::array();
+    b.append(std::string_view("["));
     for (std::int64_t h = 0; h < r.model.heads; ++h) {
-      Json pairs = Json::array();
-      for (std::int64_t i = 0; i < r.pairs; ++i) pairs.push_back(v[r.at(l, h, i)]);
-      heads.push_back(std::move(pairs));
+      b.append(std::string_view(h == 0 ? "\n   [" : ",\n   ["));
+      for (std::int64_t i = 0; i < r.pairs; ++i) {
+        if (i > 0) b.append(std::string_view(", "));
+        const double x = v[r.at(l, h, i)];
+        if (std::isfinite(x)) {
+          const std::size_t at = b.size();
+          fmt::format_to(std::back_inserter(b), "{}", x);
+          // a whole number as nlohmann writes it ("1.0", not "1"), so that readers keep a float
+          if (std::string_view(b.data() + at, b.size() - at).find_first_of(".e") == std::string_view::npos)
+            b.append(std::string_view(".0"));
+        } else {
+          b.append(std::string_view("null"));
+        }
+      }
+      b.append(std::string_view("]"));
     }
-    layers.push_back(std::move(heads));
+    b.append(std::string_view("\n  ]"));
   }
-  return layers;
+  b.append(std::string_view(r.model.layers > 0 ? "\n ]" : "]"));
+  out.write(b.data(), static_cast<std::streamsize>(b.size()));
+}
+
+/// One top-level member of an indent-1 dump: its value indented one level deeper.
+void write_usage_member(std::ostream& out, const std::string& key, const Json& value, bool first) {
+  std::string text = value.dump(1, ' ', false, Json::error_handler_t::replace);
+  std::string indented;
+  indented.reserve(text.size() + text.size() / 8);
+  for (const char c : text) {
+    indented += c;
+    if (c == '\n') indented += ' ';
+  }
+  out << (first ? "{\n " : ",\n ") << Json(key).dump() << ": " << indented;
 }
 
 TableInfo usage_info(const std::string& name, std::vector<std::size_t> shape, std::vector<std::string> axes,
@@ -130,12 +160,6 @@ void write_usage_json(const analysis::UsageReport& r, std::ostream& out) {
   Json bases = Json::array();
   for (const double b : m.layer_base) bases.push_back(b > 0 ? Json(b) : Json(nullptr));
   j["layer_base"] = std::move(bases);
-  j["q_norm"] = usage_cube(r, r.q_norm);
-  j["k_norm"] = usage_cube(r, r.k_norm);
-  j["pair_cos"] = usage_cube(r, r.pair_cos);
-  j["k_pair_cos"] = usage_cube(r, r.k_pair_cos);
-  j["rho"] = usage_cube(r, r.rho);
-  j["phi"] = usage_cube(r, r.phi);
   Json heads = Json::array();
   for (const auto& p : s.positional)
     heads.push_back({{"layer", p.layer}, {"head", p.head}, {"high_share", p.high_share}, {"top_pair", p.top_pair},
@@ -150,7 +174,20 @@ void write_usage_json(const analysis::UsageReport& r, std::ostream& out) {
                   {"positional_share", s.positional_share},
                   {"positional_heads", std::move(heads)}};
   j["notes"] = m.notes;
-  out << j.dump(1, ' ', false, Json::error_handler_t::replace) << "\n";
+  // the members in order, the six arrays (layer × head × pair) before the summary
+  bool first = true;
+  for (const auto& [key, value] : j.items()) {
+    if (key == "summary")
+      for (const auto& [name, v] : {std::pair<const char*, const std::vector<double>*>{"q_norm", &r.q_norm},
+                                    {"k_norm", &r.k_norm}, {"pair_cos", &r.pair_cos}, {"k_pair_cos", &r.k_pair_cos},
+                                    {"rho", &r.rho}, {"phi", &r.phi}}) {
+        out << ",\n \"" << name << "\": ";
+        write_usage_cube(r, *v, out);
+      }
+    write_usage_member(out, key, value, first);
+    first = false;
+  }
+  out << "\n}\n";
 }
 
 const std::vector<std::string>& usage_table_names() {

@@ -9,13 +9,16 @@
 /// input RMSNorm gain γ folded into the columns (Gemma's 1 + γ) and a per-head q/k norm's gain
 /// into the rows. Tensors are read one layer at a time as their stored bytes and decoded row by
 /// row (BF16, F16, F32, F8, and every ggml type formats::ggml_type_dequantised reads), so a
-/// checkpoint is never held in memory.
+/// checkpoint is never held in memory: a tensor's bytes are a read-only mapping of its file range
+/// (pages come from the page cache without a copy), released with the RawMatrix.
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "posenc/models/qk_kernels.hpp"
 #include "posenc/rope/rope.hpp"
 
 namespace posenc::models {
@@ -25,7 +28,8 @@ struct RawMatrix {
   std::string name;          ///< tensor name, for messages
   std::string dtype;         ///< "BF16", "Q8_0", ...
   std::int64_t rows = 0, cols = 0;
-  std::string bytes;         ///< rows × row_bytes
+  std::string_view bytes;    ///< rows × row_bytes: the file's bytes, mapped (or read when mapping fails)
+  std::shared_ptr<const void> owner;  ///< keeps `bytes` alive (the mapping, or the string read)
   std::uint64_t row_bytes = 0;
   int st_dtype = -1;         ///< formats::StDtype, or -1
   int ggml_type = -1;        ///< ggml type id, or -1
@@ -33,6 +37,9 @@ struct RawMatrix {
   std::vector<float> values; ///< when computed (MLA's q_b·diag(γ)·q_a), instead of bytes
   /// Row r as float32 into out (cols values).
   void row(std::int64_t r, float* out) const;
+  /// Row r where it is stored as float32 or BF16 (little-endian), read in place; {nullptr} for
+  /// the other types (decode them with row()).
+  QkRowPtr stored(std::int64_t r) const;
 };
 
 /// Reads tensor `name` of a safetensors checkpoint or GGUF file (opened by open_qk_model) as a
@@ -55,9 +62,11 @@ struct QkRows {
   std::vector<float> row_gain;
   /// Stored row of pair i, member j (0, 1) of head h.
   std::int64_t stored_row(std::int64_t h, std::int64_t i, int j) const;
-  /// Head h's R rotary rows in pair order (out row 2i + j = member j of pair i), gains folded:
-  /// R × cols floats.
-  void head_rows(std::int64_t h, std::span<float> out) const;
+  /// Member j of pair i of head h without the gains: in place when stored as float32 or BF16,
+  /// else decoded into `scratch` (cols floats). Throws Error when the row is outside the tensor.
+  QkRowPtr pair_row(std::int64_t h, std::int64_t i, int j, float* scratch) const;
+  /// The row gain of member j of pair i of head h (1 without a q/k norm).
+  float pair_row_gain(std::int64_t h, std::int64_t i, int j) const;
 };
 
 struct QkLayer {
