@@ -10,6 +10,7 @@
 #include "gguf_keys.hpp"
 #include "posenc/error.hpp"
 #include "posenc/formats/gguf.hpp"
+#include "posenc/rope/gguf_source.hpp"
 
 namespace posenc::models {
 namespace {
