@@ -24,6 +24,14 @@ struct StoredWeights {
   const StoredTensor* find(const std::string& key, std::string* ambiguous = nullptr) const;
 };
 
+/// The L2 norm of every row of t.values into t.row_norm.
+void fill_row_norms(TableWeights& t);
+
+/// Reformer's axial table (m.values holds axial_pos_shape and axial_pos_embds_dim): weights.0
+/// and weights.1 read and built into the table AxialPositionEmbeddings gives; false (with a
+/// note on m) when they are missing or do not have the shapes the config gives.
+bool axial_table_rule(MechanismUse& m, const StoredWeights& w, MechanismWeights& out);
+
 /// Reads `m`'s stored values from `w` with its family's row rule into m.weights; false when
 /// the mechanism has no stored tensor in `w`.
 bool attach_mechanism_weights(const ModelReport& r, MechanismUse& m, const StoredWeights& w);

@@ -41,18 +41,6 @@ bool as_rows(const std::vector<std::uint64_t>& shape, std::int64_t& rows, std::i
   return false;
 }
 
-void fill_norms(TableWeights& t) {
-  t.row_norm.assign(static_cast<std::size_t>(t.rows), 0.0);
-  for (std::int64_t i = 0; i < t.rows; ++i) {
-    double s = 0;
-    for (std::int64_t j = 0; j < t.width; ++j) {
-      const double v = t.values[static_cast<std::size_t>(i * t.width + j)];
-      s += v * v;
-    }
-    t.row_norm[static_cast<std::size_t>(i)] = std::sqrt(s);
-  }
-}
-
 /// Learned and sinusoidal 1-D tables: row offset + t holds position t.
 bool table_rule(const ModelReport& r, MechanismUse& m, const StoredTensor& st, MechanismWeights& out) {
   TableWeights t;
@@ -126,7 +114,7 @@ bool table_rule(const ModelReport& r, MechanismUse& m, const StoredTensor& st, M
                                            st.name, worst, tolerance));
     }
   }
-  fill_norms(t);
+  fill_row_norms(t);
   if (t.padding_row >= 0 && t.padding_row < t.rows && t.row_norm[static_cast<std::size_t>(t.padding_row)] == 0)
     out.findings.push_back(fmt::format("row {} (padding) is all zeros: created with padding_idx, never trained",
                                        t.padding_row));
@@ -250,6 +238,18 @@ bool rope_rule(const ModelReport& r, MechanismUse& m, const StoredWeights& w, Me
 
 }  // namespace
 
+void fill_row_norms(TableWeights& t) {
+  t.row_norm.assign(static_cast<std::size_t>(t.rows), 0.0);
+  for (std::int64_t i = 0; i < t.rows; ++i) {
+    double s = 0;
+    for (std::int64_t j = 0; j < t.width; ++j) {
+      const double v = t.values[static_cast<std::size_t>(i * t.width + j)];
+      s += v * v;
+    }
+    t.row_norm[static_cast<std::size_t>(i)] = std::sqrt(s);
+  }
+}
+
 bool attach_mechanism_weights(const ModelReport& r, MechanismUse& m, const StoredWeights& w) {
   auto out = std::make_shared<MechanismWeights>();
   bool found = false;
@@ -268,7 +268,11 @@ bool attach_mechanism_weights(const ModelReport& r, MechanismUse& m, const Store
       key = "model.encoder.embed_positions.weight";  // Whisper's encoder table, stored although fixed
     std::string ambiguous;
     const StoredTensor* st = key.empty() ? nullptr : w.find(key, &ambiguous);
-    if (st != nullptr) found = table_rule(r, m, *st, *out);
+    if (weight_value_of<std::vector<std::int64_t>>(m, "axial_pos_shape") != nullptr) {
+      found = axial_table_rule(m, w, *out);  // Reformer: two factors build the table
+    } else if (st != nullptr) {
+      found = table_rule(r, m, *st, *out);
+    }
     if (!ambiguous.empty())
       m.notes.push_back(fmt::format("weights: several tensors end with '{}': none read for this table", ambiguous));
   }

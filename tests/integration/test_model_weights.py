@@ -219,6 +219,40 @@ with tempfile.TemporaryDirectory() as tmp:
     want = neighbour_cos(sig.astype(float), [(y * 3 + x, y * 3 + x + 1) for y in range(3) for x in range(2)])
     expect(abs(s.get("neighbour_cosine_mean", 9) - np.mean(want)) < 1e-12, "siglip: grid neighbours")
 
+    # Reformer's axial table. Config: ReformerModelTester's defaults (huggingface/transformers
+    # tests/models/reformer/test_modeling_reformer.py @ 01841b341b64: hidden_size 32, axial_pos_shape
+    # [4, 8], axial_pos_embds_dim [16, 16], max_position_embeddings 512, axial_pos_embds true).
+    # Expected: AxialPositionEmbeddings.forward transcribed in numpy (each factor broadcast to
+    # axial_pos_shape, concatenated on the last axis, reshaped to 32 rows).
+    reformer_cfg = {"model_type": "reformer", "hidden_size": 32, "num_attention_heads": 2, "attention_head_size": 16,
+                    "attn_layers": ["local", "local"], "max_position_embeddings": 512, "axial_pos_embds": True,
+                    "axial_pos_shape": [4, 8], "axial_pos_embds_dim": [16, 16], "is_decoder": True,
+                    "_source": "huggingface/transformers tests/models/reformer/test_modeling_reformer.py @ "
+                               "01841b341b64ab547cd2e30f09cb9c74929f50f2, ReformerModelTester.__init__ defaults"}
+    w0, w1 = f32(rng.standard_normal((4, 1, 16))), f32(rng.standard_normal((1, 8, 16)))
+    built = np.concatenate([np.broadcast_to(w0, (4, 8, 16)), np.broadcast_to(w1, (4, 8, 16))], axis=-1).reshape(32, 32)
+    built = built.astype(np.float64)
+    names = ["reformer.embeddings.position_embeddings.weights.0", "reformer.embeddings.position_embeddings.weights.1"]
+    for label, cfg, used in (("tester config", reformer_cfg, 32),
+                             ("max_position_embeddings 20 (a variant)", dict(reformer_cfg, max_position_embeddings=20), 20)):
+        rep = report(folder(tmp, f"reformer{used}", cfg, {names[0]: w0, names[1]: w1}))
+        m = mech(rep, "learned")
+        wt, s = m.get("weights", {}), m.get("weights_summary", {})
+        expect(wt.get("shape") == [32, 32] and wt.get("parts") == [{"tensor": names[0], "shape": [4, 1, 16]},
+                                                                    {"tensor": names[1], "shape": [1, 8, 16]}],
+               f"reformer {label}: the built table's shape and its two parts ({wt})")
+        expect(wt.get("rows_used") == [0, used - 1] and wt.get("unused_rows") == list(range(used, 32))
+               and wt.get("first_row") == 0, f"reformer {label}: rows used ({wt.get('rows_used')}, {wt.get('unused_rows')})")
+        expect(close(wt.get("row_norm", []), np.linalg.norm(built, axis=1), 1e-12),
+               f"reformer {label}: row norms of concat(weights.0[i0], weights.1[i1])")
+        want = neighbour_cos(built, [(i, i + 1) for i in range(used - 1)])
+        expect(abs(s.get("neighbour_cosine_mean", 9) - np.mean(want)) < 1e-12,
+               f"reformer {label}: neighbour cosine over the used rows ({s.get('neighbour_cosine_mean')}, {np.mean(want)})")
+    rep = report(folder(tmp, "reformer_bad", reformer_cfg, {names[0]: w0, names[1]: f32(np.zeros((1, 4, 16)))}))
+    m = mech(rep, "learned")
+    expect("weights" not in m and any("has shape [1, 4, 16]" in n and "[1, 8, 16]" in n for n in m.get("notes", [])),
+           f"reformer: a factor of the wrong shape is named, no table built ({m.get('notes')})")
+
     # T5: the bias of each stack, buckets x heads, as stored.
     eb, db = f32(rng.standard_normal((4, 2))), f32(rng.standard_normal((4, 2)))
     rep = report(folder(tmp, "t5", {"model_type": "t5", "relative_attention_num_buckets": 4, "num_heads": 2, "d_model": 8,
