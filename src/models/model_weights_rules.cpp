@@ -153,7 +153,7 @@ RopeTensorWeights rope_tensor(const StoredTensor& st, const std::vector<double>*
   t.tolerance = dtype_tolerance(st.dtype);
   if (expected != nullptr && expected->size() == t.stored.size()) {
     t.expected = *expected;
-    double worst = 0;
+    double worst = -1;  // pair 0 when every pair agrees exactly
     for (std::size_t i = 0; i < t.stored.size(); ++i) {
       const double d = std::abs(t.stored[i] - t.expected[i]) / std::abs(t.expected[i]);
       if (!(d <= worst)) {
@@ -161,7 +161,7 @@ RopeTensorWeights rope_tensor(const StoredTensor& st, const std::vector<double>*
         t.worst_pair = static_cast<std::int64_t>(i);
       }
     }
-    t.max_rel_diff = worst;
+    t.max_rel_diff = std::max(worst, 0.0);
   }
   return t;
 }
@@ -207,6 +207,10 @@ bool rope_rule(const ModelReport& r, MechanismUse& m, const StoredWeights& w, Me
     if (!mine) continue;
     out.rope.push_back(rope_tensor(st, inv_freq));
   }
+  if (r.input == "gguf") {
+    if (w.gguf != nullptr) gguf_rope_expectations(*w.gguf, out.rope, out.findings);
+    return !out.rope.empty();
+  }
   for (std::size_t i = 0; i < out.rope.size(); ++i) {
     const auto& t = out.rope[i];
     // Identical buffers in every layer (convert_llama_weights_to_hf writes one per layer): one finding.
@@ -222,11 +226,6 @@ bool rope_rule(const ModelReport& r, MechanismUse& m, const StoredWeights& w, Me
           "(a non-persistent buffer), code that loads the buffer uses the stored one",
           t.tensor, more, *t.max_rel_diff, t.worst_pair, t.stored[static_cast<std::size_t>(t.worst_pair)],
           t.expected[static_cast<std::size_t>(t.worst_pair)]));
-    } else if (!t.stored.empty() && t.expected.empty() && r.input == "gguf") {
-      out.findings.push_back(fmt::format("{} is stored ({} values): llama.cpp divides θ_i by value i{}", t.tensor,
-                                         t.stored.size(),
-                                         t.tensor == "rope_freqs.weight" ? " (llama3-style scaling travels this way)"
-                                                                         : " (LongRoPE: long or short by context)"));
     }
   }
   if (out.rope.size() > 1 && std::all_of(out.rope.begin(), out.rope.end(), [&](const RopeTensorWeights& t) {

@@ -95,7 +95,7 @@ void rope_text(const std::vector<models::RopeTensorWeights>& v, std::ostream& ou
     if (same > 1) out << fmt::format(" (and {} more, the same values, to {})", same - 1, v[i + same - 1].tensor);
     i += same - 1;
     if (t.max_rel_diff)
-      out << fmt::format(": max relative difference from the config's {:.3g} (pair {}; {} rounding: {:.0e})\n",
+      out << fmt::format(": max relative difference from the expected values {:.3g} (pair {}; {} rounding: {:.0e})\n",
                          *t.max_rel_diff, t.worst_pair, t.dtype, t.tolerance);
     else
       out << fmt::format(": stored values {}{}\n", t.stored.empty() ? 0.0 : t.stored.front(),

@@ -106,12 +106,12 @@ void write_tensors_json(const formats::TensorListing& l, std::ostream& out) {
   s += ",\n  \"metadata\": ";
   // Keys as an object keeps them: a key given twice keeps its first place and its last value.
   std::vector<std::pair<std::string, std::string>> meta;
-  for (const auto& [k, v] : l.metadata) {
-    const auto it = std::find_if(meta.begin(), meta.end(), [&](const auto& m) { return m.first == k; });
+  for (const auto& kv : l.metadata) {
+    const auto it = std::find_if(meta.begin(), meta.end(), [&](const auto& m) { return m.first == kv.first; });
     if (it == meta.end()) {
-      meta.emplace_back(k, v);
+      meta.push_back(kv);
     } else {
-      it->second = v;
+      it->second = kv.second;
     }
   }
   if (meta.empty()) s += "{}";
