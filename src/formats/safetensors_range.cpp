@@ -15,6 +15,7 @@
 #include <emmintrin.h>
 #endif
 #if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -115,7 +116,11 @@ POSENC_ST_F16C std::size_t st_decode_f16c(const unsigned char* p, std::size_t n,
 }
 
 bool st_have_f16c() {
-  static const bool has = __builtin_cpu_supports("avx2") != 0 && __builtin_cpu_supports("f16c") != 0;
+  // CPUID leaf 1, ECX bit 29: F16C (clang 14's __builtin_cpu_supports does not know "f16c").
+  static const bool has = [] {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    return __builtin_cpu_supports("avx2") != 0 && __get_cpuid(1, &a, &b, &c, &d) != 0 && (c & (1u << 29)) != 0;
+  }();
   return has;
 }
 #endif
