@@ -291,8 +291,8 @@ ModelReport parse_model(const std::string& json_text, const std::string& file) {
         "rope", "rotary", "theta", "position", "pos_", "window", "layer_types", "head_dim", "partial", "alibi",
         "bucket", "relative", "max_position", "num_hidden_layers", "hidden_size", "num_attention_heads",
         "num_key_value_heads", "n_layer", "n_head", "n_embd"};
-    for (const auto& item : s.cfg->items()) {
-      const std::string& key = item.key();  // not a structured binding: clang 14 cannot capture one
+    for (const auto& item : s.cfg->items()) {  // no structured binding: clang 14 cannot capture one
+      const std::string& key = item.key();
       if (std::any_of(std::begin(kPositionWords), std::end(kPositionWords),
                       [&](std::string_view w) { return key.find(w) != std::string::npos; }))
         r.stated.push_back({s.prefix + key, item.value().dump(), "stated by the file"});

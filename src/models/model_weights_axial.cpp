@@ -19,7 +19,7 @@ std::string axial_shape_text(const std::vector<std::uint64_t>& shape) {
   return s + "]";
 }
 
-const std::vector<std::int64_t>* axial_values(const MechanismUse& m, const char* key) {
+const std::vector<std::int64_t>* axial_list_value(const MechanismUse& m, const char* key) {
   for (const auto& [k, v] : m.values)
     if (k == key) return std::get_if<std::vector<std::int64_t>>(&v);
   return nullptr;
@@ -35,8 +35,8 @@ std::int64_t axial_int(const MechanismUse& m, const char* key) {
 }  // namespace
 
 bool axial_table_rule(MechanismUse& m, const StoredWeights& w, MechanismWeights& out) {
-  const auto* shape = axial_values(m, "axial_pos_shape");
-  const auto* dims = axial_values(m, "axial_pos_embds_dim");
+  const auto* shape = axial_list_value(m, "axial_pos_shape");
+  const auto* dims = axial_list_value(m, "axial_pos_embds_dim");
   if (shape == nullptr || dims == nullptr || shape->size() != 2 || dims->size() != 2) return false;
   const std::string prefix = "reformer.embeddings.position_embeddings.weights.";
   std::string ambiguous;

@@ -19,7 +19,7 @@ namespace {
 
 constexpr const char* kRopeDiff = "posenc rope diff --config-a config.json --config-b FILE.gguf";
 
-std::string gguf_arch(const formats::GgufFile& f) {
+std::string rope_tensor_arch(const formats::GgufFile& f) {
   const formats::GgufKv* a = f.find("general.architecture");
   return a != nullptr && a->value.type == formats::GgufType::kString ? a->value.text : std::string();
 }
@@ -47,7 +47,7 @@ void max_rel_diff(RopeTensorWeights& t) {
 
 void gguf_rope_expectations(const formats::GgufFile& f, std::vector<RopeTensorWeights>& rope,
                             std::vector<std::string>& findings) {
-  const GgufKeys k(f, gguf_arch(f));
+  const GgufKeys k(f, rope_tensor_arch(f));
   const std::int64_t n_rot = gguf_rot_dims(k);
   for (auto& t : rope) {
     const bool freqs = t.tensor == "rope_freqs.weight";
