@@ -11,8 +11,10 @@ Rows (each the best of BENCH_REPS runs, wall seconds and the child's peak RSS fr
 (time and RSS of each process from start to exit, launched through /usr/bin/time -f %M)
 3. one F16 and one BF16 tensor of TENSOR_MIB MiB (default 1024) to a float32 .npy:
    `posenc generate --input FILE.safetensors:NAME --dtype float32 -o out.npy` against
-   `cat FILE > /dev/null` (page cache, the floor) and numpy (np.memmap of the tensor's bytes,
-   astype(float32) — BF16 via uint16 << 16 —, np.save).
+   `cat FILE > /dev/null` (page cache, the floor of the read) and numpy (np.memmap of the
+   tensor's bytes, astype(float32) — BF16 via uint16 << 16 —, np.save); then posenc with
+   `-o /dev/null` (read and decode, no file written) and `dd` writing as many zero bytes as
+   the .npy holds to the same folder (the floor of the write).
 Usage: python3 tensors.py POSENC [TENSOR_MIB]     BENCH_REPS (default 3), BENCH_DIR (default /tmp).
 """
 import json
@@ -187,5 +189,13 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_DIR", "/tmp")) as tmp
         os.remove(out)
         peer = timed([sys.executable, "-c", NPY, path, str(8 + len(text)), str(n), dtype, out])
         row(f"{TENSOR_MIB} MiB {dtype} tensor -> npy f32", mine, peer, "numpy memmap+astype+save")
+        # The floors: reading the file from the page cache (cat), and writing the output's bytes
+        # to the same folder (dd from /dev/zero); posenc to /dev/null reads and decodes only.
+        null = timed([POSENC, "generate", "--input", f"{path}:w", "--dtype", "float32", "--format", "npy", "-o", "/dev/null"])
+        out_mib = os.path.getsize(out) // (1024 * 1024) if os.path.exists(out) else 2 * TENSOR_MIB
+        dd = timed(["dd", "if=/dev/zero", f"of={out}", "bs=1M", f"count={out_mib}", "status=none"])
+        os.remove(out)
         print(f"{'':<34} cat FILE > /dev/null: {cat[0] * 1e3:.1f} ms ({mine[0] / cat[0]:.1f}x of it), RSS {cat[1]:.1f} MiB")
+        print(f"{'':<34} posenc -o /dev/null: {null[0] * 1e3:.1f} ms ({null[0] / cat[0]:.1f}x of cat), RSS {null[1]:.1f} MiB")
+        print(f"{'':<34} dd {out_mib} MiB of zeros to out.npy: {dd[0] * 1e3:.1f} ms (the write alone)")
         os.remove(path)

@@ -17,7 +17,10 @@ int run_generate(Context& ctx, const GenerateOptions& o) {
   o.scheme.scheme();   // unknown scheme or stray words first
   o.output.resolve();  // bad format or path: fail before computing anything
   o.output.check_path();
-  const auto table = o.scheme.make_table(/*max_axes=*/3);  // an H x N x M --input (generate alibi's) too
+  // A tensor --input written as a table (not drawn) is read as it is written, block by block:
+  // a 1 GiB tensor to .npy never holds the tensor in memory.
+  const auto table = draws(o.output.resolve()) ? o.scheme.make_table(/*max_axes=*/3)  // H x N x M --input too
+                                               : o.scheme.make_streamed_table(/*max_axes=*/3);
   for (const auto& n : table->info().notes) ctx.err << "posenc: note: " << n << "\n";
   emit_table(ctx, o.output, *table);
   return 0;

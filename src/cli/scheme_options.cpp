@@ -12,6 +12,7 @@
 #include "posenc/schemes/registry.hpp"
 #include "posenc/error.hpp"
 #include "posenc/formats/readers.hpp"
+#include "posenc/formats/tensor_table.hpp"
 #include "posenc/text.hpp"
 #include "parse_errors.hpp"
 #include "validators.hpp"
@@ -302,6 +303,21 @@ std::unique_ptr<Table> SchemeOptions::make_table(std::size_t max_axes) const {
   if (notes_ != nullptr)
     for (const auto& n : notes) *notes_ << "posenc: note: " << n << "\n";
   return table;
+}
+
+std::unique_ptr<Table> SchemeOptions::make_streamed_table(std::size_t max_axes) const {
+  if (!scheme().empty()) return make_table(max_axes);
+  std::vector<std::string> notes;
+  std::unique_ptr<Table> t = formats::open_tensor_table(input_, read_options(input_flags_, max_axes), &notes);
+  if (!t) return make_table(max_axes);
+  if (notes_ != nullptr)
+    for (const auto& n : notes) *notes_ << "posenc: note: " << n << "\n";
+  TableInfo& info = t->info();  // as make_table labels a 2-D --input
+  info.scheme = "input";
+  info.params = {{"input", input_}};
+  info.axis_names = {"position", "dim"};
+  info.title = "table from " + input_;
+  return t;
 }
 
 }  // namespace posenc::cli

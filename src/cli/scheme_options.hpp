@@ -53,6 +53,10 @@ class SchemeOptions {
   /// Builds the table: the scheme's, or the user's --input file. With max_axes 3 an --input
   /// may also be H×N×M (an .npy/.npz, or posenc's long-form CSV: a bias table per head).
   std::unique_ptr<Table> make_table(std::size_t max_axes = 2) const;
+  /// make_table, except that a tensor --input (FILE.safetensors:NAME, FILE.gguf:NAME) is read on
+  /// demand as it is written (formats/tensor_table.hpp), in bounded memory: for a caller that
+  /// only writes the table (generate to CSV, JSON or .npy), not one that analyses it.
+  std::unique_ptr<Table> make_streamed_table(std::size_t max_axes = 2) const;
   const std::string& input() const { return input_; }
 
  private:

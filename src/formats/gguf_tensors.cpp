@@ -200,6 +200,62 @@ GgufTensorData gguf_tensor_from_bytes(const GgufFile& f, const GgufTensorInfo& t
   return decode_tensor(f, t, src);
 }
 
+GgufTensorReader::GgufTensorReader(const GgufFile& f, const GgufTensorInfo& t)
+    : file_(f.name), name_(t.name), type_(t.type), big_endian_(f.big_endian) {
+  const TensorLayout l = check_tensor_layout(f, t);
+  start_ = l.start, elements_ = l.elements, block_ = l.block, block_bytes_ = l.block_bytes;
+  const auto fail = [&](const std::string& why) {
+    if (fd_ >= 0) ::close(fd_);
+    throw Error(fmt::format("{}: byte 0: tensor '{}': cannot read: {}", file_, name_, why));
+  };
+  fd_ = ::open(f.name.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) fail(std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) fail(std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) fail("not a regular file");
+  if (static_cast<std::uint64_t>(st.st_size) != f.file_size)
+    fail(fmt::format("the file is now {} bytes, its header was read at {} bytes", st.st_size, f.file_size));
+}
+
+GgufTensorReader::~GgufTensorReader() { ::close(fd_); }
+
+void GgufTensorReader::read(std::uint64_t first, std::span<float> out) const {
+  if (first > elements_ || out.size() > elements_ - first)
+    throw Error(fmt::format("{}: tensor '{}': elements {}+{} are not in its {}", file_, name_, first, out.size(),
+                            elements_));
+  if (out.empty()) return;
+  // Whole blocks [b0, b1) cover the range; a block cut by either end is decoded aside.
+  const std::uint64_t b0 = first / block_, b1 = (first + out.size() + block_ - 1) / block_;
+  const std::uint64_t per_read = std::max<std::uint64_t>(1, kTensorReadBytes / block_bytes_);
+  thread_local std::vector<unsigned char> bytes;
+  thread_local std::vector<float> aside;
+  std::size_t at = 0;  // values of `out` written
+  for (std::uint64_t b = b0; b < b1; b += per_read) {
+    const auto n = static_cast<std::size_t>(std::min(per_read, b1 - b));
+    const std::size_t nbytes = n * static_cast<std::size_t>(block_bytes_);
+    bytes.resize(std::max(bytes.size(), nbytes));
+    const std::uint64_t offset = start_ + b * block_bytes_;
+    for (std::size_t done = 0; done < nbytes;) {
+      const ssize_t got = ::pread(fd_, bytes.data() + done, nbytes - done, static_cast<off_t>(offset + done));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0)
+        throw Error(fmt::format("{}: byte {}: tensor '{}': cannot read: {}", file_, offset + done, name_,
+                                got < 0 ? std::strerror(errno) : "the file shrank while it was read"));
+      done += static_cast<std::size_t>(got);
+    }
+    const std::uint64_t from = std::max(first, b * block_), to = std::min(first + out.size(), (b + n) * block_);
+    if (from == b * block_ && to == (b + n) * block_) {
+      ggml_dequant::decode_blocks(type_, bytes.data(), n, out.data() + at, big_endian_);
+    } else {
+      aside.resize(std::max(aside.size(), n * static_cast<std::size_t>(block_)));
+      ggml_dequant::decode_blocks(type_, bytes.data(), n, aside.data(), big_endian_);
+      std::copy(aside.begin() + static_cast<std::ptrdiff_t>(from - b * block_),
+                aside.begin() + static_cast<std::ptrdiff_t>(to - b * block_), out.begin() + static_cast<std::ptrdiff_t>(at));
+    }
+    at += static_cast<std::size_t>(to - from);
+  }
+}
+
 void dequantize_ggml(std::uint32_t type, std::string_view blocks, std::span<float> out, bool big_endian) {
   const auto info = gguf_detail::ggml_type_info(type);
   if (info.block == 0 || !ggml_dequant::supported(type))

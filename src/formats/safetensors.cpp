@@ -98,40 +98,97 @@ std::string dtype_list() {
   return out;
 }
 
-/// Parses the header text; refuses a key given twice in one object, naming it.
-Json parse_header_json(std::string_view text, const std::string& path, const std::vector<st_detail::RawKey>& keys) {
-  std::vector<std::set<std::string>> seen;
-  std::string top_key;
-  std::size_t top_index = 0;
-  auto cb = [&](int /*depth*/, nlohmann::detail::parse_event_t ev, Json& v) {
-    using E = nlohmann::detail::parse_event_t;
-    if (ev == E::object_start) seen.emplace_back();
-    if (ev == E::object_end && !seen.empty()) seen.pop_back();
-    if (ev == E::key && !seen.empty()) {
-      const std::string k = v.get<std::string>();
-      if (seen.size() == 1) {
-        top_key = k;
-        ++top_index;
-      }
-      if (!seen.back().insert(k).second) {
-        const std::uint64_t at = 8 + (top_index - 1 < keys.size() ? keys[top_index - 1].pos : 0);
-        if (seen.size() == 1)
-          fail(path, at, fmt::format("tensor {}: the name appears twice in the header (duplicate names are not "
-                                     "allowed: readers would disagree on which one is meant)",
-                                     st_quoted(k)));
-        fail(path, at, fmt::format("tensor {}: its entry gives the field {} twice", st_quoted(top_key), st_quoted(k)));
-      }
+/// The header's top-level entries, in order, each value a small Json, from nlohmann's SAX events:
+/// no DOM of the whole header (an ordered_json object looks its keys up one by one, so a header
+/// of 1155 tensors cost ~n²/2 string compares, and the tree was built, copied and freed).
+/// Refuses a key given twice in one object, naming it; JSON errors are nlohmann's, in our form.
+class StHeaderSax {
+ public:
+  StHeaderSax(const std::string& path, const std::vector<st_detail::RawKey>& keys) : path_(path), keys_(keys) {}
+  std::vector<std::pair<std::string, Json>> entries;  ///< the top-level object's, in order
+  bool object = false;                                ///< the header is a JSON object
+
+  bool null() { return put(Json(nullptr)); }
+  bool boolean(bool v) { return put(Json(v)); }
+  bool number_integer(std::int64_t v) { return put(Json(v)); }
+  bool number_unsigned(std::uint64_t v) { return put(Json(v)); }
+  bool number_float(double v, const std::string&) { return put(Json(v)); }
+  bool string(std::string& v) { return put(Json(std::move(v))); }
+  bool binary(Json::binary_t& v) { return put(Json::binary(std::move(v))); }
+  bool start_object(std::size_t) {
+    seen_.emplace_back();
+    if (!started_) return started_ = object = true;  // the header itself: not materialised
+    return open(Json::object());
+  }
+  bool end_object() {
+    seen_.pop_back();
+    if (!stack_.empty()) stack_.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) { return open(Json::array()); }
+  bool end_array() {
+    stack_.pop_back();
+    return true;
+  }
+  bool key(std::string& k) {
+    if (seen_.size() == 1) {
+      top_key_ = k;
+      ++top_index_;
+    }
+    if (!seen_.back().insert(k).second) {
+      const std::uint64_t at = 8 + (top_index_ - 1 < keys_.size() ? keys_[top_index_ - 1].pos : 0);
+      if (seen_.size() == 1)
+        fail(path_, at, fmt::format("tensor {}: the name appears twice in the header (duplicate names are not "
+                                    "allowed: readers would disagree on which one is meant)",
+                                    st_quoted(k)));
+      fail(path_, at, fmt::format("tensor {}: its entry gives the field {} twice", st_quoted(top_key_), st_quoted(k)));
+    }
+    if (stack_.empty()) {
+      entries.emplace_back(std::move(k), Json());
+    } else {
+      key_ = std::move(k);
     }
     return true;
-  };
-  try {
-    return Json::parse(text.begin(), text.end(), cb);
-  } catch (const Json::parse_error& e) {
-    fail(path, 8 + (e.byte > 0 ? e.byte - 1 : 0), "the header is not valid JSON: " + json_reason(e.what()));
-  } catch (const Json::exception& e) {  // a number beyond double's range (out_of_range 406)
-    fail(path, 8, "the header is not valid JSON: " + json_reason(e.what()));
   }
-}
+  // A syntax error (parse_error 101), or a number beyond double's range (out_of_range 406).
+  bool parse_error(std::size_t byte, const std::string&, const nlohmann::detail::exception& e) {
+    const bool overflow = e.id == 406;
+    fail(path_, overflow ? 8 : 8 + (byte > 0 ? byte - 1 : 0), "the header is not valid JSON: " + json_reason(e.what()));
+  }
+
+ private:
+  // Where the next value goes: the open array or object, the current top-level entry, or the
+  // root when the header is not an object. Pointers stay valid: a container only grows after
+  // the child opened in it has closed.
+  Json* slot() {
+    started_ = true;
+    if (stack_.empty()) return object ? &entries.back().second : &root_;
+    Json& p = *stack_.back();
+    if (p.is_array()) {
+      p.push_back(Json());
+      return &p.back();
+    }
+    return &p[key_];
+  }
+  bool put(Json v) {
+    *slot() = std::move(v);
+    return true;
+  }
+  bool open(Json c) {
+    Json* s = slot();
+    *s = std::move(c);
+    stack_.push_back(s);
+    return true;
+  }
+  const std::string& path_;
+  const std::vector<st_detail::RawKey>& keys_;
+  std::vector<std::set<std::string>> seen_;
+  std::vector<Json*> stack_;
+  std::string key_, top_key_;
+  std::size_t top_index_ = 0;
+  bool started_ = false;
+  Json root_;
+};
 
 std::uint64_t unsigned_value(const Json& v, const std::string& path, std::uint64_t at, const std::string& name,
                              const char* field) {
@@ -274,11 +331,12 @@ StFile parse_safetensors_header(std::string_view head, std::uint64_t file_size, 
   if (const auto z = text.find('\0'); z != std::string_view::npos)
     fail(path, 8 + z, "the header holds a NUL byte (not JSON; a header may be padded with spaces only)");
   const auto keys = st_detail::scan_top_keys(text, path, 8);
-  const Json j = parse_header_json(text, path, keys);
-  if (!j.is_object()) fail(path, 8, "the header must be a JSON object {\"NAME\": {...}, ...}");
+  StHeaderSax sax(path, keys);
+  Json::sax_parse(text.begin(), text.end(), &sax);
+  if (!sax.object) fail(path, 8, "the header must be a JSON object {\"NAME\": {...}, ...}");
   std::size_t i = 0;
-  for (const auto& [name, entry] : j.items()) {
-    const std::uint64_t at = 8 + (i < keys.size() && keys.size() == j.size() ? keys[i].pos : 0);
+  for (const auto& [name, entry] : sax.entries) {
+    const std::uint64_t at = 8 + (i < keys.size() && keys.size() == sax.entries.size() ? keys[i].pos : 0);
     ++i;
     if (name == "__metadata__") {
       read_metadata(entry, at, path, f);

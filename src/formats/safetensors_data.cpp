@@ -87,41 +87,22 @@ void decode_into(StDtype t, std::string_view bytes, std::span<Out> out) {
                             to_string(t)));
   if (bytes.size() != out.size() * size) throw Error("decode_elements: byte count and element count differ");
   const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const double v = decode_element(t, p + i * size);
-    if constexpr (std::is_same_v<Out, float>) {
-      out[i] = to_f32(v);
-    } else {
-      out[i] = v;
-    }
+  if constexpr (std::is_same_v<Out, float>) {
+    st_detail::decode_f32(t, p, out.size(), out.data());
+  } else {
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = decode_element(t, p + i * size);
   }
 }
 
 template <class Out>
 std::vector<Out> read_values(const StCheckpoint& c, const StTensor& t, std::uint64_t first_element,
                              std::uint64_t count) {
-  const StFile& f = c.files.at(t.file);
-  if (!is_decodable(t.dtype))
-    st_detail::fail(f.path, f.data_offset + t.begin,
-                    fmt::format("tensor {}: dtype {} is not read by posenc (it reads F64, F32, F16, BF16, F8_E4M3, "
-                                "F8_E5M2, the integer types and BOOL)",
-                                st_detail::st_quoted(t.name), to_string(t.dtype)));
+  const StTensorReader reader(c, t);  // the dtype refused, the file opened and its size checked
   if (first_element > t.elements || count > t.elements - first_element)
     throw Error(fmt::format("tensor '{}': elements {}+{} are not in its {}", t.name, first_element, count, t.elements));
   check_memory(count, sizeof(Out), fmt::format("tensor '{}' ({} values)", t.name, count));
   std::vector<Out> out(static_cast<std::size_t>(count));
-  const std::size_t size = dtype_bits(t.dtype) / 8;
-  const std::size_t per_block = (std::size_t{1} << 20) / size;
-  std::string buf(static_cast<std::size_t>(std::min<std::uint64_t>(count, per_block) * size), '\0');
-  const StFd fd(f.path);
-  if (fd.size() != f.file_size)
-    st_detail::fail(f.path, 0, fmt::format("the file changed since its header was read ({} bytes, now {})", f.file_size,
-                                           fd.size()));
-  for (std::size_t first = 0; first < out.size(); first += per_block) {
-    const std::size_t n = std::min(per_block, out.size() - first);
-    fd.read(f.data_offset + t.begin + (first_element + first) * size, buf.data(), n * size);
-    decode_into<Out>(t.dtype, std::string_view(buf.data(), n * size), std::span<Out>(out.data() + first, n));
-  }
+  reader.read(first_element, std::span<Out>(out));
   return out;
 }
 
@@ -219,11 +200,6 @@ std::vector<float> read_tensor_f32(const StCheckpoint& c, const StTensor& t) {
   return read_values<float>(c, t, 0, t.elements);
 }
 
-namespace st_detail {
-std::vector<double> read_elements(const StCheckpoint& c, const StTensor& t, std::uint64_t first, std::uint64_t count) {
-  return read_values<double>(c, t, first, count);
-}
-}  // namespace st_detail
 
 std::vector<double> tensor_from_bytes(const StFile& f, const StTensor& t, std::string_view bytes) {
   if (f.data_offset + t.end > bytes.size() || t.end < t.begin)

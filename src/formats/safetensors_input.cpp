@@ -9,6 +9,7 @@
 #include "posenc/formats/gguf.hpp"
 #include "posenc/formats/gguf_tensors.hpp"
 #include "posenc/formats/safetensors.hpp"
+#include "posenc/memory.hpp"
 #include "posenc/text.hpp"
 #include "safetensors_internal.hpp"
 
@@ -119,19 +120,49 @@ Selection select_table(const std::vector<std::uint64_t>& shape, const std::vecto
   return s;
 }
 
-/// The selected values as a table: a 2-D rest is rows × columns, a 1-D one a column, a scalar 1×1.
-NpyArray selection_table(const Selection& s, std::vector<double> v) {
-  const std::size_t rows = s.rest.empty() ? 1 : static_cast<std::size_t>(s.rest[0]);
-  const std::size_t cols = s.rest.size() == 2 ? static_cast<std::size_t>(s.rest[1]) : 1;
-  NpyArray a;
-  for (const std::uint64_t d : s.rest) a.shape.push_back(static_cast<std::size_t>(d));
-  a.values = Matrix(rows, cols, std::move(v));
-  return a;
+class StInputSource final : public st_detail::TensorInputSource {
+ public:
+  StInputSource(StCheckpoint c, const StTensor& t) : c_(std::move(c)), reader_(c_, t) {}
+  void read(std::uint64_t at, std::span<float> out) const override { reader_.read(at, out); }
+  void read(std::uint64_t at, std::span<double> out) const override { reader_.read(at, out); }
+
+ private:
+  StCheckpoint c_;
+  StTensorReader reader_;
+};
+
+class GgufInputSource final : public st_detail::TensorInputSource {
+ public:
+  GgufInputSource(GgufFile f, std::size_t tensor) : f_(std::move(f)), reader_(f_, f_.tensors[tensor]) {}
+  void read(std::uint64_t at, std::span<float> out) const override { reader_.read(at, out); }
+  void read(std::uint64_t at, std::span<double> out) const override {
+    thread_local std::vector<float> buf;
+    constexpr std::size_t kStep = 16384;
+    buf.resize(std::min(kStep, out.size()));
+    for (std::size_t done = 0; done < out.size(); done += kStep) {
+      const std::size_t n = std::min(kStep, out.size() - done);
+      reader_.read(at + done, std::span<float>(buf.data(), n));
+      std::copy(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(n), out.begin() + static_cast<std::ptrdiff_t>(done));
+    }
+  }
+
+ private:
+  GgufFile f_;
+  GgufTensorReader reader_;
+};
+
+[[noreturn]] void no_such_tensor(const std::string& input, const std::string& path, const std::string& base,
+                                 std::vector<std::string> names) {
+  throw Error(fmt::format("--input '{}': no tensor {} in '{}'{} ('posenc tensors {}' lists its {})", printable(input),
+                          st_detail::st_quoted(base), path, did_you_mean(base, names), path,
+                          counted(static_cast<std::int64_t>(names.size()), "tensor", "tensors")));
 }
 
-/// FILE.gguf:NAME[i…]: one tensor of a llama.cpp file, dequantised (gguf_tensors.hpp), shape in
-/// PyTorch order; the same selector rules as a safetensors tensor.
-NpyArray read_gguf_tensor_table(const std::string& path, const std::string& name, const std::string& input) {
+/// FILE.gguf:NAME[i…]: one tensor of a llama.cpp file (its values dequantised as
+/// gguf_tensors.hpp says), shape in PyTorch order; the same selector rules as a safetensors
+/// tensor.
+std::unique_ptr<st_detail::TensorInputSource> open_gguf_input(const std::string& path, const std::string& name,
+                                                              const std::string& input) {
   GgufFile f;
   try {
     f = read_gguf(path);
@@ -145,25 +176,28 @@ NpyArray read_gguf_tensor_table(const std::string& path, const std::string& name
   if (t == nullptr) {
     std::vector<std::string> names;
     for (const auto& x : f.tensors) names.push_back(x.name);
-    throw Error(fmt::format("--input '{}': no tensor {} in '{}'{} ('posenc tensors {}' lists its {})", printable(input),
-                            st_detail::st_quoted(base), path, did_you_mean(base, names), path,
-                            counted(static_cast<std::int64_t>(names.size()), "tensor", "tensors")));
+    no_such_tensor(input, path, base, std::move(names));
   }
-  GgufTensorData d;
+  std::vector<std::uint64_t> shape(t->dims.rbegin(), t->dims.rend());  // PyTorch order
+  const Selection s = select_table(shape, idx, input, path, t->name);
+  const std::size_t at = static_cast<std::size_t>(t - f.tensors.data());
+  std::unique_ptr<GgufInputSource> src;
   try {
-    d = read_gguf_tensor(f, *t);
+    src = std::make_unique<GgufInputSource>(std::move(f), at);
   } catch (const Error& e) {
     throw Error(fmt::format("--input {}", e.what()));
   }
-  const Selection s = select_table(std::vector<std::uint64_t>(d.shape.begin(), d.shape.end()), idx, input, path, t->name);
-  return selection_table(s, std::vector<double>(d.values.begin() + static_cast<std::ptrdiff_t>(s.first),
-                                                d.values.begin() + static_cast<std::ptrdiff_t>(s.first + s.count)));
+  src->first = s.first, src->count = s.count, src->rest = s.rest;
+  return src;
 }
 
 }  // namespace
 
-NpyArray read_tensor_table(const std::string& path, const std::string& name, const std::string& input) {
-  if (is_gguf_path(path)) return read_gguf_tensor_table(path, name, input);
+namespace st_detail {
+
+std::unique_ptr<TensorInputSource> open_tensor_input(const std::string& path, const std::string& name,
+                                                     const std::string& input) {
+  if (is_gguf_path(path)) return open_gguf_input(path, name, input);
   StCheckpoint c;
   try {
     c = open_safetensors(path);
@@ -177,18 +211,37 @@ NpyArray read_tensor_table(const std::string& path, const std::string& name, con
   if (t == nullptr) {
     std::vector<std::string> names;
     for (const auto& x : c.tensors) names.push_back(x.name);
-    throw Error(fmt::format("--input '{}': no tensor {} in '{}'{} ('posenc tensors {}' lists its {})", printable(input),
-                            st_detail::st_quoted(base), path, did_you_mean(base, names), path,
-                            counted(static_cast<std::int64_t>(names.size()), "tensor", "tensors")));
+    no_such_tensor(input, path, base, std::move(names));
   }
   const Selection s = select_table(t->shape, idx, input, path, t->name);
-  std::vector<double> v;
+  const StTensor tensor = *t;
+  std::unique_ptr<StInputSource> src;
   try {
-    v = st_detail::read_elements(c, *t, s.first, s.count);  // only the selection's bytes
+    src = std::make_unique<StInputSource>(std::move(c), tensor);
   } catch (const Error& e) {
     throw Error(fmt::format("--input {}", e.what()));
   }
-  return selection_table(s, std::move(v));
+  src->first = s.first, src->count = s.count, src->rest = s.rest;
+  return src;
+}
+
+}  // namespace st_detail
+
+NpyArray read_tensor_table(const std::string& path, const std::string& name, const std::string& input) {
+  const auto src = st_detail::open_tensor_input(path, name, input);
+  check_memory(src->count, sizeof(double), fmt::format("tensor '{}' ({} values)", name, src->count));
+  std::vector<double> v(static_cast<std::size_t>(src->count));
+  try {
+    src->read(src->first, std::span<double>(v));
+  } catch (const Error& e) {
+    throw Error(fmt::format("--input {}", e.what()));
+  }
+  NpyArray a;
+  const std::size_t rows = src->rest.empty() ? 1 : static_cast<std::size_t>(src->rest[0]);
+  const std::size_t cols = src->rest.size() == 2 ? static_cast<std::size_t>(src->rest[1]) : 1;
+  for (const std::uint64_t d : src->rest) a.shape.push_back(static_cast<std::size_t>(d));
+  a.values = Matrix(rows, cols, std::move(v));
+  return a;
 }
 
 }  // namespace posenc::formats

@@ -1,6 +1,9 @@
 #pragma once
 // Private pieces of the safetensors reader shared by its files (safetensors*.cpp).
+#include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -8,12 +11,29 @@
 namespace posenc::formats {
 struct StCheckpoint;
 struct StTensor;
+enum class StDtype : std::uint8_t;
 }  // namespace posenc::formats
 
 namespace posenc::formats::st_detail {
 
-/// Elements [first, first + count) of a tensor, read with pread and decoded.
-std::vector<double> read_elements(const StCheckpoint& c, const StTensor& t, std::uint64_t first, std::uint64_t count);
+/// A tensor named by --input PATH:NAME[i…] (safetensors or GGUF), opened: the selection's first
+/// element and count, the selection's shape (0 to 2 axes), and reads of its elements (any
+/// thread). Errors are one line starting with "--input".
+struct TensorInputSource {
+  virtual ~TensorInputSource() = default;
+  std::uint64_t first = 0, count = 1;
+  std::vector<std::uint64_t> rest;
+  virtual void read(std::uint64_t at, std::span<float> out) const = 0;
+  virtual void read(std::uint64_t at, std::span<double> out) const = 0;
+};
+/// Opens tensor NAME (or NAME[i…]) of the checkpoint or GGUF `path`; `input` is the whole
+/// --input argument, for messages. Refuses what read_tensor_table refuses, in the same words.
+std::unique_ptr<TensorInputSource> open_tensor_input(const std::string& path, const std::string& name,
+                                                     const std::string& input);
+
+/// `n` elements of dtype `t` (decodable) at `p`, little-endian, to float32: the bits of
+/// to_f32(decode_element(...)) for each; F16, BF16 and F32 decoded in bulk.
+void decode_f32(StDtype t, const unsigned char* p, std::size_t n, float* out);
 
 /// "'name'" with control bytes and bytes that are not UTF-8 escaped (\xNN), cut at 120 bytes.
 std::string st_quoted(std::string_view name);

@@ -188,6 +188,14 @@ std::vector<Family> make_families() {
       {"gpt_neo", "", "GPT-Neo", "GPTNeoConfig", "models/gpt_neo/modeling_gpt_neo.py @ 16d622f0", R::kNone, R::kNone,
        {M::kLearned}, {{"max_position_embeddings", "2048"}, {"hidden_size", "2048"}, {"num_heads", "16"}},
        "learned absolute table wpe (max_position_embeddings rows)"},
+      // Reformer read at huggingface/transformers 20926db3 (models/reformer/modeling_reformer.py:
+      // AxialPositionEmbeddings, PositionEmbeddings); defaults from data/families/families.json.
+      {"reformer", "", "Reformer", "ReformerConfig", "models/reformer/modeling_reformer.py @ huggingface/transformers 20926db3",
+       R::kNone, R::kNone, {M::kLearned},
+       {{"axial_pos_embds", "true"}, {"axial_pos_shape", "[64, 64]"}, {"axial_pos_embds_dim", "[64, 192]"},
+        {"hidden_size", "256"}, {"max_position_embeddings", "4096"}, {"num_attention_heads", "12"}},
+       "axial position table: two trained factors broadcast over axial_pos_shape and concatenated (axial_pos_embds); "
+       "else a learned table"},
       {"opt", "", "OPT", "OPTConfig", "models/opt/modeling_opt.py", R::kNone, R::kNone, {M::kLearned},
        {{"max_position_embeddings", "2048"}, {"hidden_size", "768"}, {"num_attention_heads", "12"}},
        "learned absolute table with offset 2 (max_position_embeddings + 2 rows)"},

@@ -69,6 +69,7 @@ StoredWeights gguf_weights(const std::string& path) {
   auto f = std::make_shared<formats::GgufFile>(formats::read_gguf(path));
   StoredWeights w;
   w.source = path;
+  w.gguf = f;
   for (const auto& t : f->tensors) {
     const formats::GgufTensorInfo* tp = &t;
     std::vector<std::uint64_t> shape(t.dims.rbegin(), t.dims.rend());

@@ -41,18 +41,6 @@ bool as_rows(const std::vector<std::uint64_t>& shape, std::int64_t& rows, std::i
   return false;
 }
 
-void fill_norms(TableWeights& t) {
-  t.row_norm.assign(static_cast<std::size_t>(t.rows), 0.0);
-  for (std::int64_t i = 0; i < t.rows; ++i) {
-    double s = 0;
-    for (std::int64_t j = 0; j < t.width; ++j) {
-      const double v = t.values[static_cast<std::size_t>(i * t.width + j)];
-      s += v * v;
-    }
-    t.row_norm[static_cast<std::size_t>(i)] = std::sqrt(s);
-  }
-}
-
 /// Learned and sinusoidal 1-D tables: row offset + t holds position t.
 bool table_rule(const ModelReport& r, MechanismUse& m, const StoredTensor& st, MechanismWeights& out) {
   TableWeights t;
@@ -126,7 +114,7 @@ bool table_rule(const ModelReport& r, MechanismUse& m, const StoredTensor& st, M
                                            st.name, worst, tolerance));
     }
   }
-  fill_norms(t);
+  fill_row_norms(t);
   if (t.padding_row >= 0 && t.padding_row < t.rows && t.row_norm[static_cast<std::size_t>(t.padding_row)] == 0)
     out.findings.push_back(fmt::format("row {} (padding) is all zeros: created with padding_idx, never trained",
                                        t.padding_row));
@@ -165,7 +153,7 @@ RopeTensorWeights rope_tensor(const StoredTensor& st, const std::vector<double>*
   t.tolerance = dtype_tolerance(st.dtype);
   if (expected != nullptr && expected->size() == t.stored.size()) {
     t.expected = *expected;
-    double worst = 0;
+    double worst = -1;  // pair 0 when every pair agrees exactly
     for (std::size_t i = 0; i < t.stored.size(); ++i) {
       const double d = std::abs(t.stored[i] - t.expected[i]) / std::abs(t.expected[i]);
       if (!(d <= worst)) {
@@ -173,7 +161,7 @@ RopeTensorWeights rope_tensor(const StoredTensor& st, const std::vector<double>*
         t.worst_pair = static_cast<std::int64_t>(i);
       }
     }
-    t.max_rel_diff = worst;
+    t.max_rel_diff = std::max(worst, 0.0);
   }
   return t;
 }
@@ -219,6 +207,10 @@ bool rope_rule(const ModelReport& r, MechanismUse& m, const StoredWeights& w, Me
     if (!mine) continue;
     out.rope.push_back(rope_tensor(st, inv_freq));
   }
+  if (r.input == "gguf") {
+    if (w.gguf != nullptr) gguf_rope_expectations(*w.gguf, out.rope, out.findings);
+    return !out.rope.empty();
+  }
   for (std::size_t i = 0; i < out.rope.size(); ++i) {
     const auto& t = out.rope[i];
     // Identical buffers in every layer (convert_llama_weights_to_hf writes one per layer): one finding.
@@ -234,11 +226,6 @@ bool rope_rule(const ModelReport& r, MechanismUse& m, const StoredWeights& w, Me
           "(a non-persistent buffer), code that loads the buffer uses the stored one",
           t.tensor, more, *t.max_rel_diff, t.worst_pair, t.stored[static_cast<std::size_t>(t.worst_pair)],
           t.expected[static_cast<std::size_t>(t.worst_pair)]));
-    } else if (!t.stored.empty() && t.expected.empty() && r.input == "gguf") {
-      out.findings.push_back(fmt::format("{} is stored ({} values): llama.cpp divides θ_i by value i{}", t.tensor,
-                                         t.stored.size(),
-                                         t.tensor == "rope_freqs.weight" ? " (llama3-style scaling travels this way)"
-                                                                         : " (LongRoPE: long or short by context)"));
     }
   }
   if (out.rope.size() > 1 && std::all_of(out.rope.begin(), out.rope.end(), [&](const RopeTensorWeights& t) {
@@ -249,6 +236,18 @@ bool rope_rule(const ModelReport& r, MechanismUse& m, const StoredWeights& w, Me
 }
 
 }  // namespace
+
+void fill_row_norms(TableWeights& t) {
+  t.row_norm.assign(static_cast<std::size_t>(t.rows), 0.0);
+  for (std::int64_t i = 0; i < t.rows; ++i) {
+    double s = 0;
+    for (std::int64_t j = 0; j < t.width; ++j) {
+      const double v = t.values[static_cast<std::size_t>(i * t.width + j)];
+      s += v * v;
+    }
+    t.row_norm[static_cast<std::size_t>(i)] = std::sqrt(s);
+  }
+}
 
 bool attach_mechanism_weights(const ModelReport& r, MechanismUse& m, const StoredWeights& w) {
   auto out = std::make_shared<MechanismWeights>();
@@ -268,7 +267,11 @@ bool attach_mechanism_weights(const ModelReport& r, MechanismUse& m, const Store
       key = "model.encoder.embed_positions.weight";  // Whisper's encoder table, stored although fixed
     std::string ambiguous;
     const StoredTensor* st = key.empty() ? nullptr : w.find(key, &ambiguous);
-    if (st != nullptr) found = table_rule(r, m, *st, *out);
+    if (weight_value_of<std::vector<std::int64_t>>(m, "axial_pos_shape") != nullptr) {
+      found = axial_table_rule(m, w, *out);  // Reformer: two factors build the table
+    } else if (st != nullptr) {
+      found = table_rule(r, m, *st, *out);
+    }
     if (!ambiguous.empty())
       m.notes.push_back(fmt::format("weights: several tensors end with '{}': none read for this table", ambiguous));
   }

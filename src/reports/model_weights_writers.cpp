@@ -39,7 +39,10 @@ std::string row_ranges(const std::vector<std::int64_t>& v) {
 }
 
 void table_text(const models::TableWeights& t, std::ostream& out) {
-  out << fmt::format("  weights: {} {} {}\n", t.tensor, t.dtype, weights_shape_text(t.shape));
+  out << fmt::format("  weights: {} {} {}{}\n", t.tensor, t.dtype, weights_shape_text(t.shape),
+                     t.part_tensors.empty() ? "" : " (built)");
+  for (std::size_t i = 0; i < t.part_tensors.size(); ++i)
+    out << fmt::format("    part: {} {}\n", t.part_tensors[i], weights_shape_text(t.part_shapes[i]));
   out << fmt::format("    rule: {}\n", t.rule);
   out << fmt::format("    rows used: {}-{} of {} (position 0: row {}); unused rows: {}\n", t.first_row, t.last_row, t.rows,
                      t.first_row, row_ranges(t.unused_rows));
@@ -92,7 +95,7 @@ void rope_text(const std::vector<models::RopeTensorWeights>& v, std::ostream& ou
     if (same > 1) out << fmt::format(" (and {} more, the same values, to {})", same - 1, v[i + same - 1].tensor);
     i += same - 1;
     if (t.max_rel_diff)
-      out << fmt::format(": max relative difference from the config's {:.3g} (pair {}; {} rounding: {:.0e})\n",
+      out << fmt::format(": max relative difference from the expected values {:.3g} (pair {}; {} rounding: {:.0e})\n",
                          *t.max_rel_diff, t.worst_pair, t.dtype, t.tolerance);
     else
       out << fmt::format(": stored values {}{}\n", t.stored.empty() ? 0.0 : t.stored.front(),
@@ -117,6 +120,12 @@ void weights_json(const models::MechanismUse& m, json& mechanism) {
     json j = {{"tensor", t.tensor}, {"dtype", t.dtype}, {"shape", t.shape}, {"first_row", t.first_row},
               {"rows_used", {t.first_row, t.last_row}}, {"unused_rows", t.unused_rows}, {"row_norm", weights_numbers(t.row_norm)}};
     if (t.formula_max_abs_diff) j["formula_max_abs_diff"] = weights_num(*t.formula_max_abs_diff);
+    if (!t.part_tensors.empty()) {
+      json parts = json::array();
+      for (std::size_t i = 0; i < t.part_tensors.size(); ++i)
+        parts.push_back({{"tensor", t.part_tensors[i]}, {"shape", t.part_shapes[i]}});
+      j["parts"] = parts;
+    }
     mechanism["weights"] = j;
     json s = {{"rule", t.rule}, {"padding_row", t.padding_row >= 0 ? json(t.padding_row) : json(nullptr)},
               {"findings", w.findings}};

@@ -17,6 +17,9 @@
 
 #include "cli/cli_helpers.hpp"
 #include "posenc/error.hpp"
+#include "posenc/formats/output.hpp"
+#include "posenc/formats/tensor_table.hpp"
+#include "posenc/formats/writers.hpp"
 
 namespace st = posenc::formats;
 using Catch::Contains;
@@ -496,5 +499,54 @@ TEST_CASE("safetensors: --input FILE:NAME reads a tensor as a table", "[safetens
   const CliResult ok = run_cli({"generate", "--input", file + ":wpe.weight", "-o", "-", "--format", "csv"});
   CHECK(ok.code == 0);
   CHECK_THAT(ok.out, Contains("3,4,5"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("safetensors: a tensor read as it is written (open_tensor_table)", "[safetensors]") {
+  const auto dir = st_temp_dir("stream");
+  StWriter w = table_2x3();
+  std::string cube;  // 2 x 2 x 3 F32: value = 100 i + 10 j + k
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j)
+      for (int k = 0; k < 3; ++k) cube += le<float>({static_cast<float>(100 * i + 10 * j + k)});
+  w.entries.push_back({"cube", "F32", {2, 2, 3}, cube});
+  std::string big;  // 4096 x 8 F16, every value 1.5 (0x3E00)
+  for (int i = 0; i < 4096 * 8; ++i) big += u16s({0x3E00});
+  w.entries.push_back({"big", "F16", {4096, 8}, big});
+  const std::string file = (dir / "m.safetensors").string();
+  st_write(file, w.bytes());
+
+  CHECK(posenc::formats::open_tensor_table(file, {}, nullptr) == nullptr);  // not FILE:NAME
+  // The selection and --rows as read_input applies them: cube[1] rows 1: is the row 110, 111, 112.
+  posenc::formats::ReadOptions rows;
+  rows.rows = "1:";
+  std::vector<std::string> notes;
+  const auto t = posenc::formats::open_tensor_table(file + ":cube[1]", rows, &notes);
+  REQUIRE(t != nullptr);
+  CHECK(t->info().shape == std::vector<std::size_t>{1, 3});
+  CHECK(t->info().first_position == 1);
+  REQUIRE(notes.size() == 1);
+  CHECK_THAT(notes[0], Contains("--rows 1:: rows 1 … 1 of"));
+  std::vector<double> d(3);
+  t->fill(0, 1, d);
+  CHECK(d == std::vector<double>{110.0, 111.0, 112.0});
+  const auto col = posenc::formats::open_tensor_table(file + ":ln.bias", {}, nullptr);
+  std::vector<float> f(3);
+  col->fill_f32(0, 3, f);
+  CHECK(f == std::vector<float>{1.0f, -2.0f, 0.5f});  // binary16 0x3C00, 0xC000, 0x3800
+
+  // The tensor's file shrinks while it is written: the run fails naming the byte, and the
+  // existing output keeps its bytes (no partial file, no temporary left).
+  const std::string out = (dir / "out.npy").string();
+  st_write(out, "old");
+  const auto streamed = posenc::formats::open_tensor_table(file + ":big", {}, nullptr);
+  std::filesystem::resize_file(file, std::filesystem::file_size(file) - 4096);
+  CHECK_THROWS_WITH(posenc::formats::write_atomically(
+                        out, true,
+                        [&](std::ostream& s) { posenc::formats::write_npy(*streamed, s, posenc::formats::DType::kFloat32); }),
+                    Contains("m.safetensors': byte ") && Contains("the file shrank while it was read"));
+  std::ifstream in(out, std::ios::binary);
+  CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == "old");
+  CHECK(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()) == 2);
   std::filesystem::remove_all(dir);
 }

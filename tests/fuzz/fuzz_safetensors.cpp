@@ -2,14 +2,18 @@
 // header or throw Error; every tensor of a parsed file must then decode to exactly its element
 // count (or throw Error for a dtype posenc does not read); the same bytes as a sharded index
 // must parse or throw Error.
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
+#include <vector>
 
 #include "posenc/error.hpp"
 #include "posenc/formats/safetensors.hpp"
 #include "posenc/memory.hpp"
+#include "posenc/table.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   posenc::set_memory_limit(std::uint64_t{64} << 20);
@@ -30,6 +34,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       try {
         const auto v = f::tensor_from_bytes(file, t, bytes);
         if (v.size() != t.elements) __builtin_trap();
+        // The float32 decoding (bulk F16/BF16/F32 paths) gives the bits of the double rounded.
+        std::vector<float> w(v.size());
+        f::decode_elements(t.dtype, bytes.substr(file.data_offset + t.begin, t.bytes()), std::span<float>(w));
+        for (std::size_t i = 0; i < v.size(); ++i)
+          if (std::bit_cast<std::uint32_t>(w[i]) != std::bit_cast<std::uint32_t>(posenc::to_f32(v[i]))) __builtin_trap();
       } catch (const posenc::Error&) {
         if (f::is_decodable(t.dtype) && t.elements < 1000000) __builtin_trap();  // only the dtype or memory refuses
       }

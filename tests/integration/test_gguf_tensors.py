@@ -172,4 +172,30 @@ with tempfile.TemporaryDirectory() as tmp:
     r = subprocess.run([POSENC, "generate", "--input", f"{path}:nope"], capture_output=True, text=True)
     expect(r.returncode == 2 and r.stderr.count("\n") == 1 and "no tensor 'nope'" in r.stderr, f"missing tensor: {r.stderr}")
 
+    # The streamed float32 .npy (generate reads the tensor block by block as it writes): a Q4_K
+    # table, --rows on it, and single values of a 1-D Q4_0 vector cut out of the middle of their
+    # blocks (NAME[i]: the block is decoded aside), each against ggml_reference bit for bit.
+    q4k = random_blocks(rng, 12, 6)  # ne [512, 3]: three rows of two blocks
+    q40 = random_blocks(rng, 2, 3)  # ne [96]
+    with open(path, "wb") as fh:
+        fh.write(gguf_bytes([("k", [512, 3], 12, q4k), ("v", [96], 2, q40)]))
+    want_k = ref.dequantize(12, q4k).reshape(3, 512)
+    want_v = ref.dequantize(2, q40)
+
+    def npy(name, *extra):
+        out = os.path.join(tmp, "s.npy")
+        r = subprocess.run([POSENC, "generate", "--input", f"{path}:{name}", "--dtype", "float32", "-o", out, *extra],
+                           capture_output=True, text=True)
+        return (np.load(out) if r.returncode == 0 else None), r
+
+    got, r = npy("k")
+    expect(got is not None and same_or_both_nan(got, want_k), f"streamed Q4_K table = ggml's ({r.stderr})")
+    got, r = npy("k", "--rows", "1:3")
+    expect(got is not None and same_or_both_nan(got, want_k[1:3]), f"streamed Q4_K --rows 1:3 ({r.stderr})")
+    picks = [0, 31, 32, 45, 95]
+    got = [npy(f"v[{i}]")[0] for i in picks]
+    expect(all(g is not None and g.shape == (1, 1) for g in got)
+           and same_or_both_nan(np.array([g[0, 0] for g in got], np.float32), want_v[picks]),
+           f"Q4_0 values cut out of their blocks: {got} want {want_v[picks]}")
+
 finish()

@@ -219,6 +219,40 @@ with tempfile.TemporaryDirectory() as tmp:
     want = neighbour_cos(sig.astype(float), [(y * 3 + x, y * 3 + x + 1) for y in range(3) for x in range(2)])
     expect(abs(s.get("neighbour_cosine_mean", 9) - np.mean(want)) < 1e-12, "siglip: grid neighbours")
 
+    # Reformer's axial table. Config: ReformerModelTester's defaults (huggingface/transformers
+    # tests/models/reformer/test_modeling_reformer.py @ 01841b341b64: hidden_size 32, axial_pos_shape
+    # [4, 8], axial_pos_embds_dim [16, 16], max_position_embeddings 512, axial_pos_embds true).
+    # Expected: AxialPositionEmbeddings.forward transcribed in numpy (each factor broadcast to
+    # axial_pos_shape, concatenated on the last axis, reshaped to 32 rows).
+    reformer_cfg = {"model_type": "reformer", "hidden_size": 32, "num_attention_heads": 2, "attention_head_size": 16,
+                    "attn_layers": ["local", "local"], "max_position_embeddings": 512, "axial_pos_embds": True,
+                    "axial_pos_shape": [4, 8], "axial_pos_embds_dim": [16, 16], "is_decoder": True,
+                    "_source": "huggingface/transformers tests/models/reformer/test_modeling_reformer.py @ "
+                               "01841b341b64ab547cd2e30f09cb9c74929f50f2, ReformerModelTester.__init__ defaults"}
+    w0, w1 = f32(rng.standard_normal((4, 1, 16))), f32(rng.standard_normal((1, 8, 16)))
+    built = np.concatenate([np.broadcast_to(w0, (4, 8, 16)), np.broadcast_to(w1, (4, 8, 16))], axis=-1).reshape(32, 32)
+    built = built.astype(np.float64)
+    names = ["reformer.embeddings.position_embeddings.weights.0", "reformer.embeddings.position_embeddings.weights.1"]
+    for label, cfg, used in (("tester config", reformer_cfg, 32),
+                             ("max_position_embeddings 20 (a variant)", dict(reformer_cfg, max_position_embeddings=20), 20)):
+        rep = report(folder(tmp, f"reformer{used}", cfg, {names[0]: w0, names[1]: w1}))
+        m = mech(rep, "learned")
+        wt, s = m.get("weights", {}), m.get("weights_summary", {})
+        expect(wt.get("shape") == [32, 32] and wt.get("parts") == [{"tensor": names[0], "shape": [4, 1, 16]},
+                                                                    {"tensor": names[1], "shape": [1, 8, 16]}],
+               f"reformer {label}: the built table's shape and its two parts ({wt})")
+        expect(wt.get("rows_used") == [0, used - 1] and wt.get("unused_rows") == list(range(used, 32))
+               and wt.get("first_row") == 0, f"reformer {label}: rows used ({wt.get('rows_used')}, {wt.get('unused_rows')})")
+        expect(close(wt.get("row_norm", []), np.linalg.norm(built, axis=1), 1e-12),
+               f"reformer {label}: row norms of concat(weights.0[i0], weights.1[i1])")
+        want = neighbour_cos(built, [(i, i + 1) for i in range(used - 1)])
+        expect(abs(s.get("neighbour_cosine_mean", 9) - np.mean(want)) < 1e-12,
+               f"reformer {label}: neighbour cosine over the used rows ({s.get('neighbour_cosine_mean')}, {np.mean(want)})")
+    rep = report(folder(tmp, "reformer_bad", reformer_cfg, {names[0]: w0, names[1]: f32(np.zeros((1, 4, 16)))}))
+    m = mech(rep, "learned")
+    expect("weights" not in m and any("has shape [1, 4, 16]" in n and "[1, 8, 16]" in n for n in m.get("notes", [])),
+           f"reformer: a factor of the wrong shape is named, no table built ({m.get('notes')})")
+
     # T5: the bias of each stack, buckets x heads, as stored.
     eb, db = f32(rng.standard_normal((4, 2))), f32(rng.standard_normal((4, 2)))
     rep = report(folder(tmp, "t5", {"model_type": "t5", "relative_attention_num_buckets": 4, "num_heads": 2, "d_model": 8,
@@ -300,4 +334,66 @@ with tempfile.TemporaryDirectory() as tmp:
     t = run("model", gguf, text=True)
     expect(t.returncode == 0 and "weights: position_embd.weight F32 [6, 8]" in t.stdout and "rule: row t holds position t" in t.stdout,
            f"gguf gpt2: the text report shows the tensor and its rule ({t.stderr.strip()[:200]})")
+
+    # A llama GGUF's rope_freqs.weight (n_rot 16: 8 pairs, freq_base 500000). Expected: llama.cpp's
+    # convert_hf_to_gguf.py LlamaModel.generate_extra_tensors transcribed in numpy float32 (torch
+    # float32 frequencies and wavelengths). convert_hf_to_gguf.py writes no llama3 keys: without
+    # them the report says it cannot predict the tensor; with factor, low/high_freq_factor and the
+    # original context written as keys (as some other converters do) the tensor is compared.
+    def llama3_factors(base, dim, factor, low, high, old):
+        freqs = np.float32(1.0) / (np.float32(base) ** (np.arange(0, dim, 2, dtype=np.float32) / np.float32(dim)))
+        out = []
+        for freq in freqs:
+            wavelen = np.float32(2 * np.pi) / freq
+            if wavelen < old / high:
+                out.append(1.0)
+            elif wavelen > old / low:
+                out.append(factor)
+            else:
+                smooth = (np.float32(old) / wavelen - np.float32(low)) / np.float32(high - low)
+                out.append(np.float32(1) / ((np.float32(1) - smooth) / np.float32(factor) + smooth))
+        return np.array(out, dtype=np.float32)
+
+    def llama_gguf(path, extra_keys, rope_tensors):
+        def kv(k, t, v):
+            packed = {4: lambda: struct.pack("<I", v), 6: lambda: struct.pack("<f", v), 8: lambda: s_(v)}[t]()
+            return s_(k) + struct.pack("<I", t) + packed
+        keys = [("general.architecture", 8, "llama"), ("llama.context_length", 4, 131072), ("llama.embedding_length", 4, 64),
+                ("llama.block_count", 4, 1), ("llama.attention.head_count", 4, 4), ("llama.rope.dimension_count", 4, 16),
+                ("llama.rope.freq_base", 6, 500000.0)] + extra_keys
+        head = b"GGUF" + struct.pack("<IQQ", 3, len(rope_tensors), len(keys)) + b"".join(kv(*k) for k in keys)
+        data = b""
+        for name, a in rope_tensors:
+            head += s_(name) + struct.pack("<IQ", 1, a.size) + struct.pack("<IQ", 0, len(data))
+            blob = a.astype("<f4").tobytes()
+            data += blob + b"\0" * (-len(blob) % 32)
+        head += b"\0" * (-len(head) % 32)
+        open(path, "wb").write(head + data)
+
+    want = llama3_factors(500000.0, 16, 8.0, 1.0, 4.0, 64)  # old context 64: the three bands all occur
+    expect(1.0 in want and 8.0 in want and np.any((want > 1) & (want < 8)), f"llama3 test factors span the bands: {want}")
+    llama3_keys = [("llama.rope.scaling.type", 8, "none"), ("llama.rope.scaling.factor", 6, 8.0),
+                   ("llama.rope.scaling.low_freq_factor", 6, 1.0), ("llama.rope.scaling.high_freq_factor", 6, 4.0),
+                   ("llama.rope.scaling.original_context_length", 4, 64)]
+    cases = (("no llama3 keys", [], want, None), ("llama3 keys, right tensor", llama3_keys, want, "agrees"),
+             ("llama3 keys, pair 5 off by 1%", llama3_keys, np.where(np.arange(8) == 5, want * np.float32(1.01), want),
+              "differs"))
+    for label, keys, stored, verdict in cases:
+        path = os.path.join(tmp, "llama3.gguf")
+        llama_gguf(path, keys, [("rope_freqs.weight", f32(stored)), ("rope_factors_long.weight", f32(np.ones(8)))])
+        rep = report(path)
+        m = mech(rep, "rope")
+        tensors = {t.get("tensor"): t for t in m.get("weights", [])} if isinstance(m.get("weights"), list) else {}
+        rf = tensors.get("rope_freqs.weight", {})
+        notes = " | ".join(m.get("notes", []))
+        if verdict is None:
+            expect(rf.get("expected") is None and "rope_freqs.weight (8 values, 1 to 8) has no expected values here" in notes
+                   and "llama.rope.scaling.low_freq_factor" in notes and "posenc rope diff" in notes,
+                   f"gguf {label}: says it cannot predict rope_freqs and why ({notes[:400]})")
+        else:
+            expect(close(rf.get("expected", []), want.astype(float), 1e-6 * 8), f"gguf {label}: expected = numpy's llama3 factors ({rf.get('expected')})")
+            expect(f"rope_freqs.weight {verdict} " in notes and (verdict == "agrees" or "pair 5" in notes),
+                   f"gguf {label}: the finding ({notes[:400]})")
+        expect("rope_factors_long.weight (8 values) has no expected values here" in notes and "long_factor" in notes,
+               f"gguf {label}: LongRoPE factors cannot be predicted from keys, said so ({notes[:300]})")
 finish()

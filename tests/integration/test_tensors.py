@@ -107,6 +107,26 @@ with tempfile.TemporaryDirectory() as tmp:
            and "stack[0]' (a [3, 4] table)" in r.stderr, f"a 3-D tensor is refused with the selector: {r.stderr}")
     expect(not os.path.exists(os.path.join(tmp, "x.npy")), "nothing written for a refused tensor")
 
+    # float32 out, read as it is written: every F16 and every BF16 bit pattern, and F32 with
+    # signalling and quiet NaNs, against numpy's astype(float32) (BF16 as bits << 16): the same
+    # bits for every number; a NaN stays a NaN of its sign (posenc writes the quiet NaN).
+    every = np.arange(65536, dtype=np.uint32).astype(np.uint16)
+    f32 = np.array([0x7f800001, 0xff800001, 0x7fc00001, 0x7f800000, 0x00000001, 0x80000000, 0x3f800000],
+                   np.uint32).view(np.float32)
+    allbits = os.path.join(tmp, "bits.safetensors")
+    save(allbits, {"half": every.view(np.float16).reshape(256, 256), "bf": every.reshape(256, 256), "single": f32})
+    out32 = os.path.join(tmp, "f32.npy")
+    for name, want in (("half", every.view(np.float16).astype(np.float32).reshape(256, 256)),
+                       ("bf", bf16_values(every).reshape(256, 256)), ("single", f32.reshape(7, 1))):
+        r = run("generate", "--input", f"{allbits}:{name}", "--dtype", "float32", "-o", out32, text=True)
+        got = np.load(out32) if r.returncode == 0 else np.zeros(0, np.float32)
+        nan = np.isnan(want)
+        expect(got.shape == want.shape and got.dtype == np.float32
+               and np.array_equal(got[~nan].view(np.uint32), want[~nan].view(np.uint32))
+               and np.isnan(got[nan]).all() and np.array_equal(np.signbit(got[nan]), np.signbit(want[nan])),
+               f"--input {name} --dtype float32: numpy's float32 bits ({r.stderr})")
+        expect("holds nan values" in r.stderr, f"{name}: the nan warning ({r.stderr})")
+
     # The analyses: cosine similarity against numpy, and each command runs.
     r = run("similarity", "--input", single + ":transformer.wpe.weight", "--metric", "cosine", "--dtype", "float64",
             "--format", "npy", "-o", "-")

@@ -38,6 +38,32 @@ GgufTensorData read_gguf_tensor(const GgufFile& f, const GgufTensorInfo& t);
 /// Same, from the bytes of the whole file held in memory (what parse_gguf read): tests, fuzzing.
 GgufTensorData gguf_tensor_from_bytes(const GgufFile& f, const GgufTensorInfo& t, std::string_view bytes);
 
+/// One tensor's elements read on demand, by ranges: read() preads only the blocks that hold the
+/// elements asked for (1 MiB at a time through a per-thread buffer, never the whole tensor) and
+/// dequantises them as read_gguf_tensor does (same values, bit for bit). read() may be called
+/// from several threads at once.
+class GgufTensorReader {
+ public:
+  /// Checks the tensor's rules as read_gguf_tensor does (same one-line errors), opens f.name and
+  /// checks that its size is still the header's.
+  GgufTensorReader(const GgufFile& f, const GgufTensorInfo& t);
+  ~GgufTensorReader();
+  GgufTensorReader(const GgufTensorReader&) = delete;
+  GgufTensorReader& operator=(const GgufTensorReader&) = delete;
+
+  std::uint64_t elements() const { return elements_; }
+  /// Elements [first, first + out.size()) in row-major order; throws Error when they are not all
+  /// in the tensor or the file cannot be read.
+  void read(std::uint64_t first, std::span<float> out) const;
+
+ private:
+  std::string file_, name_;
+  std::uint32_t type_ = 0;
+  bool big_endian_ = false;
+  std::uint64_t start_ = 0, elements_ = 0, block_ = 1, block_bytes_ = 4;
+  int fd_ = -1;
+};
+
 /// Decodes whole blocks of ggml type `type` (ggml_type_dequantised) from `blocks` into `out`,
 /// which holds exactly (blocks.size() / block bytes) * block elements values; `big_endian`:
 /// every multi-byte field (f16 scales, Q5's 32-bit high bits, IQ4_XS's scales_h, F32/F16/BF16

@@ -130,6 +130,35 @@ std::vector<float> read_tensor_f32(const StCheckpoint& c, const StTensor& t);
 /// Same, from a file held in memory (what parse_safetensors read).
 std::vector<double> tensor_from_bytes(const StFile& f, const StTensor& t, std::string_view bytes);
 
+/// One tensor's elements read on demand, by ranges: each read() preads just the bytes of the
+/// elements asked for (in chunks of 256 KiB through a per-thread buffer, never the whole tensor)
+/// and decodes them. read() may be called from several threads at once. The float32 read gives
+/// the bits of the float64 read rounded to float32 (F16, BF16 and F32 exactly; a NaN keeps its
+/// sign and is quiet), decoding F16, BF16 and F32 in bulk.
+class StTensorReader {
+ public:
+  /// Refuses a dtype that is not decodable ("FILE: byte B: tensor 'NAME': dtype ..."), opens
+  /// the tensor's file and checks that its size is still the header's.
+  StTensorReader(const StCheckpoint& c, const StTensor& t);
+  ~StTensorReader();
+  StTensorReader(const StTensorReader&) = delete;
+  StTensorReader& operator=(const StTensorReader&) = delete;
+
+  const StTensor& tensor() const { return t_; }
+  /// Elements [first, first + out.size()) into `out`; throws Error when they are not all in the
+  /// tensor or the file cannot be read ("FILE: byte B: cannot read N bytes: ...").
+  void read(std::uint64_t first, std::span<float> out) const;
+  void read(std::uint64_t first, std::span<double> out) const;
+
+ private:
+  template <class Out>
+  void read_into(std::uint64_t first, std::span<Out> out) const;
+  StTensor t_;
+  std::string path_;
+  std::uint64_t base_ = 0;  ///< file byte of the tensor's first element
+  int fd_ = -1;
+};
+
 /// `--input PATH:NAME` split: {PATH, NAME} when the part before a ':' names a .safetensors
 /// file, a `.index.json` or a folder; else {}.
 std::pair<std::string, std::string> split_tensor_input(const std::string& input);

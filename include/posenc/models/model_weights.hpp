@@ -44,6 +44,11 @@ struct TableWeights {
   std::string rule;                   ///< the row rule, for people
   std::int64_t grid_rows = 0, grid_cols = 0;  ///< a patch grid (0 when the table is 1-D)
   bool class_token = false;           ///< a class-token row precedes the grid (row first_row)
+  /// A table built from several stored tensors (Reformer's axial weights.0 and weights.1): each
+  /// tensor's name and stored shape; `tensor` then names them all and `shape` is the built
+  /// table's [rows, width].
+  std::vector<std::string> part_tensors;
+  std::vector<std::vector<std::uint64_t>> part_shapes;
   std::optional<TableStatistics> statistics;  ///< filled by analysis::add_weight_statistics
 };
 
