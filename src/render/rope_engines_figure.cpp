@@ -31,4 +31,34 @@ LineFigure rope_engines_figure(const rope::RopeEnginesReport& r) {
   return f;
 }
 
+LineFigure rope_engines_figure(const rope::ModelEnginesReport& m) {
+  if (m.ropes.size() == 1 && m.ropes.front().layer_type.empty()) return rope_engines_figure(m.ropes.front().report);
+  LineFigure f;
+  for (std::size_t k = 0; k < m.ropes.size(); ++k) {
+    const auto& t = m.ropes[k];
+    LineFigure one = rope_engines_figure(t.report);
+    if (k == 0) {
+      f = one;
+      f.panels.clear();
+      f.title += " (every rope)";
+      f.subtitle = fmt::format("a sequence of {} tokens; --tol {:g}; pairs without a difference leave a gap", t.report.len,
+                               t.report.tol);
+      f.heading = fmt::format("{} layers ({}): |Δθ| / θ", t.layer_type, to_string(t.report.config.scaling));
+    } else {
+      LineFigure main = one;
+      main.panels.clear();
+      main.title = fmt::format("{} layers ({}): |Δθ| / θ", t.layer_type, to_string(t.report.config.scaling));
+      f.panels.push_back(std::move(main));
+    }
+    for (auto& p : one.panels) {
+      p.title = fmt::format("{} layers: {}", t.layer_type, p.title);
+      p.x = one.x;
+      p.x_label = one.x_label;
+      f.panels.push_back(std::move(p));
+    }
+  }
+  f.height = 380 * static_cast<int>(m.ropes.size());
+  return f;
+}
+
 }  // namespace posenc::render

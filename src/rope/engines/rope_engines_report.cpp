@@ -65,6 +65,10 @@ bool RopeEnginesReport::within() const {
   return std::all_of(rows.begin(), rows.end(), [](const RopeEngineRow& r) { return !r.ok || r.within; });
 }
 
+bool ModelEnginesReport::within() const {
+  return std::all_of(ropes.begin(), ropes.end(), [](const RopeTypeEngines& t) { return t.report.within(); });
+}
+
 RopeEnginesReport compare_engines(const RopeConfig& c, std::int64_t len, double tol) {
   RopeEnginesReport rep;
   rep.config = c;
