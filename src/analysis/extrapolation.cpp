@@ -79,66 +79,116 @@ std::vector<std::vector<double>> extrapolation_qk(std::int64_t samples, std::uin
   return out;
 }
 
-std::vector<double> rope_attention_entropy(std::span<const double> theta, const std::vector<std::vector<double>>& qk,
-                                           std::span<const std::int64_t> lengths, double scale) {
+namespace {
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define POSENC_ENTROPY_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define POSENC_ENTROPY_CLONES
+#endif
+
+// x[s] = Σ_i (cre[i][s]·c[i] − cim[i][s]·sn[i]) for every sample s, each sum taken over i in
+// order (the same additions as one sample at a time): the samples are the vector lanes. The
+// build does not contract into FMA (-ffp-contract=off), so every clone gives the same bits.
+POSENC_ENTROPY_CLONES void entropy_logits(const double* __restrict cre, const double* __restrict cim,
+                                          const double* __restrict c, const double* __restrict sn, std::size_t pairs,
+                                          std::size_t samples, double* __restrict x) {
+  for (std::size_t s = 0; s < samples; ++s) x[s] = 0;
+  for (std::size_t i = 0; i < pairs; ++i) {
+    const double ci = c[i], si = sn[i];
+    const double* re = cre + i * samples;
+    const double* im = cim + i * samples;
+    for (std::size_t s = 0; s < samples; ++s) x[s] += re[s] * ci - im[s] * si;
+  }
+}
+
+}  // namespace
+
+std::vector<std::vector<double>> rope_attention_entropies(std::span<const double> theta,
+                                                          const std::vector<std::vector<double>>& qk,
+                                                          std::span<const std::int64_t> lengths,
+                                                          std::span<const double> scales) {
   const std::size_t pairs = theta.size();
   const std::size_t samples = qk.size() / 2;
-  // c_i = q̃_i · conj(k̃_i) per sample; the logit at offset Δ is scale·Σ Re[c_i e^{iΔθ_i}].
+  // c_i = q̃_i · conj(k̃_i) per sample; the logit at offset Δ is scale·Σ Re[c_i e^{iΔθ_i}]. Stored
+  // pair-major (pair i's samples side by side) for entropy_logits.
   std::vector<double> cre(samples * pairs), cim(samples * pairs);
   for (std::size_t s = 0; s < samples; ++s)
     for (std::size_t i = 0; i < pairs; ++i) {
       const double qa = qk[2 * s][2 * i], qb = qk[2 * s][2 * i + 1];
       const double ka = qk[2 * s + 1][2 * i], kb = qk[2 * s + 1][2 * i + 1];
-      cre[s * pairs + i] = qa * ka + qb * kb;
-      cim[s * pairs + i] = qb * ka - qa * kb;
+      cre[i * samples + s] = qa * ka + qb * kb;
+      cim[i * samples + s] = qb * ka - qa * kb;
     }
-  // Streaming softmax per sample: running max m, Z = Σ e^{x−m}, W = Σ x·e^{x−m}; H = m + ln Z − W/Z.
-  std::vector<double> m(samples, -INFINITY), z(samples, 0.0), w(samples, 0.0);
-  std::vector<double> out;
+  // Streaming softmax per scale and sample: running max m, Z = Σ e^{x−m}, W = Σ x·e^{x−m};
+  // H = m + ln Z − W/Z.
+  const std::size_t k = scales.size();
+  std::vector<double> m(k * samples, -INFINITY), z(k * samples, 0.0), w(k * samples, 0.0);
+  std::vector<std::vector<double>> out(k);
   const std::int64_t last = lengths.empty() ? 0 : lengths.back();
   std::size_t next = 0;
-  // cos and sin of blocks of offsets on the worker threads; the softmax sums on this thread, in
-  // offset order (the same operations in the same order as one loop).
+  // cos, sin and the unscaled logits of blocks of offsets on the worker threads (one sum serves
+  // every scale: x·scale after the sum, as before); the softmax sums on this thread, in offset
+  // order (the same operations in the same order as one loop).
   constexpr std::size_t kBlock = 1024;
-  pipeline<std::vector<double>>(
+  struct Buffer {
+    std::vector<double> cs, sn, x;
+  };
+  pipeline<Buffer>(
       static_cast<std::size_t>(std::max<std::int64_t>(last, 0)), kBlock,
-      [&](std::size_t first, std::size_t count, std::vector<double>& buf) {
-        buf.resize(2 * count * pairs);
-        for (std::size_t j = 0; j < count; ++j)
+      [&](std::size_t first, std::size_t count, Buffer& buf) {
+        buf.cs.resize(pairs);
+        buf.sn.resize(pairs);
+        buf.x.resize(count * samples);
+        for (std::size_t j = 0; j < count; ++j) {
           for (std::size_t i = 0; i < pairs; ++i) {
             const double a = static_cast<double>(first + j) * theta[i];
-            buf[2 * j * pairs + i] = std::cos(a);
-            buf[(2 * j + 1) * pairs + i] = std::sin(a);
+            buf.cs[i] = std::cos(a);
+            buf.sn[i] = std::sin(a);
           }
+          entropy_logits(cre.data(), cim.data(), buf.cs.data(), buf.sn.data(), pairs, samples,
+                         buf.x.data() + j * samples);
+        }
       },
-      [&](std::size_t first, std::size_t count, std::vector<double>& buf) {
+      [&](std::size_t first, std::size_t count, Buffer& buf) {
         for (std::size_t j = 0; j < count; ++j) {
           const auto d = static_cast<std::int64_t>(first + j);
-          const double* c = buf.data() + 2 * j * pairs;
-          const double* sn = c + pairs;
-          for (std::size_t s = 0; s < samples; ++s) {
-            double x = 0;
-            for (std::size_t i = 0; i < pairs; ++i) x += cre[s * pairs + i] * c[i] - cim[s * pairs + i] * sn[i];
-            x *= scale;
-            if (x > m[s]) {
-              const double r = std::exp(m[s] - x);
-              z[s] *= r;
-              w[s] *= r;
-              m[s] = x;
+          const double* xu = buf.x.data() + j * samples;
+          for (std::size_t q = 0; q < k; ++q) {
+            double* mq = m.data() + q * samples;
+            double* zq = z.data() + q * samples;
+            double* wq = w.data() + q * samples;
+            for (std::size_t s = 0; s < samples; ++s) {
+              const double x = xu[s] * scales[q];
+              if (x > mq[s]) {
+                const double r = std::exp(mq[s] - x);
+                zq[s] *= r;
+                wq[s] *= r;
+                mq[s] = x;
+              }
+              const double e = std::exp(x - mq[s]);
+              zq[s] += e;
+              wq[s] += x * e;
             }
-            const double e = std::exp(x - m[s]);
-            z[s] += e;
-            w[s] += x * e;
           }
           while (next < lengths.size() && lengths[next] == d + 1) {
-            double h = 0;
-            for (std::size_t s = 0; s < samples; ++s) h += m[s] + std::log(z[s]) - w[s] / z[s];
-            out.push_back(samples == 0 ? 0.0 : h / static_cast<double>(samples));
+            for (std::size_t q = 0; q < k; ++q) {
+              double h = 0;
+              for (std::size_t s = 0; s < samples; ++s)
+                h += m[q * samples + s] + std::log(z[q * samples + s]) - w[q * samples + s] / z[q * samples + s];
+              out[q].push_back(samples == 0 ? 0.0 : h / static_cast<double>(samples));
+            }
             ++next;
           }
         }
       });
   return out;
+}
+
+std::vector<double> rope_attention_entropy(std::span<const double> theta, const std::vector<std::vector<double>>& qk,
+                                           std::span<const std::int64_t> lengths, double scale) {
+  const double one[] = {scale};
+  return std::move(rope_attention_entropies(theta, qk, lengths, one).front());
 }
 
 double rope_rotation_distance(std::span<const double> theta, double delta) {
@@ -195,9 +245,15 @@ RopeExtrapolation extrapolate_rope(const rope::RopeConfig& c, std::int64_t train
   const auto qk = extrapolation_qk(samples, seed, theta.size());
   // transformers' eager attention divides the logits by sqrt(head_dim).
   const double base_scale = 1.0 / std::sqrt(static_cast<double>(c.head_dim));
-  r.entropy_without_factor = rope_attention_entropy(theta, qk, lengths, base_scale);
-  r.entropy = r.logit_scale == 1.0 ? r.entropy_without_factor
-                                   : rope_attention_entropy(theta, qk, lengths, base_scale * r.logit_scale);
+  if (r.logit_scale == 1.0) {
+    r.entropy_without_factor = rope_attention_entropy(theta, qk, lengths, base_scale);
+    r.entropy = r.entropy_without_factor;
+  } else {  // one pass over the offsets for both: the same cos, sin and sums
+    const double scales[] = {base_scale, base_scale * r.logit_scale};
+    auto both = rope_attention_entropies(theta, qk, lengths, scales);
+    r.entropy_without_factor = std::move(both[0]);
+    r.entropy = std::move(both[1]);
+  }
   r.neighbour_distance_train = rope_rotation_distance(orig, 1.0);
   r.neighbour_distance = rope_rotation_distance(theta, 1.0);
   r.resolution = rope_resolution(theta, r.neighbour_distance_train, target_len - 1);

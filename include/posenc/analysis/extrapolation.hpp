@@ -167,6 +167,13 @@ RopeExtrapolation extrapolate_rope(const rope::RopeConfig& c, std::int64_t train
 std::vector<double> rope_attention_entropy(std::span<const double> theta, const std::vector<std::vector<double>>& qk,
                                            std::span<const std::int64_t> lengths, double scale);
 
+/// rope_attention_entropy for each of `scales`, in one pass over the offsets (the rotations and
+/// the unscaled sums are shared; each value is the one rope_attention_entropy gives).
+std::vector<std::vector<double>> rope_attention_entropies(std::span<const double> theta,
+                                                          const std::vector<std::vector<double>>& qk,
+                                                          std::span<const std::int64_t> lengths,
+                                                          std::span<const double> scales);
+
 /// The seeded random q and k of sample s: rows 2s and 2s+1 of the N(0, 1) table learned_row
 /// draws (splitmix64 row seeds, mt19937_64, Box–Muller: the same on every platform), width 2·P.
 std::vector<std::vector<double>> extrapolation_qk(std::int64_t samples, std::uint64_t seed, std::size_t pairs);
