@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numbers>
 
 #include "posenc/encodings/learned.hpp"
@@ -104,12 +105,26 @@ POSENC_ENTROPY_CLONES void entropy_logits(const double* __restrict cre, const do
 
 }  // namespace
 
-std::vector<std::vector<double>> rope_attention_entropies(std::span<const double> theta,
-                                                          const std::vector<std::vector<double>>& qk,
-                                                          std::span<const std::int64_t> lengths,
-                                                          std::span<const double> scales) {
-  const std::size_t pairs = theta.size();
+std::vector<std::vector<std::vector<double>>> rope_attention_entropies_batch(
+    const std::vector<std::span<const double>>& thetas, const std::vector<std::vector<double>>& qk,
+    std::span<const std::int64_t> lengths, const std::vector<std::vector<double>>& scales) {
+  const std::size_t methods = thetas.size();
   const std::size_t samples = qk.size() / 2;
+  const std::size_t pairs = thetas.empty() ? 0 : thetas.front().size();
+  for (const auto& t : thetas)
+    if (t.size() != pairs) throw Error("rope_attention_entropies_batch: every theta needs the same number of pairs");
+  // The distinct frequencies over every method (the same bits give the same angle Δ·θ, so the
+  // same cos and sin): each is taken once per offset and read by every method that has it.
+  std::vector<double> distinct;
+  std::vector<std::size_t> column(methods * pairs);
+  for (std::size_t k = 0; k < methods; ++k)
+    for (std::size_t i = 0; i < pairs; ++i) {
+      const double v = thetas[k][i];
+      std::size_t u = 0;
+      while (u < distinct.size() && std::memcmp(&distinct[u], &v, sizeof v) != 0) ++u;
+      if (u == distinct.size()) distinct.push_back(v);
+      column[k * pairs + i] = u;
+    }
   // c_i = q̃_i · conj(k̃_i) per sample; the logit at offset Δ is scale·Σ Re[c_i e^{iΔθ_i}]. Stored
   // pair-major (pair i's samples side by side) for entropy_logits.
   std::vector<double> cre(samples * pairs), cim(samples * pairs);
@@ -120,69 +135,94 @@ std::vector<std::vector<double>> rope_attention_entropies(std::span<const double
       cre[i * samples + s] = qa * ka + qb * kb;
       cim[i * samples + s] = qb * ka - qa * kb;
     }
-  // Streaming softmax per scale and sample: running max m, Z = Σ e^{x−m}, W = Σ x·e^{x−m};
+  // Streaming softmax per method, scale and sample: running max m, Z = Σ e^{x−m}, W = Σ x·e^{x−m};
   // H = m + ln Z − W/Z.
-  const std::size_t k = scales.size();
-  std::vector<double> m(k * samples, -INFINITY), z(k * samples, 0.0), w(k * samples, 0.0);
-  std::vector<std::vector<double>> out(k);
+  std::vector<std::size_t> first_stream(methods + 1, 0);
+  for (std::size_t k = 0; k < methods; ++k) first_stream[k + 1] = first_stream[k] + scales[k].size();
+  const std::size_t streams = first_stream[methods];
+  std::vector<double> m(streams * samples, -INFINITY), z(streams * samples, 0.0), w(streams * samples, 0.0);
+  std::vector<std::vector<std::vector<double>>> out(methods);
+  for (std::size_t k = 0; k < methods; ++k) out[k].resize(scales[k].size());
   const std::int64_t last = lengths.empty() ? 0 : lengths.back();
   std::size_t next = 0;
   // cos, sin and the unscaled logits of blocks of offsets on the worker threads (one sum serves
-  // every scale: x·scale after the sum, as before); the softmax sums on this thread, in offset
-  // order (the same operations in the same order as one loop).
+  // every scale: x·scale after the sum); the softmax sums on this thread, in offset order (per
+  // method, scale and sample the same operations in the same order as one loop).
   constexpr std::size_t kBlock = 1024;
   struct Buffer {
-    std::vector<double> cs, sn, x;
+    std::vector<double> cs, sn, mc, ms, x;
   };
   pipeline<Buffer>(
       static_cast<std::size_t>(std::max<std::int64_t>(last, 0)), kBlock,
       [&](std::size_t first, std::size_t count, Buffer& buf) {
-        buf.cs.resize(pairs);
-        buf.sn.resize(pairs);
-        buf.x.resize(count * samples);
+        buf.cs.resize(distinct.size());
+        buf.sn.resize(distinct.size());
+        buf.mc.resize(pairs);
+        buf.ms.resize(pairs);
+        buf.x.resize(count * methods * samples);
         for (std::size_t j = 0; j < count; ++j) {
-          for (std::size_t i = 0; i < pairs; ++i) {
-            const double a = static_cast<double>(first + j) * theta[i];
-            buf.cs[i] = std::cos(a);
-            buf.sn[i] = std::sin(a);
+          for (std::size_t u = 0; u < distinct.size(); ++u) {
+            const double a = static_cast<double>(first + j) * distinct[u];
+            buf.cs[u] = std::cos(a);
+            buf.sn[u] = std::sin(a);
           }
-          entropy_logits(cre.data(), cim.data(), buf.cs.data(), buf.sn.data(), pairs, samples,
-                         buf.x.data() + j * samples);
+          for (std::size_t k = 0; k < methods; ++k) {
+            for (std::size_t i = 0; i < pairs; ++i) {
+              buf.mc[i] = buf.cs[column[k * pairs + i]];
+              buf.ms[i] = buf.sn[column[k * pairs + i]];
+            }
+            entropy_logits(cre.data(), cim.data(), buf.mc.data(), buf.ms.data(), pairs, samples,
+                           buf.x.data() + (j * methods + k) * samples);
+          }
         }
       },
       [&](std::size_t first, std::size_t count, Buffer& buf) {
         for (std::size_t j = 0; j < count; ++j) {
           const auto d = static_cast<std::int64_t>(first + j);
-          const double* xu = buf.x.data() + j * samples;
-          for (std::size_t q = 0; q < k; ++q) {
-            double* mq = m.data() + q * samples;
-            double* zq = z.data() + q * samples;
-            double* wq = w.data() + q * samples;
-            for (std::size_t s = 0; s < samples; ++s) {
-              const double x = xu[s] * scales[q];
-              if (x > mq[s]) {
-                const double r = std::exp(mq[s] - x);
-                zq[s] *= r;
-                wq[s] *= r;
-                mq[s] = x;
+          for (std::size_t k = 0; k < methods; ++k) {
+            const double* xu = buf.x.data() + (j * methods + k) * samples;
+            for (std::size_t q = 0; q < scales[k].size(); ++q) {
+              const std::size_t st = (first_stream[k] + q) * samples;
+              double* mq = m.data() + st;
+              double* zq = z.data() + st;
+              double* wq = w.data() + st;
+              const double scale = scales[k][q];
+              for (std::size_t s = 0; s < samples; ++s) {
+                const double x = xu[s] * scale;
+                if (x > mq[s]) {
+                  const double r = std::exp(mq[s] - x);
+                  zq[s] *= r;
+                  wq[s] *= r;
+                  mq[s] = x;
+                }
+                const double e = std::exp(x - mq[s]);
+                zq[s] += e;
+                wq[s] += x * e;
               }
-              const double e = std::exp(x - mq[s]);
-              zq[s] += e;
-              wq[s] += x * e;
             }
           }
           while (next < lengths.size() && lengths[next] == d + 1) {
-            for (std::size_t q = 0; q < k; ++q) {
-              double h = 0;
-              for (std::size_t s = 0; s < samples; ++s)
-                h += m[q * samples + s] + std::log(z[q * samples + s]) - w[q * samples + s] / z[q * samples + s];
-              out[q].push_back(samples == 0 ? 0.0 : h / static_cast<double>(samples));
-            }
+            for (std::size_t k = 0; k < methods; ++k)
+              for (std::size_t q = 0; q < scales[k].size(); ++q) {
+                const std::size_t st = (first_stream[k] + q) * samples;
+                double h = 0;
+                for (std::size_t s = 0; s < samples; ++s)
+                  h += m[st + s] + std::log(z[st + s]) - w[st + s] / z[st + s];
+                out[k][q].push_back(samples == 0 ? 0.0 : h / static_cast<double>(samples));
+              }
             ++next;
           }
         }
       });
   return out;
+}
+
+std::vector<std::vector<double>> rope_attention_entropies(std::span<const double> theta,
+                                                          const std::vector<std::vector<double>>& qk,
+                                                          std::span<const std::int64_t> lengths,
+                                                          std::span<const double> scales) {
+  std::vector<std::vector<double>> s = {std::vector<double>(scales.begin(), scales.end())};
+  return std::move(rope_attention_entropies_batch({theta}, qk, lengths, s).front());
 }
 
 std::vector<double> rope_attention_entropy(std::span<const double> theta, const std::vector<std::vector<double>>& qk,
@@ -221,8 +261,7 @@ double rope_resolution(std::span<const double> theta, double threshold, std::int
   return hi;
 }
 
-RopeExtrapolation extrapolate_rope(const rope::RopeConfig& c, std::int64_t train_len, std::int64_t target_len,
-                                   std::span<const std::int64_t> lengths, std::int64_t samples, std::uint64_t seed) {
+RopeExtrapolation extrapolate_rope_settings(const rope::RopeConfig& c, std::int64_t train_len, std::int64_t target_len) {
   RopeExtrapolation r;
   r.config = c;
   r.method = std::string(rope::to_string(c.scaling));
@@ -242,21 +281,49 @@ RopeExtrapolation extrapolate_rope(const rope::RopeConfig& c, std::int64_t train
     (reach == AngleReach::kCovered ? r.covered : reach == AngleReach::kWithin ? r.within : r.beyond) += 1;
   }
   r.logit_scale = r.freqs.attention_factor * r.freqs.attention_factor;
-  const auto qk = extrapolation_qk(samples, seed, theta.size());
-  // transformers' eager attention divides the logits by sqrt(head_dim).
-  const double base_scale = 1.0 / std::sqrt(static_cast<double>(c.head_dim));
-  if (r.logit_scale == 1.0) {
-    r.entropy_without_factor = rope_attention_entropy(theta, qk, lengths, base_scale);
-    r.entropy = r.entropy_without_factor;
-  } else {  // one pass over the offsets for both: the same cos, sin and sums
-    const double scales[] = {base_scale, base_scale * r.logit_scale};
-    auto both = rope_attention_entropies(theta, qk, lengths, scales);
-    r.entropy_without_factor = std::move(both[0]);
-    r.entropy = std::move(both[1]);
-  }
   r.neighbour_distance_train = rope_rotation_distance(orig, 1.0);
   r.neighbour_distance = rope_rotation_distance(theta, 1.0);
   r.resolution = rope_resolution(theta, r.neighbour_distance_train, target_len - 1);
+  return r;
+}
+
+void add_rope_entropies(std::vector<RopeExtrapolation*>& methods, std::span<const std::int64_t> lengths,
+                        std::int64_t samples, std::uint64_t seed) {
+  // The methods in groups of one width (one set of seeded q, k); within a group one pass over
+  // the offsets, each method with its one or two scales.
+  std::vector<bool> done(methods.size(), false);
+  for (std::size_t a = 0; a < methods.size(); ++a) {
+    if (done[a]) continue;
+    std::vector<RopeExtrapolation*> group;
+    for (std::size_t b = a; b < methods.size(); ++b)
+      if (!done[b] && methods[b]->freqs.inv_freq.size() == methods[a]->freqs.inv_freq.size() &&
+          methods[b]->config.head_dim == methods[a]->config.head_dim) {
+        group.push_back(methods[b]);
+        done[b] = true;
+      }
+    const auto qk = extrapolation_qk(samples, seed, methods[a]->freqs.inv_freq.size());
+    std::vector<std::span<const double>> thetas;
+    std::vector<std::vector<double>> scales;
+    for (RopeExtrapolation* r : group) {
+      thetas.emplace_back(r->freqs.inv_freq);
+      // transformers' eager attention divides the logits by sqrt(head_dim).
+      const double base_scale = 1.0 / std::sqrt(static_cast<double>(r->config.head_dim));
+      scales.push_back(r->logit_scale == 1.0 ? std::vector<double>{base_scale}
+                                             : std::vector<double>{base_scale, base_scale * r->logit_scale});
+    }
+    auto h = rope_attention_entropies_batch(thetas, qk, lengths, scales);
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      group[k]->entropy_without_factor = std::move(h[k][0]);
+      group[k]->entropy = h[k].size() > 1 ? std::move(h[k][1]) : group[k]->entropy_without_factor;
+    }
+  }
+}
+
+RopeExtrapolation extrapolate_rope(const rope::RopeConfig& c, std::int64_t train_len, std::int64_t target_len,
+                                   std::span<const std::int64_t> lengths, std::int64_t samples, std::uint64_t seed) {
+  RopeExtrapolation r = extrapolate_rope_settings(c, train_len, target_len);
+  std::vector<RopeExtrapolation*> one = {&r};
+  add_rope_entropies(one, lengths, samples, seed);
   return r;
 }
 

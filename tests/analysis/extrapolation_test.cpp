@@ -105,6 +105,29 @@ TEST_CASE("attention entropy at several scales: one pass, each as alone and as a
   }
 }
 
+TEST_CASE("attention entropy of several methods in one pass equals each method alone", "[extrapolation]") {
+  // Three thetas of 8 pairs sharing some frequencies (as none, yarn and llama3 do), one with two
+  // scales: each output is the one-method value, bit for bit (the shared cos/sin are the same).
+  const auto qk = posenc::analysis::extrapolation_qk(3, 5, 8);
+  std::vector<double> a, b, c;
+  for (int i = 0; i < 8; ++i) {
+    a.push_back(std::pow(500000.0, -i / 8.0));
+    b.push_back(i < 4 ? a.back() : a.back() / 16);
+    c.push_back(i % 2 ? a.back() : b.back() * 3);
+  }
+  const std::vector<std::int64_t> lengths = {16, 700, 1500};
+  const std::vector<std::vector<double>> scales = {{0.25}, {0.25, 0.4}, {0.3}};
+  const auto all = posenc::analysis::rope_attention_entropies_batch({a, b, c}, qk, lengths, scales);
+  REQUIRE(all.size() == 3);
+  const std::vector<double>* th[] = {&a, &b, &c};
+  for (std::size_t k = 0; k < 3; ++k)
+    for (std::size_t q = 0; q < scales[k].size(); ++q) {
+      const auto alone = posenc::analysis::rope_attention_entropy(*th[k], qk, lengths, scales[k][q]);
+      REQUIRE(all[k][q].size() == alone.size());
+      CHECK(std::memcmp(all[k][q].data(), alone.data(), alone.size() * sizeof(double)) == 0);
+    }
+}
+
 TEST_CASE("t5 saturation offsets from the bucket formula", "[extrapolation]") {
   // Bidirectional 32/128: nb = 16, e = 8, bucket 15 from 8·16^(7/8) = 90.51, so 91.
   CHECK(posenc::analysis::t5_saturation({32, 128, true}, false) == 91);
