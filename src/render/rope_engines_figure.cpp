@@ -37,6 +37,14 @@ LineFigure rope_engines_figure(const rope::ModelEnginesReport& m) {
   for (std::size_t k = 0; k < m.ropes.size(); ++k) {
     const auto& t = m.ropes[k];
     LineFigure one = rope_engines_figure(t.report);
+    // A convention that refuses one rope keeps its place (and colour) in every panel, as a gap.
+    for (std::size_t r = 0; r < t.report.rows.size(); ++r) {
+      if (t.report.rows[r].ok) continue;
+      const std::string name = fmt::format("{} (refuses)", to_string(t.report.rows[r].convention));
+      const std::vector<double> gap(t.report.hf.pairs(), 0.0);
+      one.series.insert(one.series.begin() + static_cast<std::ptrdiff_t>(r), {name, gap});
+      for (auto& p : one.panels) p.series.insert(p.series.begin() + static_cast<std::ptrdiff_t>(r), {name, gap});
+    }
     if (k == 0) {
       f = one;
       f.panels.clear();
