@@ -1,6 +1,7 @@
 // Every rope of a model through `rope engines` (see model_engines.hpp).
 #include "posenc/models/model_engines.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,12 @@ rope::ModelEnginesReport compare_model_engines(const ParamMap& p, std::int64_t l
     q.set("layer-type", type, true);
     configs.push_back(resolve_rope_config(q));
   }
+  // Layers without RoPE, as `rope --hf-config` lists them (NoPE, mixers, no positions).
+  out.no_rope_layers = plan.no_rope_layers;
+  out.no_rope_layers.insert(out.no_rope_layers.end(), plan.mixer_layers.begin(), plan.mixer_layers.end());
+  out.no_rope_layers.insert(out.no_rope_layers.end(), plan.unpositioned_layers.begin(), plan.unpositioned_layers.end());
+  std::sort(out.no_rope_layers.begin(), out.no_rope_layers.end());
+  out.no_rope_layers.erase(std::unique(out.no_rope_layers.begin(), out.no_rope_layers.end()), out.no_rope_layers.end());
   bool differ = false;
   for (std::size_t i = 1; i < configs.size(); ++i) differ = differ || !same_rope(configs.front(), configs[i]);
   if (!differ) {

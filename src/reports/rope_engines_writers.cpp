@@ -69,8 +69,14 @@ void write_rope_engines_text(const rope::RopeEnginesReport& r, std::ostream& out
 }
 
 void write_model_engines_text(const rope::ModelEnginesReport& m, std::ostream& out) {
+  const std::string no_rope =
+      m.no_rope_layers.empty()
+          ? std::string()
+          : fmt::format("layers without RoPE, nothing to compare: {}\n", models::layer_ranges(m.no_rope_layers));
   if (m.ropes.size() == 1 && m.ropes.front().layer_type.empty()) {
-    write_rope_engines_text(m.ropes.front().report, out);
+    write_body(m.ropes.front().report, out);
+    if (!no_rope.empty()) out << "\n" << no_rope;
+    write_footer(m.within(), out);
     return;
   }
   const auto& first = m.ropes.front().report;
@@ -79,7 +85,7 @@ void write_model_engines_text(const rope::ModelEnginesReport& m, std::ostream& o
                      m.ropes.size());
   for (std::size_t i = 0; i < m.ropes.size(); ++i)
     out << fmt::format("{} {} (layers {})", i ? ";" : "", m.ropes[i].layer_type, models::layer_ranges(m.ropes[i].layers));
-  out << "\n";
+  out << "\n" << no_rope;
   for (const auto& t : m.ropes) {
     out << fmt::format("\n== rope of the {} layers ({}) ==\n", t.layer_type, models::layer_ranges(t.layers));
     write_body(t.report, out);
@@ -143,7 +149,9 @@ void write_rope_engines_json(const rope::RopeEnginesReport& r, std::ostream& out
 void write_model_engines_json(const rope::ModelEnginesReport& m, std::ostream& out) {
   using nlohmann::json;
   if (m.ropes.size() == 1 && m.ropes.front().layer_type.empty()) {
-    write_rope_engines_json(m.ropes.front().report, out);
+    json one = engines_json(m.ropes.front().report, true);
+    if (!m.no_rope_layers.empty()) one["no_rope_layers"] = m.no_rope_layers;
+    out << one.dump(2) << "\n";
     return;
   }
   const auto& first = m.ropes.front().report;
@@ -160,6 +168,7 @@ void write_model_engines_json(const rope::ModelEnginesReport& m, std::ostream& o
             {"tol", first.tol},
             {"within", m.within()},
             {"layer_types", types},
+            {"no_rope_layers", m.no_rope_layers},
             {"rope_types", ropes}};
   out << j.dump(2) << "\n";
 }

@@ -424,6 +424,14 @@ def gemma3_every_rope():
                    f"gemma-3-4b {name} mlx: {key} {mlx[key]:.6g} = numpy's {want_max:.6g} (1.2e-7: one float32 ulp)")
         for conv in ("vllm", "vllm-0.6", "sglang", "trtllm"):
             expect(eng[conv]["verdict"] == "agrees bitwise", f"gemma-3-4b {name}: {conv} agrees bitwise ({eng[conv]['verdict']})")
+    expect(rep.get("no_rope_layers") == [], "gemma-3-4b: every layer rotates")
+    # Cohere2 (command-r7b): layer i is full attention when (i + 1) % 4 == 0 (sliding_window_pattern
+    # 4) and its full layers have no RoPE: one rope, the 8 others named as not compared.
+    p = run("rope", "engines", "--hf-config", os.path.join(CONFIGS, "models", "command-r7b.json"), "--len", "64",
+            "--format", "json", text=True)
+    one = json.loads(p.stdout) if p.returncode == 0 else {}
+    expect(one.get("no_rope_layers") == [i for i in range(32) if (i + 1) % 4 == 0] and "engines" in one,
+           f"command-r7b: one rope, layers 3, 7, ..., 31 without RoPE ({one.get('no_rope_layers')})")
     # --layer-type keeps one rope, in the one-rope document.
     p = run("rope", "engines", "--hf-config", models, "--len", "64", "--layer-type", "sliding_attention", "--format",
             "json", text=True)

@@ -45,6 +45,10 @@ struct RopeTypeEngines {
 /// layers' unscaled θ 1e4), each compared as compare_engines does, by the same verdict rule.
 struct ModelEnginesReport {
   std::vector<RopeTypeEngines> ropes;  ///< primary (full attention) first; one entry for one rope
+  /// Layers with no RoPE to compare (NoPE layers, non-attention mixers, attention without
+  /// positions: Cohere2's and EXAONE 4's global layers, Llama 4's every fourth, Qwen3-Next's
+  /// linear attention); empty when every layer rotates or the model's layers are not known.
+  std::vector<std::int64_t> no_rope_layers;
 
   /// True when every convention of every rope that accepts the settings is within tol.
   bool within() const;
