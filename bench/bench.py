@@ -66,6 +66,10 @@ def works(posenc, tmp):
         ("26.12b rope engines Llama 3.1, 131072 positions", 3,
          [[posenc, "rope", "engines", "--hf-config", LLAMA31, "--len", "131072"]],
          [peer + ["rope_engines", LLAMA31, "131072"]], []),
+        # Issue 26 item 12b: extrapolate's entropy sums over 2^20 offsets (goal: under 1 s; no ratio set).
+        ("26.12b extrapolate Llama 3.1 8192 -> 1048576", None,
+         [[posenc, "extrapolate", "--hf-config", LLAMA31, "--train-len", "8192", "--target-len", "1048576"]],
+         [peer + ["extrapolate_entropy", LLAMA31, "8192", "1048576"]], []),
         # Issue 15 items 8-10, at sizes numpy can hold (its N x N matrices: 0.5-1.2 GB); no goal set.
         ("15.8 check sinusoidal 8192x64 (5 identities)", None,
          [[posenc, "check", "sinusoidal", "--len", "8192", "--dim", "64"]],

@@ -227,7 +227,59 @@ def rope_engines(config, n):
     print(worst)
 
 
-WORKS = {f.__name__: f for f in (sin_npy, rope_npy, savetxt_csv, pandas_csv, heatmap_png, similarity, decay, rope_decay,
+def extrapolate_entropy(config, train, target, samples="16"):
+    # The attention-entropy part of `posenc extrapolate --hf-config C --train-len L --target-len L'`
+    # (its bulk), in numpy: the inverse frequencies of none, linear, ntk, yarn and llama3 at factor
+    # L'/L, then per method the mean entropy of a query over keys at offsets 0 … n-1 for seeded
+    # random (q, k) at the lengths 16, 32, … and L' (YaRN twice: with and without its attention
+    # factor), streamed over blocks of offsets with a running softmax, float64.
+    import json
+
+    cfg, train, target, samples = json.load(open(config)), int(train), int(target), int(samples)
+    d = cfg.get("head_dim") or cfg["hidden_size"] // cfg["num_attention_heads"]
+    base, s = float(cfg["rope_theta"]), target / train
+    i = np.arange(0, d, 2, dtype=np.float64) / d
+    none = base ** -i
+    ntk = (base * s ** (d / (d - 2))) ** -i
+    low = max(np.floor(d * np.log(train / (32 * 2 * np.pi)) / (2 * np.log(base))), 0)
+    high = min(np.ceil(d * np.log(train / (1 * 2 * np.pi)) / (2 * np.log(base))), d - 1)
+    ramp = np.clip((np.arange(d // 2) - low) / max(high - low, 1e-3), 0, 1)
+    yarn = none / s * ramp + none * (1 - ramp)
+    llama = dict(cfg, rope_scaling=dict(cfg["rope_scaling"], factor=s, original_max_position_embeddings=train))
+    methods = [(none, [1.0]), (none / s, [1.0]), (ntk, [1.0]), (yarn, [1.0, (0.1 * np.log(s) + 1) ** 2]),
+               (_llama3_inv_freq(llama, np.float64), [1.0])]
+    rng = np.random.default_rng(0)
+    q, k = rng.normal(size=(samples, d)), rng.normal(size=(samples, d))
+    cre = q[:, 0::2] * k[:, 0::2] + q[:, 1::2] * k[:, 1::2]
+    cim = q[:, 1::2] * k[:, 0::2] - q[:, 0::2] * k[:, 1::2]
+    lengths = sorted(set([2 ** j for j in range(4, 64) if 2 ** j < target] + [train, target]))
+    out = []
+    for theta, scales in methods:
+        for scale in scales:
+            m = np.full(samples, -np.inf)
+            z, w = np.zeros(samples), np.zeros(samples)
+            h, nxt, step = [], 0, 16384
+            for first in range(0, target, step):
+                a = np.outer(np.arange(first, min(first + step, target), dtype=np.float64), theta)
+                x = (cre @ np.cos(a).T - cim @ np.sin(a).T) * (scale / np.sqrt(d))  # samples x block
+                # running softmax, offset by offset as the lengths fall inside the block
+                cuts = [n - first for n in lengths[nxt:] if n <= first + x.shape[1]]
+                for lo, hi in zip([0] + cuts, cuts + [x.shape[1]]):
+                    if hi <= lo:
+                        continue
+                    part = x[:, lo:hi]
+                    m2 = np.maximum(m, part.max(axis=1))
+                    r = np.exp(m - m2)
+                    e = np.exp(part - m2[:, None])
+                    z, w, m = z * r + e.sum(axis=1), w * r + (part * e).sum(axis=1), m2
+                    if first + hi in lengths:
+                        h.append(float(np.mean(m + np.log(z) - w / z)))
+                        nxt += 1
+            out.append(h[-1])
+    print(out)
+
+
+WORKS = {f.__name__: f for f in (extrapolate_entropy, sin_npy, rope_npy, savetxt_csv, pandas_csv, heatmap_png, similarity, decay, rope_decay,
                                  check_sinusoidal, t5_png, alibi_png, sinusoidal_similarity_png,
                                  learned_similarity_png, rope_engines)}
 

@@ -66,6 +66,51 @@ POSENC_CLONES std::size_t kernel_cos(const double* w, std::size_t n, double p, f
   return kernel_body<false, true>(w, n, p, nullptr, c);
 }
 
+// sin and cos of a double angle to about 1e-15 (a Cody–Waite reduction with π/2 in three parts,
+// exact for |k| < 2^20, then Taylor polynomials to r¹⁷ and r¹⁶: the next terms are below 2e-18 on
+// |r| ≤ π/4). `fast` is all ones when |wp| < kFastAngleLimit (else x = 0 keeps the arithmetic
+// defined and the caller redoes the angle with libm). Shared by sincos_f32_exact and
+// sincos_f64_near, so both see the same doubles.
+struct SinCos64 {
+  double s, c;
+  std::uint64_t fast;
+};
+[[gnu::always_inline]] inline SinCos64 sincos_poly(double wp) {
+  constexpr double kTwoOverPi = 0.63661977236758134308;
+  constexpr double kMagic = 0x1.8p52;
+  constexpr double kP1 = 0x1.921fb544p0;
+  constexpr double kP2 = 0x1.0b4611a6p-34;
+  constexpr double kP3 = 0x1.3198a2e037073p-69;
+  const std::uint64_t fast = std::uint64_t{0} - static_cast<std::uint64_t>(std::abs(wp) < kFastAngleLimit);
+  const double x = std::bit_cast<double>(std::bit_cast<std::uint64_t>(wp) & fast);
+  const double t = x * kTwoOverPi + kMagic;
+  const double k = t - kMagic;
+  const auto q = std::bit_cast<std::uint64_t>(t);  // k mod 4 in the low bits
+  const double r = ((x - k * kP1) - k * kP2) - k * kP3;
+  const double z = r * r;
+  const double sp =
+      r + r * z *
+              (-1.0 / 6 +
+               z * (1.0 / 120 +
+                    z * (-1.0 / 5040 +
+                         z * (1.0 / 362880 +
+                              z * (-1.0 / 39916800 +
+                                   z * (1.0 / 6227020800.0 + z * (-1.0 / 1307674368000.0 + z / 355687428096000.0)))))));
+  const double cp =
+      1.0 +
+      z * (-0.5 +
+           z * (1.0 / 24 +
+                z * (-1.0 / 720 +
+                     z * (1.0 / 40320 +
+                          z * (-1.0 / 3628800 +
+                               z * (1.0 / 479001600.0 + z * (-1.0 / 87178291200.0 + z / 20922789888000.0)))))));
+  const std::uint64_t odd = std::uint64_t{0} - (q & 1u);
+  const auto sb = std::bit_cast<std::uint64_t>(sp);
+  const auto cb = std::bit_cast<std::uint64_t>(cp);
+  return {std::bit_cast<double>(((cb & odd) | (sb & ~odd)) ^ ((q & 2u) << 62)),
+          std::bit_cast<double>(((sb & odd) | (cb & ~odd)) ^ (((q + 1u) & 2u) << 62)), fast};
+}
+
 // sincos_f32_exact's kernel: y = sin and cos of the double angle to about 1e-15 relative, kept
 // as floats when float(y − e) and float(y + e) are the same bits for e = 2⁻⁴⁰·|y| (then every
 // value within e of y, the true one and libm's among them, rounds to that float); redo[i] ≠ 0
@@ -73,45 +118,12 @@ POSENC_CLONES std::size_t kernel_cos(const double* w, std::size_t n, double p, f
 [[gnu::always_inline]] inline std::uint64_t exact_body(const double* __restrict a, std::size_t n,
                                                        float* __restrict s, float* __restrict c,
                                                        std::uint64_t* __restrict redo) {
-  constexpr double kTwoOverPi = 0.63661977236758134308;
-  constexpr double kMagic = 0x1.8p52;
-  constexpr double kP1 = 0x1.921fb544p0;
-  constexpr double kP2 = 0x1.0b4611a6p-34;
-  constexpr double kP3 = 0x1.3198a2e037073p-69;
   constexpr double kRel = 0x1p-40;
   constexpr std::uint64_t kSign = std::uint64_t{1} << 63;
   std::uint64_t any = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const double wp = a[i];
-    const std::uint64_t fast = std::uint64_t{0} - static_cast<std::uint64_t>(std::abs(wp) < kFastAngleLimit);
-    const double x = std::bit_cast<double>(std::bit_cast<std::uint64_t>(wp) & fast);
-    const double t = x * kTwoOverPi + kMagic;
-    const double k = t - kMagic;
-    const auto q = std::bit_cast<std::uint64_t>(t);  // k mod 4 in the low bits
-    const double r = ((x - k * kP1) - k * kP2) - k * kP3;
-    const double z = r * r;
-    // Taylor series: sin to r¹⁷/17!, cos to r¹⁶/16! (the next terms are below 2e-18 on |r| ≤ π/4).
-    const double sp =
-        r + r * z *
-                (-1.0 / 6 +
-                 z * (1.0 / 120 +
-                      z * (-1.0 / 5040 +
-                           z * (1.0 / 362880 +
-                                z * (-1.0 / 39916800 +
-                                     z * (1.0 / 6227020800.0 + z * (-1.0 / 1307674368000.0 + z / 355687428096000.0)))))));
-    const double cp =
-        1.0 +
-        z * (-0.5 +
-             z * (1.0 / 24 +
-                  z * (-1.0 / 720 +
-                       z * (1.0 / 40320 +
-                            z * (-1.0 / 3628800 +
-                                 z * (1.0 / 479001600.0 + z * (-1.0 / 87178291200.0 + z / 20922789888000.0)))))));
-    const std::uint64_t odd = std::uint64_t{0} - (q & 1u);
-    const auto sb = std::bit_cast<std::uint64_t>(sp);
-    const auto cb = std::bit_cast<std::uint64_t>(cp);
-    const double ys = std::bit_cast<double>(((cb & odd) | (sb & ~odd)) ^ ((q & 2u) << 62));
-    const double yc = std::bit_cast<double>(((sb & odd) | (cb & ~odd)) ^ (((q + 1u) & 2u) << 62));
+    const SinCos64 y = sincos_poly(a[i]);
+    const double ys = y.s, yc = y.c;
     const double es = std::bit_cast<double>(std::bit_cast<std::uint64_t>(ys) & ~kSign) * kRel;
     const double ec = std::bit_cast<double>(std::bit_cast<std::uint64_t>(yc) & ~kSign) * kRel;
     const auto s_lo = std::bit_cast<std::uint32_t>(static_cast<float>(ys - es));
@@ -121,11 +133,25 @@ POSENC_CLONES std::size_t kernel_cos(const double* w, std::size_t n, double p, f
     // Non-zero when libm decides: bits that differ, out of range, or a zero sine (angle ±0: libm
     // keeps the sign of zero). Masks and an OR, not bools and a count: GCC vectorises those.
     const std::uint64_t differ = static_cast<std::uint64_t>((s_lo ^ s_hi) | (c_lo ^ c_hi));
-    const std::uint64_t flag = differ | (~fast & 1u) | static_cast<std::uint64_t>(ys == 0.0);
+    const std::uint64_t flag = differ | (~y.fast & 1u) | static_cast<std::uint64_t>(ys == 0.0);
     s[i] = static_cast<float>(ys);
     c[i] = static_cast<float>(yc);
     redo[i] = flag;
     any |= flag;
+  }
+  return any;
+}
+
+// sincos_f64_near's kernel: the doubles themselves; redo[i] marks angles out of range.
+POSENC_CLONES std::uint64_t kernel_near(const double* __restrict a, std::size_t n, double* __restrict s,
+                                        double* __restrict c, std::uint64_t* __restrict redo) {
+  std::uint64_t any = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const SinCos64 y = sincos_poly(a[i]);
+    s[i] = y.s;
+    c[i] = y.c;
+    redo[i] = ~y.fast & 1u;
+    any |= redo[i];
   }
   return any;
 }
@@ -150,6 +176,20 @@ void sincos_f32_exact(const float* a, std::size_t n, float* s, float* c) {
       s[first + i] = static_cast<float>(std::sin(x[i]));
       c[first + i] = static_cast<float>(std::cos(x[i]));
     }
+  }
+}
+
+void sincos_f64_near(const double* a, std::size_t n, double* s, double* c) {
+  constexpr std::size_t kBlock = 256;
+  std::uint64_t redo[kBlock];
+  for (std::size_t first = 0; first < n; first += kBlock) {
+    const std::size_t m = std::min(kBlock, n - first);
+    if (kernel_near(a + first, m, s + first, c + first, redo) == 0) continue;
+    for (std::size_t i = 0; i < m; ++i)
+      if (redo[i] != 0) {
+        s[first + i] = std::sin(a[first + i]);
+        c[first + i] = std::cos(a[first + i]);
+      }
   }
 }
 

@@ -101,3 +101,21 @@ TEST_CASE("sincos_f32_exact gives (float)std::sin/cos of the double angle bit fo
   }
   CHECK(differ == 0);
 }
+
+TEST_CASE("sincos_f64_near is within kSinCos64NearError of std::sin/std::cos", "[fast_math]") {
+  // Float64 RoPE angles t·θ_i (Llama 3.1's base, d = 128) up to position 2^20, signs, zero and
+  // angles past kFastAngleLimit (libm's own values there).
+  std::vector<double> a;
+  for (int t = 0; t < (1 << 20); t += 509)
+    for (int i = 0; i < 64; ++i) a.push_back(t * std::pow(500000.0, -i / 64.0));
+  for (const double x : {0.0, -0.0, -1.0, -1e5, 0.7853981633974483, 1.5707963267948966, 1.6e6, -2e7, 1e300})
+    a.push_back(x);
+  std::vector<double> s(a.size()), c(a.size());
+  posenc::sincos_f64_near(a.data(), a.size(), s.data(), c.data());
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    worst = std::max({worst, std::abs(s[i] - std::sin(a[i])), std::abs(c[i] - std::cos(a[i]))});
+  CHECK(worst <= posenc::kSinCos64NearError);
+  CHECK(s.back() == std::sin(1e300));  // beyond the range: libm
+  CHECK(c[a.size() - 2] == std::cos(-2e7));
+}

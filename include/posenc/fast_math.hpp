@@ -29,4 +29,14 @@ void cos_f32(std::span<const double> w, double p, float* c);
 /// beyond kFastAngleLimit, NaN and infinities go to std::sin/std::cos too.
 void sincos_f32_exact(const float* a, std::size_t n, float* s, float* c);
 
+/// s[i], c[i] = sin a[i], cos a[i] in double, within kSinCos64NearError (absolute) of
+/// std::sin/std::cos: the vectorised double kernel of sincos_f32_exact (no rounding test), libm
+/// for angles beyond kFastAngleLimit, NaN and infinities. For callers that need libm's bits only
+/// where they decide something (a maximum): they redo those few angles with std::sin/std::cos.
+void sincos_f64_near(const double* a, std::size_t n, double* s, double* c);
+
+/// A bound on |sincos_f64_near − std::sin/std::cos| (kernel error below 1e-15, libm's below one
+/// ulp; tests/fast_math_test.cpp measures the difference over 2^20 angles).
+inline constexpr double kSinCos64NearError = 4e-15;
+
 }  // namespace posenc

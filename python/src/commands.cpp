@@ -17,6 +17,7 @@
 #include "posenc/models/rope_settings.hpp"
 #include "posenc/parallel.hpp"
 #include "posenc/render/extrapolation_figure.hpp"
+#include "posenc/models/model_engines.hpp"
 #include "posenc/render/rope_engines_figure.hpp"
 #include "posenc/render/rope_figures.hpp"
 #include "posenc/render/table_figure.hpp"
@@ -109,10 +110,10 @@ FigureData rope_figure(const ParamMap& settings) {
 }
 
 std::string rope_engines_json(const ParamMap& settings, std::int64_t len, double tol, bool& within) {
-  const auto r = rope::compare_engines(models::resolve_rope_config(settings), len, tol);
-  within = r.within();
+  const auto m = models::compare_model_engines(settings, len, tol);  // every rope, as the command
+  within = m.within();
   std::ostringstream s;
-  reports::write_rope_engines_json(r, s);
+  reports::write_model_engines_json(m, s);
   return s.str();
 }
 
@@ -215,13 +216,17 @@ FigureData extrapolate_figure(const ExtrapolateArgs& a) {
 }
 
 FigureData rope_engines_figure(const ParamMap& settings, std::int64_t len, double tol) {
-  const auto r = rope::compare_engines(models::resolve_rope_config(settings), len, tol);
-  FigureData d{render::rope_engines_figure(r), {}};
+  const auto m = models::compare_model_engines(settings, len, tol);
+  FigureData d{render::rope_engines_figure(m), {}};
   // As `posenc rope engines -o x.png` writes them.
   d.metadata = render::figure_metadata(std::get<render::LineFigure>(d.figure).title, {});
   d.metadata.emplace_back("len", fmt::format("{}", len));
   d.metadata.emplace_back("tol", fmt::format("{}", tol));
-  for (const auto& row : r.rows) d.metadata.emplace_back(std::string(to_string(row.convention)), row.verdict);
+  for (const auto& t : m.ropes)
+    for (const auto& row : t.report.rows)
+      d.metadata.emplace_back(t.layer_type.empty() ? std::string(to_string(row.convention))
+                                                   : fmt::format("{} {}", t.layer_type, to_string(row.convention)),
+                              row.verdict);
   return d;
 }
 

@@ -165,9 +165,10 @@ Extrapolation extrapolate(const ExtrapolationRequest& r) {
     ParamMap p = r.rope;
     if (!type.empty()) p.set("layer-type", type, true);
     std::optional<std::optional<double>> min_base;  // once per layer type: the rotary width is the same
+    const std::size_t first = e.rope.size();
     for (const auto& m : r.methods) {
-      RopeExtrapolation x = extrapolate_rope(extrapolation_rope_config(p, m, r.train_len, r.target_len), r.train_len,
-                                             r.target_len, e.lengths, r.samples, r.seed);
+      RopeExtrapolation x =
+          extrapolate_rope_settings(extrapolation_rope_config(p, m, r.train_len, r.target_len), r.train_len, r.target_len);
       x.critical_dimension = rope::critical_dimension(x.config.rotary_dim, x.config.base, r.train_len);
       if (!min_base) min_base = rope::min_base(x.config.rotary_dim, r.target_len);
       x.min_base = *min_base;
@@ -175,6 +176,10 @@ Extrapolation extrapolate(const ExtrapolationRequest& r) {
       if (!type.empty()) x.layers = models::layers_of_type(plan, type);
       e.rope.push_back(std::move(x));
     }
+    // Every method's entropy in one pass over the offsets (shared frequencies rotated once).
+    std::vector<RopeExtrapolation*> methods;
+    for (std::size_t k = first; k < e.rope.size(); ++k) methods.push_back(&e.rope[k]);
+    add_rope_entropies(methods, e.lengths, r.samples, r.seed);
   }
   const auto has = [&](const char* s) { return std::find(r.schemes.begin(), r.schemes.end(), s) != r.schemes.end(); };
   if (has("alibi")) {

@@ -6,7 +6,7 @@
 
 #include "figure_options.hpp"
 #include "posenc/rope/rope_config.hpp"
-#include "posenc/models/model_ropes.hpp"
+#include "posenc/models/model_engines.hpp"
 #include "posenc/models/rope_settings.hpp"
 #include "posenc/rope/engines/rope_engines.hpp"
 #include "posenc/error.hpp"
@@ -27,26 +27,29 @@ struct RopeEnginesOptions {
 
 int run_rope_engines(Context& ctx, const RopeEnginesOptions& o, const ParamMap& shared) {
   const formats::Format f = o.output.prepare();
-  const auto config = models::resolve_rope_config(shared);
-  for (const auto& n : models::other_layer_type_notes(shared)) ctx.err << "posenc: note: " << n << "\n";
-  const auto r = rope::compare_engines(config, o.len, o.tol);
-  const int status = r.within() ? kOk : kCheckFailed;
+  // Every rope of the model (one section per layer type whose rope differs), or the one rope.
+  const auto m = models::compare_model_engines(shared, o.len, o.tol);
+  const int status = m.within() ? kOk : kCheckFailed;
   if (draws(f)) {
-    render::Figure fig = render::rope_engines_figure(r);
+    render::Figure fig = render::rope_engines_figure(m);
     o.figure.apply(fig);
     render::Metadata metadata = figure_metadata(std::get<render::LineFigure>(fig).title, {});
     metadata.emplace_back("len", fmt::format("{}", o.len));
     metadata.emplace_back("tol", fmt::format("{}", o.tol));
-    for (const auto& row : r.rows) metadata.emplace_back(std::string(to_string(row.convention)), row.verdict);
+    for (const auto& t : m.ropes)
+      for (const auto& row : t.report.rows)
+        metadata.emplace_back(t.layer_type.empty() ? std::string(to_string(row.convention))
+                                                   : fmt::format("{} {}", t.layer_type, to_string(row.convention)),
+                              row.verdict);
     const std::string bytes = figure_bytes(fig, f, metadata);
     o.output.emit(ctx, f, [&](std::ostream& s) { s << bytes; });
     return status;
   }
   o.output.emit(ctx, f, [&](std::ostream& s) {
     if (f == formats::Format::kJson) {
-      reports::write_rope_engines_json(r, s);
+      reports::write_model_engines_json(m, s);
     } else {
-      reports::write_rope_engines_text(r, s);
+      reports::write_model_engines_text(m, s);
     }
   });
   return status;
@@ -69,6 +72,9 @@ void add_rope_engines_command(CLI::App& rope, Context& ctx, const RopeSettings& 
       "  posenc rope engines --hf-config phi-3.5-mini.json --len 4097 --max-model-len 4096\n"
       "  posenc rope engines --hf-config config.json --format json -o engines.json\n"
       "  posenc rope engines --hf-config config.json -o engines.png     # per-pair differences\n"
+      "  posenc rope engines --hf-config gemma-3-4b.json --layer-type sliding_attention\n"
+      "a model whose layer types rotate differently (Gemma 3's sliding and full layers) gets one section per\n"
+      "rope, each naming its layers; --layer-type keeps one.\n"
       "exit status: 0 every convention that accepts the settings within --tol, 1 one above it, 2 bad usage.\n"
       "docs: docs/engines.md");
   cmd->add_option("--len", opts->len, "sequence length: positions 0..len-1 are compared, and the current length is len")

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "posenc/models/layers.hpp"
+
 namespace posenc::reports {
 namespace {
 
@@ -19,9 +21,7 @@ std::string number(double v) { return fmt::format("{:.4g}", v); }
 
 nlohmann::json finite(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
-}  // namespace
-
-void write_rope_engines_text(const rope::RopeEnginesReport& r, std::ostream& out) {
+void write_body(const rope::RopeEnginesReport& r, std::ostream& out) {
   const auto& c = r.config;
   out << fmt::format("rope engines: {}, {} with {} pairs, a sequence of {} tokens (positions 0..{}), --tol {}\n",
                      c.config_file.empty() ? std::string("flags") : c.config_file, to_string(c.scaling), r.hf.pairs(),
@@ -51,14 +51,52 @@ void write_rope_engines_text(const rope::RopeEnginesReport& r, std::ostream& out
   out << "\nverdicts (cache rows: + grows on demand; Δ over positions each engine's cache holds)\n";
   for (const RopeEngineRow& row : r.rows)
     out << fmt::format("  {:<9} {}\n", to_string(row.convention), row.verdict);
+}
+
+void write_footer(bool within, std::ostream& out) {
   out << "\nversions\n";
   for (const auto& info : rope::rope_conventions())
     out << fmt::format("  {:<9} {}: {}\n", info.name, info.engine, info.version);
-  out << fmt::format("\n{}\n", r.within() ? "every convention that accepts these settings is within --tol"
-                                          : "some conventions differ beyond --tol (exit status 1)");
+  out << fmt::format("\n{}\n", within ? "every convention that accepts these settings is within --tol"
+                                      : "some conventions differ beyond --tol (exit status 1)");
 }
 
-void write_rope_engines_json(const rope::RopeEnginesReport& r, std::ostream& out) {
+}  // namespace
+
+void write_rope_engines_text(const rope::RopeEnginesReport& r, std::ostream& out) {
+  write_body(r, out);
+  write_footer(r.within(), out);
+}
+
+void write_model_engines_text(const rope::ModelEnginesReport& m, std::ostream& out) {
+  const std::string no_rope =
+      m.no_rope_layers.empty()
+          ? std::string()
+          : fmt::format("layers without RoPE, nothing to compare: {}\n", models::layer_ranges(m.no_rope_layers));
+  if (m.ropes.size() == 1 && m.ropes.front().layer_type.empty()) {
+    write_body(m.ropes.front().report, out);
+    if (!no_rope.empty()) out << "\n" << no_rope;
+    write_footer(m.within(), out);
+    return;
+  }
+  const auto& first = m.ropes.front().report;
+  out << fmt::format("rope engines: {}, {} ropes:", first.config.config_file.empty() ? std::string("flags")
+                                                                                     : first.config.config_file,
+                     m.ropes.size());
+  for (std::size_t i = 0; i < m.ropes.size(); ++i)
+    out << fmt::format("{} {} (layers {})", i ? ";" : "", m.ropes[i].layer_type, models::layer_ranges(m.ropes[i].layers));
+  out << "\n" << no_rope;
+  for (const auto& t : m.ropes) {
+    out << fmt::format("\n== rope of the {} layers ({}) ==\n", t.layer_type, models::layer_ranges(t.layers));
+    write_body(t.report, out);
+  }
+  write_footer(m.within(), out);
+}
+
+namespace {
+
+// The object of one rope; `with_file`: the hf_config key too (the single-rope document).
+nlohmann::json engines_json(const rope::RopeEnginesReport& r, bool with_file) {
   using nlohmann::json;
   json engines = json::array();
   for (const RopeEngineRow& row : r.rows) {
@@ -87,8 +125,7 @@ void write_rope_engines_json(const rope::RopeEnginesReport& r, std::ostream& out
   }
   json hf_inv = json::array();
   for (double v : r.hf.inv_freq) hf_inv.push_back(finite(v));
-  json j = {{"hf_config", r.config.config_file.empty() ? json(nullptr) : json(r.config.config_file)},
-            {"rope_type", std::string(to_string(r.config.scaling))},
+  json j = {{"rope_type", std::string(to_string(r.config.scaling))},
             {"len", r.len},
             {"tol", r.tol},
             {"noise", r.noise},
@@ -99,6 +136,40 @@ void write_rope_engines_json(const rope::RopeEnginesReport& r, std::ostream& out
               {"logit_scale", r.hf.logit_scale},
               {"longrope_list", r.hf.longrope_list.empty() ? json(nullptr) : json(r.hf.longrope_list)}}},
             {"engines", engines}};
+  if (with_file) j["hf_config"] = r.config.config_file.empty() ? json(nullptr) : json(r.config.config_file);
+  return j;
+}
+
+}  // namespace
+
+void write_rope_engines_json(const rope::RopeEnginesReport& r, std::ostream& out) {
+  out << engines_json(r, true).dump(2) << "\n";
+}
+
+void write_model_engines_json(const rope::ModelEnginesReport& m, std::ostream& out) {
+  using nlohmann::json;
+  if (m.ropes.size() == 1 && m.ropes.front().layer_type.empty()) {
+    json one = engines_json(m.ropes.front().report, true);
+    if (!m.no_rope_layers.empty()) one["no_rope_layers"] = m.no_rope_layers;
+    out << one.dump(2) << "\n";
+    return;
+  }
+  const auto& first = m.ropes.front().report;
+  json types = json::array();
+  json ropes = json::object();
+  for (const auto& t : m.ropes) {
+    types.push_back(t.layer_type);
+    json one = engines_json(t.report, false);
+    one["layers"] = t.layers;
+    ropes[t.layer_type] = std::move(one);
+  }
+  json j = {{"hf_config", first.config.config_file.empty() ? json(nullptr) : json(first.config.config_file)},
+            {"len", first.len},
+            {"tol", first.tol},
+            {"within", m.within()},
+            {"layer_types", types},
+            {"no_rope_layers", m.no_rope_layers},
+            {"rope_types", ropes}};
   out << j.dump(2) << "\n";
 }
 

@@ -1,6 +1,8 @@
 #include "posenc/analysis/extrapolation.hpp"
 
 #include <catch2/catch.hpp>
+#include <algorithm>
+#include <cstring>
 
 #include <cmath>
 #include <numbers>
@@ -56,6 +58,74 @@ TEST_CASE("attention entropy without rotation is ln n, and by hand for two keys"
   const std::vector<double> pi = {std::numbers::pi};
   const std::vector<std::int64_t> two = {2};
   CHECK(posenc::analysis::rope_attention_entropy(pi, qk, two, 1.0)[0] == Approx(0.36533385508720767).epsilon(1e-14));
+}
+
+TEST_CASE("attention entropy at several scales: one pass, each as alone and as a two-pass softmax", "[extrapolation]") {
+  // 5 seeded (q, k) of 12 pairs, θ_i = 10000^(−i/12), lengths 1 … 3000: rope_attention_entropies
+  // gives rope_attention_entropy's values bit for bit for each scale, and both agree with a plain
+  // two-pass softmax (max first, then Σ p ln p) written here, to 1e-12.
+  const std::size_t pairs = 12;
+  const auto qk = posenc::analysis::extrapolation_qk(5, 11, pairs);
+  std::vector<double> theta;
+  for (std::size_t i = 0; i < pairs; ++i) theta.push_back(std::pow(10000.0, -static_cast<double>(i) / pairs));
+  const std::vector<std::int64_t> lengths = {1, 16, 1000, 2999, 3000};
+  const std::vector<double> scales = {0.125, 0.125 * 1.7};
+  const auto both = posenc::analysis::rope_attention_entropies(theta, qk, lengths, scales);
+  REQUIRE(both.size() == 2);
+  for (std::size_t q = 0; q < 2; ++q) {
+    const auto alone = posenc::analysis::rope_attention_entropy(theta, qk, lengths, scales[q]);
+    REQUIRE(both[q].size() == lengths.size());
+    CHECK(std::memcmp(both[q].data(), alone.data(), alone.size() * sizeof(double)) == 0);
+    for (std::size_t l = 0; l < lengths.size(); ++l) {
+      double mean = 0;
+      for (std::size_t s = 0; s < 5; ++s) {
+        std::vector<double> x;
+        for (std::int64_t d = 0; d < lengths[l]; ++d) {
+          double v = 0;
+          for (std::size_t i = 0; i < pairs; ++i) {
+            const double qa = qk[2 * s][2 * i], qb = qk[2 * s][2 * i + 1], ka = qk[2 * s + 1][2 * i],
+                         kb = qk[2 * s + 1][2 * i + 1];
+            const double a = static_cast<double>(d) * theta[i];
+            v += (qa * ka + qb * kb) * std::cos(a) - (qb * ka - qa * kb) * std::sin(a);
+          }
+          x.push_back(v * scales[q]);
+        }
+        const double top = *std::max_element(x.begin(), x.end());
+        double zsum = 0;
+        for (double v : x) zsum += std::exp(v - top);
+        double h = 0;
+        for (double v : x) {
+          const double p = std::exp(v - top) / zsum;
+          h -= p * std::log(p);
+        }
+        mean += h / 5;
+      }
+      CHECK(both[q][l] == Approx(mean).margin(1e-12));
+    }
+  }
+}
+
+TEST_CASE("attention entropy of several methods in one pass equals each method alone", "[extrapolation]") {
+  // Three thetas of 8 pairs sharing some frequencies (as none, yarn and llama3 do), one with two
+  // scales: each output is the one-method value, bit for bit (the shared cos/sin are the same).
+  const auto qk = posenc::analysis::extrapolation_qk(3, 5, 8);
+  std::vector<double> a, b, c;
+  for (int i = 0; i < 8; ++i) {
+    a.push_back(std::pow(500000.0, -i / 8.0));
+    b.push_back(i < 4 ? a.back() : a.back() / 16);
+    c.push_back(i % 2 ? a.back() : b.back() * 3);
+  }
+  const std::vector<std::int64_t> lengths = {16, 700, 1500};
+  const std::vector<std::vector<double>> scales = {{0.25}, {0.25, 0.4}, {0.3}};
+  const auto all = posenc::analysis::rope_attention_entropies_batch({a, b, c}, qk, lengths, scales);
+  REQUIRE(all.size() == 3);
+  const std::vector<double>* th[] = {&a, &b, &c};
+  for (std::size_t k = 0; k < 3; ++k)
+    for (std::size_t q = 0; q < scales[k].size(); ++q) {
+      const auto alone = posenc::analysis::rope_attention_entropy(*th[k], qk, lengths, scales[k][q]);
+      REQUIRE(all[k][q].size() == alone.size());
+      CHECK(std::memcmp(all[k][q].data(), alone.data(), alone.size() * sizeof(double)) == 0);
+    }
 }
 
 TEST_CASE("t5 saturation offsets from the bucket formula", "[extrapolation]") {

@@ -268,16 +268,23 @@ if rep:
            "olmo3: full layers YaRN, sliding layers the default rope of theta 500000")
 # rope engines: the full layers' rope is YaRN in transformers and in vLLM alike (vLLM scales only the full
 # layers); the sliding layers' rope is unscaled in both, so neither table is compared with one that scales all.
-for layer_type, method in (("", "yarn"), ("sliding_attention", "none")):
-    args = ["rope", "engines", "--hf-config", path] + (["--layer-type", layer_type] if layer_type else [])
-    r = run(*args, text=True)
+# Without --layer-type both ropes are compared, one section each.
+r = run("rope", "engines", "--hf-config", path, "--format", "json", text=True)
+j = json.loads(r.stdout) if r.returncode == 0 else {}
+ropes = j.get("rope_types", {})
+expect(j.get("layer_types") == ["full_attention", "sliding_attention"]
+       and ropes.get("full_attention", {}).get("rope_type") == "yarn"
+       and ropes.get("sliding_attention", {}).get("rope_type") == "none"
+       and ropes["full_attention"]["layers"] == [i for i in range(8) if (i + 1) % 4 == 0]
+       and all(next(e for e in ropes[t]["engines"] if e["convention"] == "vllm")["verdict"].startswith("agrees")
+               for t in ropes),
+       f"olmo3: rope engines compares the full layers' yarn and the sliding layers' default rope ({r.stderr.strip()[:200]})")
+for layer_type, method in (("full_attention", "yarn"), ("sliding_attention", "none")):
+    r = run("rope", "engines", "--hf-config", path, "--layer-type", layer_type, text=True)
     first = r.stdout.splitlines()[0] if r.stdout else ""
     vllm = [l for l in r.stdout.splitlines() if l.strip().startswith("vllm ") and ("agrees" in l or "differs" in l)]
     expect(r.returncode == 0 and f", {method} with 64 pairs" in first and vllm and "agrees" in vllm[0],
-           f"olmo3: rope engines {layer_type or '(full_attention)'} compares the {method} rope ({first[:120]}, {vllm[:1]})")
-    if not layer_type:
-        expect("--layer-type sliding_attention" in r.stderr,
-               f"olmo3: rope engines names the sliding layers' own rope ({r.stderr.strip()[:200]})")
+           f"olmo3: rope engines {layer_type} compares the {method} rope ({first[:120]}, {vllm[:1]})")
 
 # --- Hunyuan: rope_scaling {"type": "dynamic", "alpha": A} is a fixed base theta * A ** (d / (d - 2)) ---
 path = write("hunyuan.json", {"model_type": "hunyuan_v1_dense", "num_hidden_layers": 32, "hidden_size": 4096,

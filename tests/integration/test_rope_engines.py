@@ -377,7 +377,77 @@ def engines_command():
         expect(verdict(rep, "vllm").startswith("agrees"), "gpt-oss: vllm honours truncate")
 
 
+def gemma3_every_rope():
+    """Gemma 3 (Gemma3TextConfig: head_dim 256, rope_theta 1e6, rope_local_base_freq 1e4, layer i
+    full attention when (i + 1) % 6 == 0, max_position_embeddings 131072): the full layers' rope
+    is linear x8 at 1e6, the sliding layers' the default rope at 1e4 (modeling_gemma3.py
+    rotary_emb_local); rope engines compares each, by the same rule, against numpy."""
+    models = os.path.join(CONFIGS, "models", "gemma-3-4b.json")
+    n = 2048
+    p = run("rope", "engines", "--hf-config", models, "--len", str(n), "--format", "json", text=True)
+    expect(p.returncode == 0, f"gemma-3-4b: rope engines exits 0 (got {p.returncode}: {p.stderr.strip()[:200]})")
+    if p.returncode != 0:
+        return
+    rep = json.loads(p.stdout)
+    full = [i for i in range(34) if (i + 1) % 6 == 0]
+    sliding = [i for i in range(34) if (i + 1) % 6 != 0]
+    expect(rep.get("layer_types") == ["full_attention", "sliding_attention"] and rep["within"] is True,
+           f"gemma-3-4b: two ropes, full first ({rep.get('layer_types')})")
+    if "rope_types" not in rep:
+        return
+    ropes = rep["rope_types"]
+    expect(ropes["full_attention"]["layers"] == full and ropes["sliding_attention"]["layers"] == sliding,
+           "gemma-3-4b: full layers 5, 11, 17, 23, 29; the 29 others sliding")
+    theta = {"full_attention": 1e6, "sliding_attention": 1e4}
+    factor = {"full_attention": 8.0, "sliding_attention": 1.0}
+    for name, r in ropes.items():
+        expect(r["rope_type"] == ("linear" if name == "full_attention" else "none") and r["len"] == n,
+               f"gemma-3-4b {name}: rope_type {r['rope_type']}")
+        hf = np.array(r["transformers"]["inv_freq"], dtype=f32)
+        want = torch_inv(theta[name], 256) / f32(factor[name])  # transformers' linear: inv_freq / factor
+        check_inv({"inv_freq": hf.astype(np.float64)}, want.astype(np.float64), f"gemma-3-4b {name} transformers")
+        eng = {e["convention"]: e for e in r["engines"]}
+        check(eng["vllm"], "cache_len", 131072 * int(factor[name]), f"gemma-3-4b {name} vllm")  # arange(M·s)
+        mlx = eng["mlx"]
+        scale = f32(1.0 / factor[name])  # nn.RoPE(scale = 1/factor) multiplies the positions
+        check_inv(mlx, (mlx_kernel_inv(theta[name], 256) * scale).astype(np.float64), f"gemma-3-4b {name} mlx")
+        # The tables, from the inverse frequencies just checked: transformers' float32 angle t·θ
+        # against MLX's (scale·t)·θ_kernel, cos/sin of the float angle rounded to float32.
+        t = np.arange(n, dtype=f32)[:, None]
+        a_hf = (t * hf[None, :]).astype(f32)
+        held = (np.array(mlx["inv_freq"], dtype=f32) / scale).astype(f32)
+        a_mlx = ((scale * t) * held[None, :]).astype(f32)
+        for fn, key in ((np.cos, "cos_max_abs"), (np.sin, "sin_max_abs")):
+            want_max = float(np.max(np.abs(fn(a_hf.astype(np.float64)).astype(f32).astype(np.float64)
+                                           - fn(a_mlx.astype(np.float64)).astype(f32).astype(np.float64))))
+            expect(abs(mlx[key] - want_max) <= 1.2e-7,
+                   f"gemma-3-4b {name} mlx: {key} {mlx[key]:.6g} = numpy's {want_max:.6g} (1.2e-7: one float32 ulp)")
+        for conv in ("vllm", "vllm-0.6", "sglang", "trtllm"):
+            expect(eng[conv]["verdict"] == "agrees bitwise", f"gemma-3-4b {name}: {conv} agrees bitwise ({eng[conv]['verdict']})")
+    expect(rep.get("no_rope_layers") == [], "gemma-3-4b: every layer rotates")
+    # Cohere2 (command-r7b): layer i is full attention when (i + 1) % 4 == 0 (sliding_window_pattern
+    # 4) and its full layers have no RoPE: one rope, the 8 others named as not compared.
+    p = run("rope", "engines", "--hf-config", os.path.join(CONFIGS, "models", "command-r7b.json"), "--len", "64",
+            "--format", "json", text=True)
+    one = json.loads(p.stdout) if p.returncode == 0 else {}
+    expect(one.get("no_rope_layers") == [i for i in range(32) if (i + 1) % 4 == 0] and "engines" in one,
+           f"command-r7b: one rope, layers 3, 7, ..., 31 without RoPE ({one.get('no_rope_layers')})")
+    # --layer-type keeps one rope, in the one-rope document.
+    p = run("rope", "engines", "--hf-config", models, "--len", "64", "--layer-type", "sliding_attention", "--format",
+            "json", text=True)
+    one = json.loads(p.stdout) if p.returncode == 0 else {}
+    expect("rope_types" not in one and one.get("rope_type") == "none" and len(one.get("engines", [])) == 7,
+           "gemma-3-4b --layer-type sliding_attention: the one-rope document of the sliding rope")
+    # Text: one section per rope naming its layers.
+    p = run("rope", "engines", "--hf-config", models, "--len", "64", text=True)
+    expect("2 ropes: full_attention (layers 5, 11, 17, 23, 29); sliding_attention (layers 0-4, 6-10" in p.stdout
+           and "== rope of the sliding_attention layers (0-4, 6-10, 12-16, 18-22, 24-28, 30-33) ==" in p.stdout
+           and p.stdout.count("verdicts") == 2 and not p.stderr,
+           f"gemma-3-4b text: two sections ({p.stdout[:200]!r}, {p.stderr[:200]!r})")
+
+
 def main():
+    gemma3_every_rope()
     llama2()
     llama2_dynamic()
     llama31()

@@ -167,6 +167,28 @@ RopeExtrapolation extrapolate_rope(const rope::RopeConfig& c, std::int64_t train
 std::vector<double> rope_attention_entropy(std::span<const double> theta, const std::vector<std::vector<double>>& qk,
                                            std::span<const std::int64_t> lengths, double scale);
 
+/// rope_attention_entropies for several methods (each theta of the same width, with its own
+/// scales) in one pass: a frequency several methods share (the same bits) is rotated once per
+/// offset. out[k][q] is rope_attention_entropy(thetas[k], qk, lengths, scales[k][q]), bit for bit.
+std::vector<std::vector<std::vector<double>>> rope_attention_entropies_batch(
+    const std::vector<std::span<const double>>& thetas, const std::vector<std::vector<double>>& qk,
+    std::span<const std::int64_t> lengths, const std::vector<std::vector<double>>& scales);
+
+/// extrapolate_rope without the entropies (angles, reach, distances, resolution).
+RopeExtrapolation extrapolate_rope_settings(const rope::RopeConfig& c, std::int64_t train_len, std::int64_t target_len);
+
+/// Fills entropy and entropy_without_factor of each method as extrapolate_rope does, the
+/// methods of one width in one pass over the offsets (rope_attention_entropies_batch).
+void add_rope_entropies(std::vector<RopeExtrapolation*>& methods, std::span<const std::int64_t> lengths,
+                        std::int64_t samples, std::uint64_t seed);
+
+/// rope_attention_entropy for each of `scales`, in one pass over the offsets (the rotations and
+/// the unscaled sums are shared; each value is the one rope_attention_entropy gives).
+std::vector<std::vector<double>> rope_attention_entropies(std::span<const double> theta,
+                                                          const std::vector<std::vector<double>>& qk,
+                                                          std::span<const std::int64_t> lengths,
+                                                          std::span<const double> scales);
+
 /// The seeded random q and k of sample s: rows 2s and 2s+1 of the N(0, 1) table learned_row
 /// draws (splitmix64 row seeds, mt19937_64, Box–Muller: the same on every platform), width 2·P.
 std::vector<std::vector<double>> extrapolation_qk(std::int64_t samples, std::uint64_t seed, std::size_t pairs);

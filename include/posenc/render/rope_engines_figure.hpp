@@ -9,4 +9,8 @@ namespace posenc::render {
 /// transformers, and its largest |Δcos|, |Δsin| over the positions; --tol marked.
 LineFigure rope_engines_figure(const rope::RopeEnginesReport& r);
 
+/// Every rope of a model: one rope as above; several as those two panels per rope, stacked, each
+/// heading naming the rope's layer type (its own pair axis: Gemma 4's ropes differ in width).
+LineFigure rope_engines_figure(const rope::ModelEnginesReport& m);
+
 }  // namespace posenc::render

@@ -5,8 +5,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "../rope_internal.hpp"
+#include "posenc/rope/rope_report.hpp"
 
 namespace posenc::rope::detail::engine {
 
@@ -90,6 +92,35 @@ HfChoice hf_choice(const RopeConfig& c);
 
 /// "transformers uses short_factor at --seq-len N" and the like, for deviation messages.
 std::string seq_len_text(const RopeConfig& c);
+
+/// The cache's position column at `position` as the engine builds it: arange(rows) in T, read
+/// from the long cache's row position − overflow_from past the short one (LongRoPE of vLLM 0.6
+/// and SGLang), divided by position_divisor (vLLM/SGLang linear), scaled by position_scale (MLX).
+template <class T>
+T position_column(const RopeFrequencies& f, std::int64_t position);
+
+/// The inverse frequencies the engine multiplies that column by at `position` (the long list
+/// past overflow_from, θ_held for divided positions, else inv_freq).
+const std::vector<double>& held_inv_freq(const RopeFrequencies& f, std::int64_t position);
+
+/// One convention's cos/sin table against the reference's (transformers') over positions
+/// [0, len): compare_engine_tables fills `diff` as rope::compare_rope(reference, *config, len)
+/// would (every field; the same maxima and the same first worst position and pair).
+struct TableJob {
+  const RopeConfig* config = nullptr;
+  const RopeFrequencies* freqs = nullptr;
+  std::int64_t len = 0;
+  RopeDiff diff;
+};
+
+/// Fills each job's diff in one pass over the positions (on the worker threads, merged in
+/// position order): the reference's float32 cos/sin are computed once per block of positions
+/// and every job is compared with them; a job's float32 angle that has the reference's bits
+/// reuses its cos and sin. Returns the reference's own float32-vs-float64 noise over [0, len)
+/// (max |Δcos|, |Δsin| against `ref64`'s table, as compare_rope(reference, f64 config, len)).
+/// Throws Error as compare_rope does when a job has another number of pairs.
+double compare_engine_tables(const RopeConfig& reference, const RopeFrequencies& ref_freqs, const RopeConfig& ref64,
+                             const RopeFrequencies& ref64_freqs, std::vector<TableJob>& jobs, std::int64_t len);
 
 // One entry point per engine.
 void vllm_frequencies(const RopeConfig& c, RopeFrequencies& f, bool v06);

@@ -187,6 +187,22 @@ void compare_with_hf(const RopeConfig& c, RopeFrequencies& f, std::string_view a
                                        f.cache_len, f.admitted_len, f.cache_len));
 }
 
+template <class T>
+T position_column(const RopeFrequencies& f, std::int64_t position) {
+  const bool overflow = f.overflow_from > 0 && position >= f.overflow_from;
+  T t = static_cast<T>(overflow ? position - f.overflow_from : position);
+  if (f.position_divisor != 1.0) t = t / static_cast<T>(f.position_divisor);
+  if (f.position_scale != 1.0) t = static_cast<T>(f.position_scale) * t;
+  return t;
+}
+template float position_column<float>(const RopeFrequencies&, std::int64_t);
+template double position_column<double>(const RopeFrequencies&, std::int64_t);
+
+const std::vector<double>& held_inv_freq(const RopeFrequencies& f, std::int64_t position) {
+  const bool overflow = f.overflow_from > 0 && position >= f.overflow_from;
+  return overflow ? f.overflow_inv_freq : f.inv_freq_held.empty() ? f.inv_freq : f.inv_freq_held;
+}
+
 }  // namespace engine
 
 void engine_frequencies(const RopeConfig& c, RopeFrequencies& f) {
@@ -210,12 +226,8 @@ template <class T>
 RopePairValues values_engines(const RopeConfig& c, const RopeFrequencies& f, std::int64_t position) {
   const std::size_t n = f.pairs();
   RopePairValues v{std::vector<double>(n), std::vector<double>(n), std::vector<double>(n)};
-  // The cache's position column: arange(rows) as float, divided (vLLM/SGLang linear) or scaled (MLX).
-  const bool overflow = f.overflow_from > 0 && position >= f.overflow_from;
-  T t = static_cast<T>(overflow ? position - f.overflow_from : position);
-  if (f.position_divisor != 1.0) t = t / static_cast<T>(f.position_divisor);
-  if (f.position_scale != 1.0) t = static_cast<T>(f.position_scale) * t;
-  const auto& held = overflow ? f.overflow_inv_freq : f.inv_freq_held.empty() ? f.inv_freq : f.inv_freq_held;
+  const T t = engine::position_column<T>(f, position);
+  const auto& held = engine::held_inv_freq(f, position);
   const double att = c.apply_attention_factor ? f.attention_factor : 1.0;
   // float32: cos and sin of the float angle taken in double and rounded, a chunk at a time
   // (sincos_f32_exact: the same bits as std::cos/std::sin, vectorised).

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "posenc/error.hpp"
+#include "rope_engine_internal.hpp"
 
 namespace posenc::rope {
 namespace {
@@ -64,6 +65,10 @@ bool RopeEnginesReport::within() const {
   return std::all_of(rows.begin(), rows.end(), [](const RopeEngineRow& r) { return !r.ok || r.within; });
 }
 
+bool ModelEnginesReport::within() const {
+  return std::all_of(ropes.begin(), ropes.end(), [](const RopeTypeEngines& t) { return t.report.within(); });
+}
+
 RopeEnginesReport compare_engines(const RopeConfig& c, std::int64_t len, double tol) {
   RopeEnginesReport rep;
   rep.config = c;
@@ -72,12 +77,10 @@ RopeEnginesReport compare_engines(const RopeConfig& c, std::int64_t len, double 
   rep.len = len;
   rep.tol = tol;
   rep.hf = compute_frequencies(rep.config);
-  {
-    RopeConfig f64 = rep.config;
-    f64.precision = RopePrecision::kF64;
-    const auto noise = compare_rope(rep.config, f64, len);
-    rep.noise = std::max(noise.cos_max_abs, noise.sin_max_abs);
-  }
+  RopeConfig f64 = rep.config;
+  f64.precision = RopePrecision::kF64;
+  const RopeFrequencies f64_freqs = compute_frequencies(f64);
+  std::vector<RopeConfig> configs;
   for (const auto& info : rope_conventions()) {
     const auto conv = parse_rope_convention(info.name);
     if (conv == RopeConvention::kHf) continue;
@@ -87,19 +90,39 @@ RopeEnginesReport compare_engines(const RopeConfig& c, std::int64_t len, double 
     e.convention = conv;
     try {
       row.freqs = compute_frequencies(e);
+      if (row.freqs.pairs() != rep.hf.pairs())  // compare_rope's refusal
+        throw Error(fmt::format("cannot compare: {} has {} frequency pairs, {} has {}",
+                                e.config_file.empty() ? std::string("the first configuration") : e.config_file,
+                                rep.hf.pairs(), e.config_file.empty() ? std::string("the second") : e.config_file,
+                                row.freqs.pairs()));
       row.compared_len = row.freqs.cache_len > 0 && !row.freqs.cache_grows ? std::min(len, row.freqs.cache_len) : len;
-      row.diff = compare_rope(rep.config, e, row.compared_len);
       row.ok = true;
     } catch (const Error& err) {
       row.error = err.what();
       row.verdict = "refuses: " + row.error;
-      rep.rows.push_back(std::move(row));
-      continue;
     }
+    configs.push_back(e);
+    rep.rows.push_back(std::move(row));
+  }
+  // Every table against transformers' in one pass over the positions.
+  std::vector<detail::engine::TableJob> jobs;
+  std::vector<std::size_t> job_row;
+  for (std::size_t k = 0; k < rep.rows.size(); ++k) {
+    if (!rep.rows[k].ok) continue;
+    detail::engine::TableJob job;
+    job.config = &configs[k];
+    job.freqs = &rep.rows[k].freqs;
+    job.len = rep.rows[k].compared_len;
+    jobs.push_back(std::move(job));
+    job_row.push_back(k);
+  }
+  rep.noise = detail::engine::compare_engine_tables(rep.config, rep.hf, f64, f64_freqs, jobs, len);
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    RopeEngineRow& row = rep.rows[job_row[j]];
+    row.diff = std::move(jobs[j].diff);
     // The same rule for every row: frequencies, cos/sin, the logit scale and the cache length.
     row.within = row.diff.within(tol) && !logit_scale_differs(row.freqs, rep.hf, tol) && row.compared_len == len;
     row.verdict = verdict(row, rep.hf, tol, len);
-    rep.rows.push_back(std::move(row));
   }
   return rep;
 }

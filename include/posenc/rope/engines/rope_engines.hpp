@@ -34,6 +34,26 @@ struct RopeEnginesReport {
   bool within() const;
 };
 
+/// One rope of a model: the layer type whose layers rotate with it and the engines' report.
+struct RopeTypeEngines {
+  std::string layer_type;            ///< "" when the model has one rope (or --layer-type picked one)
+  std::vector<std::int64_t> layers;  ///< the 0-based layers that rotate with it (empty with layer_type "")
+  RopeEnginesReport report;
+};
+
+/// Every rope of a model (Gemma 3: its full-attention layers' linear ×8 at θ 1e6 and its sliding
+/// layers' unscaled θ 1e4), each compared as compare_engines does, by the same verdict rule.
+struct ModelEnginesReport {
+  std::vector<RopeTypeEngines> ropes;  ///< primary (full attention) first; one entry for one rope
+  /// Layers with no RoPE to compare (NoPE layers, non-attention mixers, attention without
+  /// positions: Cohere2's and EXAONE 4's global layers, Llama 4's every fourth, Qwen3-Next's
+  /// linear attention); empty when every layer rotates or the model's layers are not known.
+  std::vector<std::int64_t> no_rope_layers;
+
+  /// True when every convention of every rope that accepts the settings is within tol.
+  bool within() const;
+};
+
 /// Compares every convention with transformers on `c` (its convention is ignored) for a
 /// sequence of `len` tokens (--seq-len len). Throws Error when transformers refuses `c`.
 RopeEnginesReport compare_engines(const RopeConfig& c, std::int64_t len, double tol);
