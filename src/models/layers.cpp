@@ -94,7 +94,12 @@ LayerPlan plan_of(const HfScope& s, const std::string& file) {
     detail::mark_family_layers(s, plan);
   }
   // A layer type whose every layer is without RoPE is a NoPE type (Muse Glimmer's full layers).
+  // Each distinct type once: plan.layer_types has one entry per layer (O(L) types, not O(L^2) work;
+  // fuzz_model timed out on a 3840-layer Gemma 3 config).
+  std::vector<std::string> seen_types;
   for (const auto& t : plan.layer_types) {
+    if (std::find(seen_types.begin(), seen_types.end(), t) != seen_types.end()) continue;
+    seen_types.push_back(t);
     if (std::find(plan.nope_types.begin(), plan.nope_types.end(), t) != plan.nope_types.end()) continue;
     const auto layers = layers_of_type(plan, t);
     if (!layers.empty() && std::all_of(layers.begin(), layers.end(), [&](std::int64_t i) {
