@@ -67,6 +67,29 @@ try:
 except ImportError as e:
     print(f"transformers + torch: not measured ({e.name} is not installed; Debian 12 ships python3-torch 1.13 "
           "but no transformers package, and only Debian's packages are installed here)")
+    try:
+        import torch  # noqa: F401,F811
+    except ImportError:
+        pass
+    else:
+        # A lower bound of the transformers + torch process: transformers imports torch before it
+        # builds any rope, so that process takes at least as long as 'import torch' alone.
+        t3 = proc("import torch")
+        print(f"import torch alone (lower bound)      {t3 * 1e3:8.1f} ms ({t3 / t:.0f}x posenc's, budget 20x: "
+              f"transformers + torch is at least this)")
+        # Closer to the real peer: Llama 3.1's inv_freq as transformers' _compute_llama3_parameters
+        # computes it, re-derived in torch (the config read with json, no transformers classes).
+        code = ("import json, math, torch; c = json.load(open(" + repr(config) + ")); s = c['rope_scaling']; "
+                "d = c.get('head_dim') or c['hidden_size'] // c['num_attention_heads']; "
+                "inv = 1.0 / (c['rope_theta'] ** (torch.arange(0, d, 2, dtype=torch.int64).float() / d)); "
+                "lo = s['original_max_position_embeddings'] / s['low_freq_factor']; "
+                "hi = s['original_max_position_embeddings'] / s['high_freq_factor']; wl = 2 * math.pi / inv; "
+                "f = torch.where(wl > lo, inv / s['factor'], inv); "
+                "sm = (s['original_max_position_embeddings'] / wl - s['low_freq_factor']) / (s['high_freq_factor'] - s['low_freq_factor']); "
+                "mid = (1 - sm) * f / s['factor'] + sm * f; med = ~(wl < hi) * ~(wl > lo); "
+                "print(torch.where(med, mid, f)[:4])")
+        t4 = proc(code)
+        print(f"llama3 inv_freq in torch (no classes) {t4 * 1e3:8.1f} ms ({t4 / t:.0f}x posenc's)")
 else:
     code = ("import json, transformers; from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS; "
             f"c = transformers.AutoConfig.from_pretrained({config!r}); "
