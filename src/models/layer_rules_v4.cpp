@@ -61,9 +61,10 @@ bool deepseek_v4_layer_types(const HfScope& s, LayerPlan& plan, const std::strin
         s.prefix);
     return true;
   }
-  for (std::int64_t i = 0; i < n; ++i)
-    plan.layer_types.push_back(i < 2 || (i - 2) % 2 == 0 ? "heavily_compressed_attention"
-                                                         : "compressed_sparse_attention");
+  // Copies of two strings, not strings built from the literals in the loop: GCC 12 at -O2 warned
+  // (-Warray-bounds, a false positive of its inlined std::string constructor) on the literal form.
+  const std::string hca = "heavily_compressed_attention", csa = "compressed_sparse_attention";
+  for (std::int64_t i = 0; i < n; ++i) plan.layer_types.push_back(i < 2 || (i - 2) % 2 == 0 ? hca : csa);
   plan.layer_types_source = "derived: heavily_compressed_attention on layers 0-1, then compressed_sparse_attention "
                             "and heavily_compressed_attention in turn (DeepseekV4Config's default schedule)";
   return true;
