@@ -12,6 +12,7 @@
 
 #include "hf_scope.hpp"
 #include "posenc/models/layers.hpp"
+#include "posenc/rope/rope.hpp"
 
 namespace posenc::models::detail {
 
@@ -49,6 +50,9 @@ struct TypeRope {
   /// "rope_parameters.KEY" is relabelled with it.
   std::map<std::string, Origin> key_origin;
   bool rotary_dims_trailing = false;  ///< DeepSeek-V4 rotates the last rotary_dim dims of each head
+  /// DeepSeek-V4: "main" or "compress", and the file's YaRN settings (for the serving engines).
+  std::string deepseek_v4_rope;
+  std::optional<rope::RopeConfig::FileYarn> file_yarn;
   std::vector<std::string> notes;
 };
 

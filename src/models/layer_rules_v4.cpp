@@ -144,6 +144,26 @@ std::optional<TypeRope> deepseek_v4_type_rope(const HfScope& s, const std::strin
   r.key_origin["partial_rotary_factor"] = prf_origin;
   r.rope_parameters = entry;
   r.rotary_dims_trailing = true;
+  r.deepseek_v4_rope = label;
+  // The file's YaRN settings, as the engines read them whichever rope they build (a flat rope_scaling
+  // or rope_parameters of type yarn with a numeric factor and original_max_position_embeddings).
+  if (rp != cfg.end() && rp->is_object() && !nested) {
+    const json& y = *rp;
+    const auto text = [&](const char* k) { return y.contains(k) && y[k].is_string() ? y[k].get<std::string>() : ""; };
+    const auto num = [&](const char* k) -> std::optional<double> {
+      return y.contains(k) && y[k].is_number() ? std::optional<double>(y[k].get<double>()) : std::nullopt;
+    };
+    const std::string type = !text("rope_type").empty() ? text("rope_type") : text("type");
+    const auto factor = num("factor"), original = num("original_max_position_embeddings");
+    if (type == "yarn" && factor && original && *original >= 1 && *original < 9e15) {
+      rope::RopeConfig::FileYarn fy;
+      fy.factor = *factor;
+      fy.original = static_cast<std::int64_t>(*original);
+      fy.beta_fast = num("beta_fast");
+      fy.beta_slow = num("beta_slow");
+      r.file_yarn = fy;
+    }
+  }
   r.erase = {"rope_scaling", "rope_parameters", "qk_rope_head_dim", "partial_rotary_factor", "rope_theta"};
   const auto rot = static_cast<std::int64_t>(static_cast<double>(head_dim) * prf);
   r.notes.push_back(fmt::format(

@@ -214,6 +214,10 @@ rope::RopeConfig parse_layer_type_config(const std::string& json_text, const std
   rope::RopeConfig c = models::parse_hf_config(raw.dump(), file);
   c.rotary_dims_trailing = rule && rule->rotary_dims_trailing;
   if (rule) {
+    c.deepseek_v4_rope = rule->deepseek_v4_rope;
+    c.deepseek_v4_file_yarn = rule->file_yarn;
+  }
+  if (rule) {
     if (theta_set) c.set_source("base", fmt::format("{}", c.base), rule->theta_source, rule->theta_field);
     if (rule->drop_scaling) c.set_source("scaling", "none", rule->scaling_source);
     if (rule->head_dim) c.set_source("dim", fmt::format("{}", c.head_dim), rule->head_dim_source);

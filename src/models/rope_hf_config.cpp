@@ -122,6 +122,8 @@ void read_head_dim(const Obj& cfg, RopeConfig& c) {
     from_file(c, "dim", fmt::format("{}", *v), cfg, "qk_rope_head_dim");
     c.notes.push_back("DeepSeek MLA: only qk_rope_head_dim dims of each head rotate (the qk_nope_head_dim part "
                       "carries no position); --dim is that rotary part");
+    // The model concatenates [q_nope | q_pe] and [k_nope | k_pe]: the pair table counts dims in that head.
+    if (auto nope = cfg.integer_in("qk_nope_head_dim", 0, encodings::kMaxDim)) c.rotary_offset = *nope;
   } else if (auto h = cfg.integer_in("head_dim", 2, encodings::kMaxDim)) {
     c.head_dim = *h;
     from_file(c, "dim", fmt::format("{}", *h), cfg, "head_dim");

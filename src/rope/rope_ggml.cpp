@@ -115,6 +115,8 @@ std::int64_t ggml_scaling_setup(const RopeConfig& c, RopeFrequencies& f, std::si
       f.ggml_ext_factor = 1.0;
       f.ggml_attn_factor = static_cast<double>(ggml_yarn_attn_factor<T>(c, T(1) / static_cast<T>(f.ggml_freq_scale)));
       f.ggml_internal_mscale = static_cast<double>(T(1) + T(0.1) * std::log(T(1) / static_cast<T>(f.ggml_freq_scale)));
+      if (c.model_type == "deepseek_v4")  // llama.cpp src/models/deepseek4.cpp @00395eb2 dsv4_rope_attn_factor:
+        f.ggml_attn_factor = static_cast<double>(T(1) / static_cast<T>(f.ggml_internal_mscale));  // cos/sin unscaled
       break;
     }
     case RopeScaling::kLlama3: {
@@ -177,7 +179,12 @@ void ggml_ramp_dims(const RopeConfig& c, RopeFrequencies& f, std::int64_t n_ctx_
 template <class T>
 void ggml_attention_factor(const RopeConfig& c, RopeFrequencies& f) {
   f.attention_factor = f.ggml_attn_factor * (f.ggml_ext_factor != 0.0 ? f.ggml_internal_mscale : 1.0);
-  if (f.ggml_ext_factor != 0.0)
+  if (f.ggml_ext_factor != 0.0 && c.model_type == "deepseek_v4")
+    f.derived.push_back({"attention-factor", fmt::format("{}", f.attention_factor),
+                         fmt::format("derived: llama.cpp's deepseek4 graph passes attn_factor 1/(1 + 0.1·ln s) = {}, "
+                                     "which ggml's internal 1 + 0.1·ln s cancels (dsv4_rope_attn_factor)",
+                                     f.ggml_attn_factor)});
+  else if (f.ggml_ext_factor != 0.0)
     f.derived.push_back({"attention-factor", fmt::format("{}", f.attention_factor),
                          fmt::format("derived: llama.cpp attn_factor {} (get_mscale ratio with mscale {}, ÷ (1 + 0.1·ln "
                                      "s)) × ggml's internal 1 + 0.1·ln s = {}",

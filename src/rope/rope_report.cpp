@@ -109,6 +109,23 @@ void add_derived(RopeConfig& c, const RopeFrequencies& f, std::int64_t original,
 
 }  // namespace
 
+std::int64_t rotary_dim_offset(const RopeConfig& c) {
+  if (c.rotary_dims_trailing && c.rotary_dim < c.head_dim) return c.head_dim - c.rotary_dim;
+  return c.rotary_offset;
+}
+
+std::string rotary_dims_note(const RopeConfig& c) {
+  const std::int64_t off = rotary_dim_offset(c);
+  if (off == 0) return {};
+  if (c.rotary_dims_trailing)
+    return fmt::format("dims of the {}-dim query/key head: the rotated part is its last {} dims ({}..{}); dims 0..{} "
+                       "carry no position",
+                       c.head_dim, c.rotary_dim, off, c.head_dim - 1, off - 1);
+  return fmt::format("dims of the {}-dim query/key head as the model concatenates it: the {} dims of the rotary part "
+                     "(projected on their own: q_pe / k_pe) follow {} dims that carry no position (0..{})",
+                     off + c.head_dim, c.head_dim, off, off - 1);
+}
+
 RopeReport make_rope_report(const RopeConfig& c) {
   RopeReport r;
   r.config = c;
@@ -123,12 +140,14 @@ RopeReport make_rope_report(const RopeConfig& c) {
   r.logit_scale = f.attention_factor * f.attention_factor * f.logit_scale;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const auto pairs = static_cast<std::int64_t>(f.pairs());
+  r.dim_offset = rotary_dim_offset(c);
+  if (const std::string note = rotary_dims_note(c); !note.empty()) r.config.notes.push_back("pair table: " + note);
   for (std::size_t i = 0; i < f.pairs(); ++i) {
     RopePairRow row;
     row.index = i;
     const auto k = static_cast<std::int64_t>(i);
-    row.dim_a = c.layout == RopeLayout::kInterleaved ? 2 * k : k;
-    row.dim_b = c.layout == RopeLayout::kInterleaved ? 2 * k + 1 : k + pairs;
+    row.dim_a = r.dim_offset + (c.layout == RopeLayout::kInterleaved ? 2 * k : k);
+    row.dim_b = r.dim_offset + (c.layout == RopeLayout::kInterleaved ? 2 * k + 1 : k + pairs);
     row.inv_freq_original = f.inv_freq_original[i];
     row.inv_freq = f.inv_freq[i];
     row.wavelength_original = wavelength(row.inv_freq_original);

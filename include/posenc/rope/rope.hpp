@@ -79,6 +79,21 @@ struct RopeConfig {
   /// The rotated dims are the last rotary_dim of the head, not the first (DeepSeek-V4's
   /// [nope | rope] heads); only the notes say it: frequencies and tables are the same.
   bool rotary_dims_trailing = false;
+  /// Dims of the query/key head before the rotated part, for the pair table's labels: MLA's
+  /// qk_nope_head_dim (DeepSeek-V2/V3, whose head here is the rotary part q_pe/k_pe alone,
+  /// concatenated after the nope part); rotary_dims_trailing adds head_dim − rotary_dim itself.
+  std::int64_t rotary_offset = 0;
+  /// DeepSeek-V4 (model_type deepseek_v4): which of its two ropes this is, "main" (sliding_attention
+  /// layers) or "compress" (the compressed layers); "" for other models. The serving engines build
+  /// the two ropes from the file's YaRN settings in their own way (rope_engines_v4.cpp).
+  std::string deepseek_v4_rope;
+  /// The file's YaRN settings (rope_scaling of type yarn), kept on both DeepSeek-V4 ropes.
+  struct FileYarn {
+    double factor = 1;
+    std::int64_t original = 0;
+    std::optional<double> beta_fast, beta_slow;
+  };
+  std::optional<FileYarn> deepseek_v4_file_yarn;
   double base = 10000.0;                        ///< rope_theta
   RopeLayout layout = RopeLayout::kHalf;
   RopeScaling scaling = RopeScaling::kNone;

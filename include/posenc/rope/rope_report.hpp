@@ -13,7 +13,9 @@ namespace posenc::rope {
 /// One frequency pair.
 struct RopePairRow {
   std::size_t index = 0;
-  std::int64_t dim_a = 0, dim_b = 0;  ///< the two dimensions it rotates, in the config's layout
+  /// The two dimensions it rotates, in the config's layout, counted in the query/key head:
+  /// rotary_dim_offset(config) added (the dims before the rotated part).
+  std::int64_t dim_a = 0, dim_b = 0;
   double inv_freq_original = 0, inv_freq = 0;
   double wavelength_original = 0, wavelength = 0;  ///< 2π/θ (infinite for θ = 0)
   double turns_original = 0;  ///< full turns within the original context: L_orig·θ/2π (NaN if L_orig unknown)
@@ -33,6 +35,14 @@ struct LayerTypeRope {
   std::vector<double> inv_freq;
 };
 
+/// Dims of the query/key head before the rotated part: head_dim − rotary_dim when the rotated
+/// dims are the last ones (DeepSeek-V4's [nope | rope] heads), else config.rotary_offset (MLA's
+/// qk_nope_head_dim), else 0.
+std::int64_t rotary_dim_offset(const RopeConfig& c);
+
+/// What the pair table's dims count, when they do not start at the head's dim 0; "" otherwise.
+std::string rotary_dims_note(const RopeConfig& c);
+
 struct RopeReport {
   RopeConfig config;
   /// With a model config (filled by posenc/models/model_ropes.hpp): the layer type reported
@@ -50,6 +60,8 @@ struct RopeReport {
   /// longrope: why freqs.longrope_list was chosen ("no --seq-len: ..."); "" for other methods.
   std::string longrope_list_source;
   std::vector<RopePairRow> rows;
+  /// Added to every row's dims: rotary_dim_offset(config).
+  std::int64_t dim_offset = 0;
   /// Every factor on the attention logits: attention_factor² (q and k are both scaled) × the
   /// engine's extra softmax factor freqs.logit_scale.
   double logit_scale = 1;

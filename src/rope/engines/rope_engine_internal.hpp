@@ -122,6 +122,10 @@ struct TableJob {
 double compare_engine_tables(const RopeConfig& reference, const RopeFrequencies& ref_freqs, const RopeConfig& ref64,
                              const RopeFrequencies& ref64_freqs, std::vector<TableJob>& jobs, std::int64_t len);
 
+/// model_type deepseek_v4: each engine builds its two ropes in the model's own file (rope_engines_v4.cpp).
+bool deepseek_v4_model(const RopeConfig& c);
+void deepseek_v4_frequencies(const RopeConfig& c, RopeFrequencies& f);
+
 // One entry point per engine.
 void vllm_frequencies(const RopeConfig& c, RopeFrequencies& f, bool v06);
 void sglang_frequencies(const RopeConfig& c, RopeFrequencies& f);

@@ -210,6 +210,10 @@ void engine_frequencies(const RopeConfig& c, RopeFrequencies& f) {
     throw Error(fmt::format("--convention {} models rope_type default, linear, dynamic, yarn, llama3 and longrope "
                             "(got '{}')",
                             to_string(c.convention), to_string(c.scaling)));
+  if (engine::deepseek_v4_model(c)) {
+    engine::deepseek_v4_frequencies(c, f);
+    return;
+  }
   switch (c.convention) {
     case RopeConvention::kVllm: engine::vllm_frequencies(c, f, false); break;
     case RopeConvention::kVllm06: engine::vllm_frequencies(c, f, true); break;
