@@ -162,7 +162,9 @@ FAMILIES = [
     ("solar_open", 128, 1000000.0), ("jais2", 3328 // 26, 10000.0), ("bitnet", 2560 // 20, 500000.0),
     ("dots1", 4608 // 32, 10000.0), ("hyperclovax", 4096 // 32, 10000.0), ("vaultgemma", 256, 10000.0),
     ("diffllama", 2048 // 32, 10000.0), ("ministral", 4096 // 32, 10000.0), ("chameleon", 4096 // 32, 10000.0),
-    ("helium", 128, 100000.0),
+    ("helium", 128, 100000.0), ("nomic_bert", 768 // 12, 1000.0), ("jina_embeddings_v3", 1024 // 16, 20000.0),
+    ("eurobert", 768 // 12, 10000.0), ("aria_text", 4096 // 32, 10000.0), ("emu3_text_model", 4096 // 32, 1000000.0),
+    ("granite4_vision_text", 4096 // 32, 10000.0), ("gpt_neox_japanese", 2560 // 32, 10000.0),
 ]
 for mt, dim, theta in FAMILIES:
     j = rope_json("--hf-config", write(f"{mt}.json", {"model_type": mt}))
