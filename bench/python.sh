@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark of the Python module (issue 30, "Performance"): `import posenc`, generate() of a
 # 131072 x 1024 sinusoidal table against the library's own compute of the same table and against
-# the numpy recipe, and rope(hf_config=) against transformers + torch when Debian ships them.
+# the numpy recipe, and rope(hf_config=) against transformers + torch (bench/python_transformers.py).
 # Builds the Release module in build-release/ (scripts/setup.sh --deps installs python3-dev and
 # pybind11-dev). Usage: bash bench/python.sh       BENCH_REPS=5 for more repetitions (default 3).
 set -euo pipefail
@@ -51,49 +51,8 @@ print(f"generate sinusoidal {N}x{D}     {t_py:8.3f} s    library alone {t_lib:.3
       f"owndata={a.flags.owndata}, base={a.base}")
 PY
 
-# rope(hf_config=) as a whole process, against transformers' own classes under torch.
-/usr/bin/python3 - "$config" <<'PY'
-import subprocess, sys, time
-config = sys.argv[1]
-def proc(code):
-    runs = []
-    for _ in range(3):
-        t = time.perf_counter(); subprocess.run([sys.executable, "-c", code], check=True, capture_output=True); runs.append(time.perf_counter() - t)
-    return min(runs)
-t = proc(f"import posenc; posenc.rope(hf_config={config!r})['inv_freq']")
-print(f"rope(hf_config=) whole process        {t * 1e3:8.1f} ms")
-try:
-    import torch, transformers  # noqa: F401
-except ImportError as e:
-    print(f"transformers + torch: not measured ({e.name} is not installed; Debian 12 ships python3-torch 1.13 "
-          "but no transformers package, and only Debian's packages are installed here)")
-    try:
-        import torch  # noqa: F401,F811
-    except ImportError:
-        pass
-    else:
-        # A lower bound of the transformers + torch process: transformers imports torch before it
-        # builds any rope, so that process takes at least as long as 'import torch' alone.
-        t3 = proc("import torch")
-        print(f"import torch alone (lower bound)      {t3 * 1e3:8.1f} ms ({t3 / t:.0f}x posenc's, budget 20x: "
-              f"transformers + torch is at least this)")
-        # Closer to the real peer: Llama 3.1's inv_freq as transformers' _compute_llama3_parameters
-        # computes it, re-derived in torch (the config read with json, no transformers classes).
-        code = ("import json, math, torch; c = json.load(open(" + repr(config) + ")); s = c['rope_scaling']; "
-                "d = c.get('head_dim') or c['hidden_size'] // c['num_attention_heads']; "
-                "inv = 1.0 / (c['rope_theta'] ** (torch.arange(0, d, 2, dtype=torch.int64).float() / d)); "
-                "lo = s['original_max_position_embeddings'] / s['low_freq_factor']; "
-                "hi = s['original_max_position_embeddings'] / s['high_freq_factor']; wl = 2 * math.pi / inv; "
-                "f = torch.where(wl > lo, inv / s['factor'], inv); "
-                "sm = (s['original_max_position_embeddings'] / wl - s['low_freq_factor']) / (s['high_freq_factor'] - s['low_freq_factor']); "
-                "mid = (1 - sm) * f / s['factor'] + sm * f; med = ~(wl < hi) * ~(wl > lo); "
-                "print(torch.where(med, mid, f)[:4])")
-        t4 = proc(code)
-        print(f"llama3 inv_freq in torch (no classes) {t4 * 1e3:8.1f} ms ({t4 / t:.0f}x posenc's)")
-else:
-    code = ("import json, transformers; from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS; "
-            f"c = transformers.AutoConfig.from_pretrained({config!r}); "
-            "ROPE_INIT_FUNCTIONS[c.rope_scaling['rope_type']](c, 'cpu')")
-    t2 = proc(code)
-    print(f"transformers + torch whole process    {t2 * 1e3:8.1f} ms ({t2 / t:.0f}x posenc's, budget 20x)")
-PY
+# rope(hf_config=) as a whole process against transformers' LlamaConfig + LlamaRotaryEmbedding
+# under torch, the same run (bench/python_transformers.py: POSENC_TRANSFORMERS_TREE names a
+# transformers source tree, POSENC_TRANSFORMERS_DEPS the huggingface_hub and safetensors it needs;
+# without them, `import torch` alone as a lower bound).
+/usr/bin/python3 bench/python_transformers.py "$config" "${BENCH_REPS:-5}"

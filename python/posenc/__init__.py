@@ -5,13 +5,15 @@ Every function mirrors a command: keyword names are the option names with ``_`` 
 numpy arrays for lists of numbers, and errors are :class:`posenc.Error` (a ``ValueError``)
 carrying the command line's one-line message. docs/python.md has examples.
 """
+import builtins as _builtins
 import json as _json
 
 from . import _posenc
 from ._posenc import Error
 
-__all__ = ["Error", "Figure", "Checkpoint", "CheckResult", "generate", "rope", "rope_engines", "extrapolate",
-           "model", "usage", "similarity", "check", "figure", "open"]
+__all__ = ["Error", "Figure", "Checkpoint", "CheckResult", "generate", "rope", "rope_engines", "rope_permutation",
+           "extrapolate", "model", "usage", "tensors", "similarity", "check", "figure", "open"]
+# posenc.list() is left out of __all__: `from posenc import *` would hide the built-in list.
 __version__ = "0.1.0"
 Error.__module__ = "posenc"
 
@@ -25,7 +27,7 @@ def _arrays(value):
     import numpy as np  # imported on first use: `import posenc` stays fast
     if isinstance(value, dict):
         return {k: _arrays(v) for k, v in value.items()}
-    if not isinstance(value, list) or not value:
+    if not isinstance(value, _builtins.list) or not value:
         return value
     if all(_is_number(x) or x is None for x in value) and any(_is_number(x) for x in value):
         if all(isinstance(x, int) and not isinstance(x, bool) for x in value):
@@ -93,6 +95,25 @@ def usage(path, **params):
     return array if text is None else _report(text)
 
 
+def tensors(path, **params):
+    """``posenc tensors PATH --format json``: the tensors of a checkpoint (a safetensors file, a
+    sharded index or a folder) or a GGUF file, from the headers only (filter="*GLOB*")."""
+    import os
+    return _report(_posenc.tensors(os.fspath(path), params))
+
+
+def rope_permutation(**params):
+    """``posenc rope permutation --dim D --format json``: the q/k weight-row permutation from the
+    interleaved to the half layout and its inverse (dim=, rotary_dim=), as int64 arrays."""
+    return _report(_posenc.rope_permutation(params))
+
+
+def list():  # noqa: A001 (posenc.list as `posenc list`)
+    """``posenc list --format json``: every scheme with its parameters, defaults and formula, and
+    the RoPE conventions."""
+    return _report(_posenc.list())
+
+
 def similarity(scheme=None, /, **params):
     """``posenc similarity SCHEME ... --format json``: the N x N similarity table as a dict with the
     JSON's keys (scheme, params, shape, axes, dtype, ...) and its values as ``data`` (metric=, qk=,
@@ -118,7 +139,7 @@ def decay(scheme=None, /, **params):
 def project(scheme=None, /, **params):
     """``posenc project SCHEME ... --format json``: the positions as 2 or 3 coordinates (dims=[i, j]
     or pca=2|3; default the table's own 2 or 3 columns, else pca=2), a dict as similarity's."""
-    if isinstance(params.get("dims"), (list, tuple)):
+    if isinstance(params.get("dims"), (_builtins.list, tuple)):
         params["dims"] = ",".join(str(int(d)) for d in params["dims"])
     return _posenc.project(scheme or "", params)
 
@@ -195,11 +216,13 @@ open_file = open  # the built-in, before posenc.open below takes the name
 def figure(command, *args, **params):
     """The figure of a command: ``figure("generate", "sinusoidal", len=50, dim=128)`` or
     ``figure("rope", hf_config="config.json")``; also "rope_diff", "rope_engines", "decay",
-    "project", "similarity" and "extrapolate" with the keywords of their functions. Figure options
+    "project", "similarity" and "extrapolate" with the keywords of their functions, "model" with a
+    path (weights_figure=) and "usage" with a path (figure="layers"|"heads"|"wavelength", table=,
+    layer=, high_band=, positional_share=). Figure options
     width=, height=, title=, scale=, cmap= (and reduce=, vmin=, vmax= for tables)."""
     if "from_" in params:
         params["from"] = params.pop("from_")
-    if isinstance(params.get("dims"), (list, tuple)):
+    if isinstance(params.get("dims"), (_builtins.list, tuple)):
         params["dims"] = ",".join(str(int(d)) for d in params["dims"])
     return Figure(_posenc.figure(command, tuple(args), params))
 

@@ -11,6 +11,7 @@
 #include "posenc/render/rope_figures.hpp"
 #include "posenc/render/table_figure.hpp"
 #include "rope_diff.hpp"
+#include "usage.hpp"
 
 namespace py = pybind11;
 
@@ -192,9 +193,16 @@ FigureData figure(const std::string& command, py::tuple args, py::dict kwargs) {
     if (!has_weights) d.metadata.emplace_back("convention", r.convention);
     return d;
   }
+  if (command == "usage") {
+    if (args.size() != 1) throw Error("figure('usage', PATH, ...) takes one path (a model folder or a .gguf)");
+    render::TableFigureOptions o;  // as `posenc usage`, which has no --reduce, --vmin, --vmax
+    o.width = static_cast<int>(std::get<std::int64_t>(width)), o.height = static_cast<int>(std::get<std::int64_t>(height));
+    o.scale = std::get<double>(scale), o.title = std::get<std::string>(title), o.cmap = std::get<std::string>(cmap);
+    return usage_figure(py::str(args[0]).cast<std::string>(), kw, o, apply);
+  }
   throw Error(fmt::format("figure('{}'): the figures of generate, rope, decay, project, similarity, extrapolate, "
-                          "rope_engines, rope_diff and model are drawn here; choose one of: generate, rope, decay, project, "
-                          "similarity, extrapolate, rope_engines, rope_diff, model",
+                          "rope_engines, rope_diff, model and usage are drawn here; choose one of: generate, rope, "
+                          "decay, project, similarity, extrapolate, rope_engines, rope_diff, model, usage",
                           command));
 }
 

@@ -19,6 +19,7 @@
 #include "kwargs.hpp"
 #include "figures.hpp"
 #include "rope_diff.hpp"
+#include "listings.hpp"
 #include "usage.hpp"
 #include "posenc/error.hpp"
 #include "posenc/render/analysis_figures.hpp"
@@ -202,6 +203,9 @@ PYBIND11_MODULE(_posenc, m) {
   m.def("extrapolate", &extrapolate, py::arg("kwargs"));
   m.def("model", &model, py::arg("path"));
   m.def("usage", &usage, py::arg("path"), py::arg("kwargs"));
+  m.def("tensors", &tensors_json, py::arg("path"), py::arg("kwargs"));
+  m.def("rope_permutation", &rope_permutation_json, py::arg("kwargs"));
+  m.def("list", &list_json);
   m.def("similarity", &similarity, py::arg("scheme"), py::arg("kwargs"));
   m.def("decay", &decay, py::arg("scheme"), py::arg("kwargs"));
   m.def("project", &project, py::arg("scheme"), py::arg("kwargs"));

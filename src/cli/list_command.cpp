@@ -1,19 +1,14 @@
 // posenc list [--format text|json]: every scheme, its parameters and formula.
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
-
 #include "app.hpp"
 #include "posenc/schemes/registry.hpp"
 #include "posenc/rope/rope.hpp"
 #include "posenc/error.hpp"
+#include "posenc/reports/scheme_list_writers.hpp"
 
 namespace posenc::cli {
 namespace {
-
-nlohmann::json to_json(const ParamValue& v) {
-  return std::visit([](const auto& x) { return nlohmann::json(x); }, v);
-}
 
 // "0.5, 0.25, ..." for lists (shortest round-trip numbers), else as the command line writes it.
 std::string value_text(const ParamValue& v) {
@@ -38,32 +33,6 @@ void print_text(std::ostream& out) {
     out << fmt::format("  {:<9} {} ({}): {}\n", c.name, c.engine, c.version, c.description);
 }
 
-void print_json(std::ostream& out) {
-  nlohmann::json all = nlohmann::json::array();
-  for (const auto& s : schemes::schemes()) {
-    nlohmann::json params = nlohmann::json::array();
-    for (const auto& p : s.params) {
-      // null: no default ("not set" in the text form)
-      nlohmann::json j = {{"name", p.name}, {"default", p.above_min ? nlohmann::json() : to_json(p.default_value)}, {"help", p.help}};
-      if (!p.choices.empty()) j["choices"] = p.choices;
-      if (p.choice_flags) {  // --causal = --mode causal
-        nlohmann::json flags = nlohmann::json::array();
-        for (const auto& c : p.choices) flags.push_back("--" + c);
-        j["flags"] = flags;
-      }
-      params.push_back(std::move(j));
-    }
-    nlohmann::json entry = {{"name", s.name}, {"summary", s.summary}, {"formula", s.formula}, {"params", params}};
-    for (const auto& d : s.derived) entry[d.key] = to_json(d.value);  // alibi: "slopes"
-    all.push_back(std::move(entry));
-  }
-  nlohmann::json conventions = nlohmann::json::array();
-  for (const auto& c : rope::rope_conventions())
-    conventions.push_back({{"name", std::string(c.name)}, {"engine", std::string(c.engine)},
-                           {"version", std::string(c.version)}, {"description", std::string(c.description)}});
-  out << nlohmann::json{{"schemes", all}, {"rope_conventions", conventions}}.dump(2) << "\n";
-}
-
 }  // namespace
 
 void add_list_command(CLI::App& app, Context& ctx, int& exit_code) {
@@ -72,7 +41,7 @@ void add_list_command(CLI::App& app, Context& ctx, int& exit_code) {
   cmd->add_option("--format", *format, "text or json")->capture_default_str()->check(CLI::IsMember({"text", "json"}));
   cmd->callback([format, &ctx, &exit_code] {
     if (*format == "json") {
-      print_json(ctx.out);
+      reports::write_scheme_list_json(ctx.out);
     } else {
       print_text(ctx.out);
     }

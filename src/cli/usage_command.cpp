@@ -9,9 +9,9 @@
 #include "posenc/formats/writers.hpp"
 #include "posenc/models/qk_weights.hpp"
 #include "posenc/parallel.hpp"
+#include "posenc/render/usage_figure.hpp"
 #include "posenc/reports/usage_writers.hpp"
 #include "rope_command.hpp"
-#include "usage_figure.hpp"
 #include "validators.hpp"
 
 namespace posenc::cli {
@@ -20,7 +20,8 @@ namespace {
 struct UsageOptions {
   std::string path;
   std::string table;  ///< "" = the report
-  UsageFigureRequest figure_request;
+  render::UsageFigureRequest figure_request;
+  std::int64_t layer = 0;
   CLI::Option* layer_option = nullptr;
   analysis::UsageOptions analysis;
   unsigned threads = 0;
@@ -46,18 +47,14 @@ int run_usage(Context& ctx, const UsageOptions& o) {
     return kOk;
   }
   if (draws(f)) {
-    UsageFigureRequest q = o.figure_request;
+    render::UsageFigureRequest q = o.figure_request;
     if (!o.table.empty()) q.table = o.table;
-    if (o.layer_option->count() > 0 && q.kind == "layers") q.kind = "heads";
-    render::Figure fig = usage_figure(r, q, o.figure);
+    if (o.layer_option->count() > 0) q.layer = o.layer;
+    const FigureOptions& g = o.figure;
+    render::Figure fig = render::usage_figure(r, q, {g.width, g.height, g.scale, g.title, g.cmap, g.reduce, g.vmin, g.vmax});
     o.figure.apply(fig);
     const std::string title = std::visit([](const auto& x) { return x.title; }, fig);
-    render::Metadata metadata = figure_metadata(title, {});
-    metadata.emplace_back("command", "posenc usage");
-    metadata.emplace_back("path", o.path);
-    metadata.emplace_back("figure", q.kind);
-    metadata.emplace_back("table", q.table);
-    const std::string bytes = figure_bytes(fig, f, metadata);
+    const std::string bytes = figure_bytes(fig, f, render::usage_figure_metadata(title, o.path, q));
     o.output.emit(ctx, f, [&](std::ostream& s) { s << bytes; });
     return kOk;
   }
@@ -93,9 +90,9 @@ void add_usage_command(CLI::App& app, Context& ctx, int& exit_code) {
   cmd->add_option("--figure", opts->figure_request.kind,
                   "layers: layer × pair (mean over heads); heads: head × pair of --layer; wavelength: mean per pair "
                   "against its wavelength")
-      ->check(CLI::IsMember({"layers", "heads", "wavelength"}))
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(render::kUsageFigures), std::end(render::kUsageFigures))))
       ->capture_default_str();
-  opts->layer_option = cmd->add_option("--layer", opts->figure_request.layer, "the layer of --figure heads (0-based)")
+  opts->layer_option = cmd->add_option("--layer", opts->layer, "the layer of --figure heads (0-based)")
                            ->transform(integer_in(0, 1 << 20))
                            ->type_name(integer_type(0, 1 << 20));
   cmd->add_option("--high-band", opts->analysis.high_band,

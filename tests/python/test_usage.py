@@ -3,6 +3,8 @@
 # C = W_q,i W_k,i^T per pair, half layout).
 import json
 import struct
+import xml.etree.ElementTree as ET
+import zlib
 
 import numpy as np
 import pytest
@@ -55,3 +57,82 @@ def test_usage_is_the_cli_and_numpy(tmp_path):
     assert str(e.value) == cli_error("usage", tmp_path / "none")
     with pytest.raises(posenc.Error, match="did you mean 'high_band'"):
         posenc.usage(folder, high_bnd=2)
+
+
+def check_png(data, size):
+    """A PNG as the format defines it: signature, chunks with their CRCs, IHDR of `size`, IDAT
+    inflating to one filter byte plus width pixels per row, IEND last."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, chunks, idat = 8, [], b""
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        assert struct.unpack(">I", data[pos + 8 + n:pos + 12 + n])[0] == zlib.crc32(kind + body), kind
+        chunks.append(kind)
+        if kind == b"IHDR":
+            w, h, depth, colour = struct.unpack(">IIBB", body[:10])
+        if kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    assert chunks[0] == b"IHDR" and chunks[-1] == b"IEND" and (w, h) == tuple(size) and depth == 8
+    channels = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[colour]  # 3: palette indices
+    assert len(zlib.decompress(idat)) == h * (1 + w * channels)
+
+
+def test_usage_figure_is_the_cli(tmp_path):
+    # figure("usage", PATH, ...) draws what `posenc usage PATH ... -o x.png|svg` writes, byte for
+    # byte: the layer heatmap, --layer (heads of a layer), --figure wavelength with another table
+    # and the figure options, --figure heads with a title and colormap.
+    folder = tmp_path / "m"
+    write_model(folder)
+    cases = [((), {}, "png"),
+             (("--layer", 0), {"layer": 0}, "svg"),
+             (("--figure", "wavelength", "--table", "q-norm", "--width", 700, "--height", 420),
+              {"figure": "wavelength", "table": "q-norm", "width": 700, "height": 420}, "png"),
+             (("--figure", "heads", "--title", "T", "--cmap", "magma", "--high-band", 1),
+              {"figure": "heads", "title": "T", "cmap": "magma", "high_band": 1}, "svg")]
+    for args, kw, ext in cases:
+        out = tmp_path / f"u.{ext}"
+        run_cli("usage", folder, *args, "-o", out)
+        fig = posenc.figure("usage", folder, **kw)
+        assert (fig.png() if ext == "png" else fig.svg()) == out.read_bytes(), (args, kw)
+        check_png(fig._repr_png_(), fig.size)
+        root = ET.fromstring(fig._repr_svg_())
+        assert root.tag.endswith("svg") and int(float(root.get("width"))) == fig.size[0]
+    assert fig.size[0] >= 320
+    with pytest.raises(posenc.Error, match="did you mean 'layer'"):
+        posenc.figure("usage", folder, layr=0)
+    with pytest.raises(posenc.Error, match="figure='bars': choose one of: layers, heads or wavelength"):
+        posenc.figure("usage", folder, figure="bars")
+    with pytest.raises(posenc.Error, match="takes one path"):
+        posenc.figure("usage")
+
+
+def test_tensors_list_and_permutation_are_the_cli(tmp_path):
+    # posenc.tensors / posenc.list / posenc.rope_permutation: the command's JSON, and what the
+    # file and transformers' permute (convert_llama_weights_to_hf.py) say independently.
+    folder = tmp_path / "m"
+    write_model(folder)
+    path = folder / "model.safetensors"
+    t = posenc.tensors(path)
+    assert_same(t, cli_json("tensors", path))
+    shapes = {x["name"]: (x["dtype"], tuple(x["shape"]), x["bytes"]) for x in t["tensors"]}
+    assert shapes == {"model.layers.0.self_attn.q_proj.weight": ("F32", (16, 16), 1024),
+                      "model.layers.0.self_attn.k_proj.weight": ("F32", (16, 16), 1024),
+                      "model.layers.0.input_layernorm.weight": ("F32", (16,), 64)}
+    assert t["total_bytes"] == 2112 and t["total_tensors"] == 3
+    assert_same(posenc.tensors(path, filter="*q_proj*"), cli_json("tensors", path, "--filter", "*q_proj*"))
+    assert_same(posenc.list(), cli_json("list"))
+    names = [s["name"] for s in posenc.list()["schemes"]]
+    assert "sinusoidal" in names and "rope" in names and "alibi" in names
+    p = posenc.rope_permutation(dim=8)
+    assert_same(p, cli_json("rope", "permutation", "--dim", 8))
+    # permute(w): w.view(heads, d/2, 2, hidden).transpose(1, 2): half row j*4 + i is row 2i + j.
+    want = np.arange(8).reshape(4, 2).T.reshape(-1)
+    assert np.array_equal(p["to_half"], want) and np.array_equal(p["to_interleaved"], np.argsort(want))
+    partial = posenc.rope_permutation(dim=10, rotary_dim=4)
+    assert np.array_equal(partial["to_half"], [0, 2, 1, 3, 4, 5, 6, 7, 8, 9])
+    with pytest.raises(posenc.Error, match="rope_permutation needs dim="):
+        posenc.rope_permutation(rotary_dim=4)
+    with pytest.raises(posenc.Error, match="did you mean 'filter'"):
+        posenc.tensors(path, fliter="*")

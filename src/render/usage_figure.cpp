@@ -1,23 +1,25 @@
-// The figures of `posenc usage` (usage_figure.hpp).
-#include "usage_figure.hpp"
+// The figures of `posenc usage` (render/usage_figure.hpp).
+#include "posenc/render/usage_figure.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
+#include <memory>
 #include <numbers>
+#include <vector>
 
 #include "posenc/reports/usage_writers.hpp"
 
-namespace posenc::cli {
+namespace posenc::render {
 namespace {
 
 /// A vertical dashed line on the cells image at the left edge of column `col` (of `cols`).
-void usage_mark_column(render::HeatmapFigure& f, std::size_t col, std::size_t cols, render::Rgb a, render::Rgb b) {
+void usage_mark_column(HeatmapFigure& f, std::size_t col, std::size_t cols, Rgb a, Rgb b) {
   for (auto& p : f.panels) {
     const int w = p.cells.width(), h = p.cells.height();
     const int x = static_cast<int>(static_cast<double>(col) * w / static_cast<double>(cols));
     for (int y = 0; y < h; ++y) {
-      const render::Rgb c = (y / 4) % 2 == 0 ? a : b;
+      const Rgb c = (y / 4) % 2 == 0 ? a : b;
       p.cells.set(x, y, c);
       if (x + 1 < w) p.cells.set(x + 1, y, c);
     }
@@ -33,10 +35,11 @@ std::int64_t usage_first_long_pair(const analysis::UsageReport& r) {
 
 }  // namespace
 
-render::Figure usage_figure(const analysis::UsageReport& r, const UsageFigureRequest& q, const FigureOptions& o) {
+Figure usage_figure(const analysis::UsageReport& r, const UsageFigureRequest& q, const TableFigureOptions& o) {
   const std::string what = q.table;
-  if (q.kind == "wavelength") {
-    render::LineFigure f;
+  const std::string kind = q.drawn();
+  if (kind == "wavelength") {
+    LineFigure f;
     f.title = fmt::format("{} per pair against wavelength (mean over layers and heads)", what);
     f.subtitle = fmt::format("{}; dashed: training length {}", r.model.path, r.model.train_len);
     f.x_label = "wavelength 2π/θ (positions)";
@@ -52,13 +55,14 @@ render::Figure usage_figure(const analysis::UsageReport& r, const UsageFigureReq
     f.series.push_back({"mean " + what, pick(what)});
     return f;
   }
-  std::unique_ptr<Table> t = q.kind == "heads" ? reports::usage_head_table(r, what, q.layer)
-                                               : reports::usage_layer_table(r, what);
-  render::HeatmapFigure f = table_heatmap(*t, o);
-  f.title = q.kind == "heads" ? fmt::format("{} per head and RoPE pair, layer {}", what, q.layer)
+  const std::int64_t layer = q.layer.value_or(0);
+  std::unique_ptr<Table> t = kind == "heads" ? reports::usage_head_table(r, what, layer)
+                                             : reports::usage_layer_table(r, what);
+  HeatmapFigure f = table_heatmap(*t, o);
+  f.title = kind == "heads" ? fmt::format("{} per head and RoPE pair, layer {}", what, layer)
                               : fmt::format("{} per layer and RoPE pair (mean over heads)", what);
   f.x_label = "pair i (θ_i = base^(−2i/R), high frequency left)";
-  f.y_label = q.kind == "heads" ? "head" : "layer";
+  f.y_label = kind == "heads" ? "head" : "layer";
   f.value_label = what;
   const auto cols = static_cast<std::size_t>(r.pairs);
   std::string marks;
@@ -77,4 +81,13 @@ render::Figure usage_figure(const analysis::UsageReport& r, const UsageFigureReq
   return f;
 }
 
-}  // namespace posenc::cli
+Metadata usage_figure_metadata(const std::string& title, const std::string& path, const UsageFigureRequest& q) {
+  Metadata metadata = figure_metadata(title, {});
+  metadata.emplace_back("command", "posenc usage");
+  metadata.emplace_back("path", path);
+  metadata.emplace_back("figure", q.drawn());
+  metadata.emplace_back("table", q.table);
+  return metadata;
+}
+
+}  // namespace posenc::render
