@@ -6,7 +6,6 @@ numpy arrays for lists of numbers, and errors are :class:`posenc.Error` (a ``Val
 carrying the command line's one-line message. docs/python.md has examples.
 """
 import builtins as _builtins
-import json as _json
 
 from . import _posenc
 from ._posenc import Error
@@ -40,7 +39,8 @@ def _arrays(value):
 
 
 def _report(json_text):
-    return _arrays(_json.loads(json_text))
+    import json  # imported on first use, as numpy: `import posenc` stays fast
+    return _arrays(json.loads(json_text))
 
 
 def generate(scheme=None, /, **params):

@@ -19,7 +19,8 @@ std::unique_ptr<Table> make_table(const std::string& scheme_arg, Keywords& kw);
 ExtrapolateArgs extrapolate_args(Keywords& kw);
 
 /// figure(COMMAND, *args, **kwargs) for generate, rope, rope_diff, rope_engines, decay, project,
-/// similarity and extrapolate, with the figure options width=, height=, scale=, title=, cmap=.
+/// similarity, extrapolate, model and usage, with the figure options width=, height=, scale=,
+/// title=, cmap=.
 FigureData figure(const std::string& command, pybind11::tuple args, pybind11::dict kwargs);
 
 }  // namespace posenc::python
