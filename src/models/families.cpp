@@ -108,6 +108,16 @@ std::vector<Family> make_families() {
        {{"hidden_size", "7168"}, {"num_attention_heads", "128"}, {"qk_rope_head_dim", "64"}, {"qk_nope_head_dim", "128"},
         {"rope_theta", "10000.0"}, {"max_position_embeddings", "4096"}, {"rope_interleave", "true"}},
        "MLA: RoPE on qk_rope_head_dim; adjacent pairs (q/k permuted to half before rotate_half)"},
+      // GLM-4.7-Flash, read at decba1d2: Glm4MoeLiteAttention is DeepSeek-V3's (q = cat(q_pass, q_rot),
+      // apply_rotary_pos_emb_interleave when rope_interleave, default true; softmax scale
+      // yarn_apply_mscale: × get_mscale(s, mscale_all_dim)² when mscale_all_dim is truthy); attribute_map
+      // head_dim -> qk_rope_head_dim; rope_theta default 10000 (no default_theta).
+      {"glm4_moe_lite", "", "GLM-4.7-Flash (MoE lite)", "Glm4MoeLiteConfig",
+       "models/glm4_moe_lite/configuration_glm4_moe_lite.py, modeling_glm4_moe_lite.py @decba1d2", R::kInterleaved,
+       R::kHalf, {M::kRope, M::kMla},
+       {{"hidden_size", "2048"}, {"num_attention_heads", "20"}, {"qk_rope_head_dim", "64"}, {"qk_nope_head_dim", "192"},
+        {"rope_theta", "10000.0"}, {"max_position_embeddings", "202752"}, {"rope_interleave", "true"}},
+       "MLA as DeepSeek-V3: RoPE on qk_rope_head_dim, adjacent pairs (q/k permuted to half before rotate_half)"},
       {"minicpm3", "", "MiniCPM3", "MiniCPM3Config (remote code)", "openbmb/MiniCPM3-4B modeling_minicpm.py",
        R::kHalf, R::kNone, {M::kRope, M::kMla}, {},
        "MLA: RoPE (rotate_half) on qk_rope_head_dim of each head"},

@@ -106,11 +106,12 @@ RopeFrequencies compute_frequencies(const RopeConfig& c) {
   }
   if (c.convention == RopeConvention::kHf && c.scaling == RopeScaling::kYarn &&
       (c.model_type == "deepseek_v2" || c.model_type == "deepseek_v3" || c.model_type == "deepseek_v32" ||
-       c.model_type == "kimi_k2") &&
+       c.model_type == "kimi_k2" || c.model_type == "glm4_moe_lite") &&
       detail::truthy(c.mscale_all_dim)) {
     // modeling_deepseek_v3.py: `if mscale_all_dim: self.scaling *= mscale²`, mscale = get_mscale(s, mscale_all_dim).
     // Kimi-K2 (model_type kimi_k2) runs on DeepSeek-V3's code; DeepSeek-V3.2's attention does the same
-    // (modeling_deepseek_v32.py @decba1d2).
+    // (modeling_deepseek_v32.py @decba1d2), and so does GLM-4.7-Flash's (modeling_glm4_moe_lite.py
+    // yarn_apply_mscale @decba1d2).
     const double m = yarn_get_mscale(f.factor, *c.mscale_all_dim);
     f.logit_scale = m * m;
   }

@@ -182,4 +182,29 @@ j = rope_json("--hf-config", write("solar_partial.json", {"model_type": "solar_o
 if j:
     expect(j["rotary_dim"] == 64 and close(j["inv_freq"], default_inv_freq(5e5, 64)),
            "solar_open: int(head_dim × partial_rotary_factor) = 64 rotated dims at the file's theta")
+
+# --- 4. GLM-4.7-Flash (glm4_moe_lite): DeepSeek-V3's MLA (modeling_glm4_moe_lite.py @decba1d2) ------------
+GLM = os.path.join(CONFIGS, "families", "glm-4.7-flash.json")
+g = json.load(open(GLM))  # no rope_theta in the file: Glm4MoeLiteConfig's 10000; rope_interleave default true
+j = rope_json("--hf-config", GLM)
+if j:
+    nope, rot = g["qk_nope_head_dim"], g["qk_rope_head_dim"]
+    expect(j["rotary_dim"] == rot and j["base"] == 10000.0 and close(j["inv_freq"], default_inv_freq(10000.0, rot))
+           and [p["dims"] for p in j["pairs"]] == [[nope + 2 * i, nope + 2 * i + 1] for i in range(rot // 2)],
+           f"glm-4.7-flash: RoPE over q_rot (64 dims after {nope}), theta 10000, adjacent pairs ({j['rotary_dim']}, {j['base']})")
+# With YaRN and mscale_all_dim: yarn_apply_mscale multiplies the softmax scale by get_mscale(s, mscale_all_dim)².
+yarn = {**g, "rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096,
+                              "mscale": 1.0, "mscale_all_dim": 1.0}}
+j = rope_json("--hf-config", write("glm_yarn.json", yarn))
+if j:
+    m = 0.1 * 1.0 * math.log(4.0) + 1.0
+    expect(abs(j["logit_scale"] - m * m) < 1e-12 and abs(j["attention_factor"] - 1.0) < 1e-12
+           and close(j["inv_freq"], yarn_inv_freq(10000.0, 64, 4.0, 4096)),
+           f"glm-4.7-flash yarn: softmax x {m * m:.6g}, cos/sin x 1 (got {j['logit_scale']}, {j['attention_factor']})")
+r = run("rope", "engines", "--hf-config", os.path.join(TMP, "glm_yarn.json"), "--len", "16", "--format", "json", text=True)
+rep = json.loads(r.stdout) if r.stdout else {}
+eng = {e["convention"]: e for e in rep.get("engines", [])}
+expect(all(eng.get(c, {}).get("verdict", "").startswith("refuses") and "glm4_moe_lite" in eng[c]["verdict"]
+           for c in ("vllm", "vllm-0.6", "sglang", "trtllm", "mlx")),
+       "glm-4.7-flash yarn: the engines whose glm4_moe_lite code was not read say so instead of a number")
 finish()

@@ -210,6 +210,12 @@ void engine_frequencies(const RopeConfig& c, RopeFrequencies& f) {
     throw Error(fmt::format("--convention {} models rope_type default, linear, dynamic, yarn, llama3 and longrope "
                             "(got '{}')",
                             to_string(c.convention), to_string(c.scaling)));
+  // GLM-4.7-Flash runs DeepSeek-V3's attention in transformers; what each engine's glm4_moe_lite model does
+  // with a scaled rope (DeepSeek's YaRN or the generic one) was not read.
+  if (c.model_type == "glm4_moe_lite" && c.scaling != RopeScaling::kNone)
+    throw Error(fmt::format("posenc has not read {}'s GLM-4.7-Flash (glm4_moe_lite) model for a scaled rope ({}); "
+                            "--convention hf gives transformers' values",
+                            engine::name(c), c.method_label()));
   if (engine::deepseek_v4_model(c)) {
     engine::deepseek_v4_frequencies(c, f);
     return;
