@@ -4,6 +4,8 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 
 namespace posenc {
 namespace {
@@ -161,6 +163,192 @@ POSENC_CLONES std::uint64_t kernel_exact(const double* __restrict a, std::size_t
   return exact_body(a, n, s, c, redo);
 }
 
+
+// Eight doubles (and their bits): GCC/Clang vector extensions, one AVX-512 register, two AVX2
+// ones, four SSE2 ones; the same operations, so the same bits, whichever the CPU runs.
+// The helpers below take and return vectors by value; they are always inlined into one clone
+// each, so the ABI GCC warns about (-Wpsabi: AVX-512 vectors without AVX-512) is never used.
+// GCC warns at the end of the unit, so the warning stays off to the end (this unit is compiled
+// alone, outside the unity batches).
+#pragma GCC diagnostic ignored "-Wpsabi"
+using FmV8d = double __attribute__((vector_size(64)));
+using FmV8i = std::int64_t __attribute__((vector_size(64)));
+
+[[gnu::always_inline]] inline FmV8d fm_load8(const double* p) {
+  FmV8d v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+[[gnu::always_inline]] inline void fm_store8(double* p, const FmV8d& v) { std::memcpy(p, &v, sizeof v); }
+// Lanes of `yes` where mask is all ones, else of `no` (bit operations: no vector ?: needed).
+[[gnu::always_inline]] inline FmV8d fm_select(const FmV8i& mask, const FmV8d& yes, const FmV8d& no) {
+  return (FmV8d)(((FmV8i)yes & mask) | ((FmV8i)no & ~mask));
+}
+[[gnu::always_inline]] inline double fm_sum8(const FmV8d& v) {
+  return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
+}
+
+// x ← e^x lane by lane (exp_near's algorithm; by reference: a vector argument by value would
+// change the ABI between the clones).
+[[gnu::always_inline]] inline void fm_exp8(FmV8d& x) {
+  constexpr double kLog2e = 1.4426950408889634;
+  constexpr double kLn2Hi = 6.93147180369123816490e-01;  // 32 significant bits: k·kLn2Hi is exact
+  constexpr double kLn2Lo = 1.90821492927058770002e-10;
+  const FmV8d magic = FmV8d{} + 0x1.8p52;  // adding it rounds to an integer, kept in the low bits
+  // Lanes chosen with ?: on a comparison, which AVX-512 keeps in a mask register (turning the
+  // mask into a vector of bits needs AVX512DQ: GCC would compare lane by lane in scalar code).
+  // NaN fails both comparisons and stays NaN through the arithmetic.
+  const FmV8d lo = FmV8d{} - 708.0, hi = FmV8d{} + 709.0;
+  FmV8d xc = x < lo ? lo : x;
+  xc = xc > hi ? hi : xc;
+  const FmV8d t = xc * kLog2e + magic;
+  const FmV8d k = t - magic;
+  const FmV8d r = (xc - k * kLn2Hi) - k * kLn2Lo;
+  // e^r, Taylor to r^13 (|r| ≤ 0.347: the r^14 term is below 6e-19).
+  FmV8d p = r * (1.0 / 6227020800.0) + 1.0 / 479001600.0;
+  p = p * r + 1.0 / 39916800.0;
+  p = p * r + 1.0 / 3628800.0;
+  p = p * r + 1.0 / 362880.0;
+  p = p * r + 1.0 / 40320.0;
+  p = p * r + 1.0 / 5040.0;
+  p = p * r + 1.0 / 720.0;
+  p = p * r + 1.0 / 120.0;
+  p = p * r + 1.0 / 24.0;
+  p = p * r + 1.0 / 6.0;
+  p = p * r + 0.5;
+  p = p * r + 1.0;
+  p = p * r + 1.0;
+  const FmV8d two_k = (FmV8d)(((FmV8i)t - (FmV8i)magic + 1023) << 52);  // k in [−1021, 1023]
+  const FmV8d y = x < lo ? FmV8d{} : p * two_k;
+  x = x > hi ? FmV8d{} + std::numeric_limits<double>::infinity() : y;
+}
+
+POSENC_CLONES void kernel_exp(const double* __restrict x, std::size_t n, double* __restrict y) {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    FmV8d v = fm_load8(x + i);
+    fm_exp8(v);
+    fm_store8(y + i, v);
+  }
+  if (i == n) return;
+  double pad[8] = {};
+  std::memcpy(pad, x + i, (n - i) * sizeof(double));
+  FmV8d v = fm_load8(pad);
+  fm_exp8(v);
+  fm_store8(pad, v);
+  std::memcpy(y + i, pad, (n - i) * sizeof(double));
+}
+
+POSENC_CLONES SoftmaxMoments kernel_softmax(const double* __restrict x, std::size_t n, double scale) {
+  const double inf = std::numeric_limits<double>::infinity();
+  // The maximum of scale·x, then the sums relative to it.
+  FmV8d vm = FmV8d{} - inf;
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const FmV8d y = fm_load8(x + i) * scale;
+    vm = y > vm ? y : vm;
+  }
+  double m = -inf;
+  for (int l = 0; l < 8; ++l) m = vm[l] > m ? vm[l] : m;
+  for (std::size_t j = i; j < n; ++j) m = x[j] * scale > m ? x[j] * scale : m;
+  FmV8d vz = FmV8d{}, vw = FmV8d{};
+  for (i = 0; i + 8 <= n; i += 8) {
+    const FmV8d y = fm_load8(x + i) * scale;
+    FmV8d e = y - m;
+    fm_exp8(e);
+    vz += e;
+    vw += y * e;
+  }
+  if (i < n) {
+    // The last values, the unused lanes at y = m (finite) and e = 0.
+    double pad[8];
+    FmV8i used;
+    for (std::size_t l = 0; l < 8; ++l) {
+      pad[l] = i + l < n ? x[i + l] * scale : m;
+      used[l] = i + l < n ? -1 : 0;
+    }
+    const FmV8d y = fm_load8(pad);
+    FmV8d e = y - m;
+    fm_exp8(e);
+    e = fm_select(used, e, FmV8d{});
+    vz += e;
+    vw += y * e;
+  }
+  return {m, fm_sum8(vz), fm_sum8(vw)};
+}
+
+// The matrix product in tiles of R rows × 16 columns held in registers (2R vectors of 8), then
+// the columns past the last whole tile one by one; rows past the last whole tile as R = 1.
+template <int R>
+[[gnu::always_inline]] inline void matmul_rows(std::size_t cols, std::size_t depth, const double* a, std::size_t lda,
+                                               const double* b, std::size_t ldb, double* c, std::size_t ldc) {
+  std::size_t j = 0;
+  for (; j + 16 <= cols; j += 16) {
+    FmV8d acc[R][2];
+#pragma GCC unroll 16
+    for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = FmV8d{};
+    for (std::size_t k = 0; k < depth; ++k) {
+      const FmV8d b0 = fm_load8(b + k * ldb + j), b1 = fm_load8(b + k * ldb + j + 8);
+#pragma GCC unroll 16
+      for (int r = 0; r < R; ++r) {
+        const double ar = a[static_cast<std::size_t>(r) * lda + k];
+        acc[r][0] += ar * b0;
+        acc[r][1] += ar * b1;
+      }
+    }
+#pragma GCC unroll 16
+    for (int r = 0; r < R; ++r) {
+      fm_store8(c + static_cast<std::size_t>(r) * ldc + j, acc[r][0]);
+      fm_store8(c + static_cast<std::size_t>(r) * ldc + j + 8, acc[r][1]);
+    }
+  }
+  for (; j < cols; ++j)
+    for (int r = 0; r < R; ++r) {
+      double sum = 0;
+      for (std::size_t k = 0; k < depth; ++k) sum += a[static_cast<std::size_t>(r) * lda + k] * b[k * ldb + j];
+      c[static_cast<std::size_t>(r) * ldc + j] = sum;
+    }
+}
+
+template <int R>
+[[gnu::always_inline]] inline void matmul_all(std::size_t rows, std::size_t cols, std::size_t depth, const double* a,
+                                              std::size_t lda, const double* b, std::size_t ldb, double* c,
+                                              std::size_t ldc) {
+  std::size_t r = 0;
+  for (; r + R <= rows; r += R) matmul_rows<R>(cols, depth, a + r * lda, lda, b, ldb, c + r * ldc, ldc);
+  for (; r < rows; ++r) matmul_rows<1>(cols, depth, a + r * lda, lda, b, ldb, c + r * ldc, ldc);
+}
+
+using MatmulFn = void (*)(std::size_t, std::size_t, std::size_t, const double*, std::size_t, const double*,
+                          std::size_t, double*, std::size_t);
+
+// Tiles of 8 rows (16 accumulators) where there are 32 vector registers, of 2 otherwise.
+void matmul_generic(std::size_t rows, std::size_t cols, std::size_t depth, const double* a, std::size_t lda,
+                    const double* b, std::size_t ldb, double* c, std::size_t ldc) {
+  matmul_all<2>(rows, cols, depth, a, lda, b, ldb, c, ldc);
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx512f"))) void matmul_avx512(std::size_t rows, std::size_t cols, std::size_t depth,
+                                                      const double* a, std::size_t lda, const double* b,
+                                                      std::size_t ldb, double* c, std::size_t ldc) {
+  matmul_all<8>(rows, cols, depth, a, lda, b, ldb, c, ldc);
+}
+__attribute__((target("avx2"))) void matmul_avx2(std::size_t rows, std::size_t cols, std::size_t depth,
+                                                 const double* a, std::size_t lda, const double* b, std::size_t ldb,
+                                                 double* c, std::size_t ldc) {
+  matmul_all<2>(rows, cols, depth, a, lda, b, ldb, c, ldc);
+}
+#endif
+
+MatmulFn pick_matmul() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return matmul_avx512;
+  if (__builtin_cpu_supports("avx2")) return matmul_avx2;
+#endif
+  return matmul_generic;
+}
+
 }  // namespace
 
 void sincos_f32_exact(const float* a, std::size_t n, float* s, float* c) {
@@ -212,6 +400,27 @@ void sin_f32(std::span<const double> w, double p, float* s) {
 void cos_f32(std::span<const double> w, double p, float* c) {
   if (kernel_cos(w.data(), w.size(), p, c) == w.size()) return;
   for (std::size_t i = 0; i < w.size(); ++i) c[i] = static_cast<float>(std::cos(w[i] * p));
+}
+
+void exp_near(const double* x, std::size_t n, double* y) { kernel_exp(x, n, y); }
+
+SoftmaxMoments softmax_moments(const double* x, std::size_t n, double scale) {
+  if (n == 0) return {-std::numeric_limits<double>::infinity(), 0.0, 0.0};
+  return kernel_softmax(x, n, scale);
+}
+
+SoftmaxMoments combine(const SoftmaxMoments& a, const SoftmaxMoments& b) {
+  if (b.z == 0) return a;
+  if (a.z == 0) return b;
+  const double m = std::max(a.m, b.m);
+  const double ra = std::exp(a.m - m), rb = std::exp(b.m - m);
+  return {m, a.z * ra + b.z * rb, a.w * ra + b.w * rb};
+}
+
+void matmul_f64(std::size_t rows, std::size_t cols, std::size_t depth, const double* a, std::size_t lda,
+                const double* b, std::size_t ldb, double* c, std::size_t ldc) {
+  static const MatmulFn fn = pick_matmul();
+  fn(rows, cols, depth, a, lda, b, ldb, c, ldc);
 }
 
 }  // namespace posenc

@@ -119,3 +119,86 @@ TEST_CASE("sincos_f64_near is within kSinCos64NearError of std::sin/std::cos", "
   CHECK(s.back() == std::sin(1e300));  // beyond the range: libm
   CHECK(c[a.size() - 2] == std::cos(-2e7));
 }
+
+TEST_CASE("exp_near is within kExpNearUlps ulp of std::exp, 0 below -708, inf above 709", "[fast_math]") {
+  // 2^20 arguments spread over [−708, 709] (every reduction step k), then small ones around 0;
+  // glibc's exp is within 1 ulp of e^x. Lengths not a multiple of 8 take the padded tail.
+  std::vector<double> x;
+  for (int i = 0; i < (1 << 20); ++i) x.push_back(-708.0 + 1417.0 * (i + 0.5) / (1 << 20));
+  for (int i = -500; i <= 500; ++i) x.push_back(i * 1e-3);
+  x.push_back(1e-300);
+  std::vector<double> y(x.size());
+  posenc::exp_near(x.data(), x.size(), y.data());
+  double worst = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double e = std::exp(x[i]);
+    worst = std::max(worst, std::abs(y[i] - e) / (std::nextafter(e, INFINITY) - e));
+  }
+  CHECK(worst <= posenc::kExpNearUlps);
+  const std::vector<double> special = {0.0, -708.5, -1000.0, -INFINITY, 709.5, INFINITY, NAN};
+  std::vector<double> z(special.size());
+  posenc::exp_near(special.data(), special.size(), z.data());
+  CHECK(z[0] == 1.0);
+  CHECK(z[1] == 0.0);
+  CHECK(z[2] == 0.0);
+  CHECK(z[3] == 0.0);
+  CHECK(z[4] == INFINITY);
+  CHECK(z[5] == INFINITY);
+  CHECK(std::isnan(z[6]));
+}
+
+TEST_CASE("softmax_moments: max, sums and their combination against the plain loop", "[fast_math]") {
+  // m = max y, z = Σ e^{y−m}, w = Σ y·e^{y−m} for y = scale·x, computed here with std::exp in
+  // order; lengths 1, 7, 8, 9 and 301 (whole vectors and tails); two halves combined.
+  std::vector<double> x;
+  for (int i = 0; i < 301; ++i) x.push_back(std::sin(i * 0.37) * 20.0 - 3.0);
+  for (const std::size_t n : {1u, 7u, 8u, 9u, 301u}) {
+    const double scale = 0.7;
+    double m = -INFINITY;
+    for (std::size_t i = 0; i < n; ++i) m = std::max(m, scale * x[i]);
+    double z = 0, w = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double e = std::exp(scale * x[i] - m);
+      z += e;
+      w += scale * x[i] * e;
+    }
+    const auto got = posenc::softmax_moments(x.data(), n, scale);
+    INFO("n = " << n);
+    CHECK(got.m == m);
+    CHECK(got.z == Approx(z).epsilon(1e-14));
+    CHECK(got.w == Approx(w).epsilon(1e-14));
+    if (n == 301) {
+      const auto both = posenc::combine(posenc::softmax_moments(x.data(), 100, scale),
+                                        posenc::softmax_moments(x.data() + 100, 201, scale));
+      CHECK(both.m == m);
+      CHECK(both.z == Approx(z).epsilon(1e-14));
+      CHECK(both.w == Approx(w).epsilon(1e-14));
+    }
+  }
+  const auto empty = posenc::softmax_moments(x.data(), 0, 1.0);
+  CHECK((empty.m == -INFINITY && empty.z == 0.0 && empty.w == 0.0));
+  const auto one = posenc::combine(empty, posenc::softmax_moments(x.data(), 1, 1.0));
+  CHECK((one.m == x[0] && one.z == 1.0 && one.w == x[0]));
+}
+
+TEST_CASE("matmul_f64 sums each product in the order of k, as the plain loop does", "[fast_math]") {
+  // Sizes that leave tails of rows (tiles of 8 or 2) and of columns (tiles of 16), and strides
+  // wider than the matrices: every element equals the plain triple loop's, bit for bit (the same
+  // products and additions in the same order, no FMA in either).
+  const std::size_t rows = 11, cols = 37, depth = 5, lda = 7, ldb = 40, ldc = 39;
+  std::vector<double> a(rows * lda), b(depth * ldb), c(rows * ldc, -1.0);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = std::sin(static_cast<double>(i) * 1.3);
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = std::cos(static_cast<double>(i) * 0.7);
+  posenc::matmul_f64(rows, cols, depth, a.data(), lda, b.data(), ldb, c.data(), ldc);
+  std::size_t differ = 0;
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t j = 0; j < ldc; ++j) {
+      double want = -1.0;  // past the columns: untouched
+      if (j < cols) {
+        want = 0;
+        for (std::size_t k = 0; k < depth; ++k) want += a[r * lda + k] * b[k * ldb + j];
+      }
+      differ += std::memcmp(&want, &c[r * ldc + j], sizeof want) != 0;
+    }
+  CHECK(differ == 0);
+}

@@ -1,5 +1,6 @@
-// RoPE beyond its training length: per-pair angles, attention entropy, resolution
-// (posenc extrapolate; the bias schemes and the driver are in extrapolation_schemes.cpp).
+// RoPE beyond its training length: per-pair angles, resolution, the entropy's driver (posenc
+// extrapolate; the entropy sums are in extrapolation_entropy.cpp, the bias schemes and the driver
+// in extrapolation_schemes.cpp).
 #include "posenc/analysis/extrapolation.hpp"
 #include "posenc/models/rope_settings.hpp"
 
@@ -7,13 +8,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <numbers>
 
 #include "posenc/encodings/learned.hpp"
 #include "posenc/rope/rope_config.hpp"
 #include "posenc/error.hpp"
-#include "posenc/parallel.hpp"
 
 namespace posenc::analysis {
 
@@ -78,157 +77,6 @@ std::vector<std::vector<double>> extrapolation_qk(std::int64_t samples, std::uin
       out.push_back(std::move(v));
     }
   return out;
-}
-
-namespace {
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define POSENC_ENTROPY_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define POSENC_ENTROPY_CLONES
-#endif
-
-// x[s] = Σ_i (cre[i][s]·c[i] − cim[i][s]·sn[i]) for every sample s, each sum taken over i in
-// order (the same additions as one sample at a time): the samples are the vector lanes. The
-// build does not contract into FMA (-ffp-contract=off), so every clone gives the same bits.
-POSENC_ENTROPY_CLONES void entropy_logits(const double* __restrict cre, const double* __restrict cim,
-                                          const double* __restrict c, const double* __restrict sn, std::size_t pairs,
-                                          std::size_t samples, double* __restrict x) {
-  for (std::size_t s = 0; s < samples; ++s) x[s] = 0;
-  for (std::size_t i = 0; i < pairs; ++i) {
-    const double ci = c[i], si = sn[i];
-    const double* re = cre + i * samples;
-    const double* im = cim + i * samples;
-    for (std::size_t s = 0; s < samples; ++s) x[s] += re[s] * ci - im[s] * si;
-  }
-}
-
-}  // namespace
-
-std::vector<std::vector<std::vector<double>>> rope_attention_entropies_batch(
-    const std::vector<std::span<const double>>& thetas, const std::vector<std::vector<double>>& qk,
-    std::span<const std::int64_t> lengths, const std::vector<std::vector<double>>& scales) {
-  const std::size_t methods = thetas.size();
-  const std::size_t samples = qk.size() / 2;
-  const std::size_t pairs = thetas.empty() ? 0 : thetas.front().size();
-  for (const auto& t : thetas)
-    if (t.size() != pairs) throw Error("rope_attention_entropies_batch: every theta needs the same number of pairs");
-  // The distinct frequencies over every method (the same bits give the same angle Δ·θ, so the
-  // same cos and sin): each is taken once per offset and read by every method that has it.
-  std::vector<double> distinct;
-  std::vector<std::size_t> column(methods * pairs);
-  for (std::size_t k = 0; k < methods; ++k)
-    for (std::size_t i = 0; i < pairs; ++i) {
-      const double v = thetas[k][i];
-      std::size_t u = 0;
-      while (u < distinct.size() && std::memcmp(&distinct[u], &v, sizeof v) != 0) ++u;
-      if (u == distinct.size()) distinct.push_back(v);
-      column[k * pairs + i] = u;
-    }
-  // c_i = q̃_i · conj(k̃_i) per sample; the logit at offset Δ is scale·Σ Re[c_i e^{iΔθ_i}]. Stored
-  // pair-major (pair i's samples side by side) for entropy_logits.
-  std::vector<double> cre(samples * pairs), cim(samples * pairs);
-  for (std::size_t s = 0; s < samples; ++s)
-    for (std::size_t i = 0; i < pairs; ++i) {
-      const double qa = qk[2 * s][2 * i], qb = qk[2 * s][2 * i + 1];
-      const double ka = qk[2 * s + 1][2 * i], kb = qk[2 * s + 1][2 * i + 1];
-      cre[i * samples + s] = qa * ka + qb * kb;
-      cim[i * samples + s] = qb * ka - qa * kb;
-    }
-  // Streaming softmax per method, scale and sample: running max m, Z = Σ e^{x−m}, W = Σ x·e^{x−m};
-  // H = m + ln Z − W/Z.
-  std::vector<std::size_t> first_stream(methods + 1, 0);
-  for (std::size_t k = 0; k < methods; ++k) first_stream[k + 1] = first_stream[k] + scales[k].size();
-  const std::size_t streams = first_stream[methods];
-  std::vector<double> m(streams * samples, -INFINITY), z(streams * samples, 0.0), w(streams * samples, 0.0);
-  std::vector<std::vector<std::vector<double>>> out(methods);
-  for (std::size_t k = 0; k < methods; ++k) out[k].resize(scales[k].size());
-  const std::int64_t last = lengths.empty() ? 0 : lengths.back();
-  std::size_t next = 0;
-  // cos, sin and the unscaled logits of blocks of offsets on the worker threads (one sum serves
-  // every scale: x·scale after the sum); the softmax sums on this thread, in offset order (per
-  // method, scale and sample the same operations in the same order as one loop).
-  constexpr std::size_t kBlock = 1024;
-  struct Buffer {
-    std::vector<double> cs, sn, mc, ms, x;
-  };
-  pipeline<Buffer>(
-      static_cast<std::size_t>(std::max<std::int64_t>(last, 0)), kBlock,
-      [&](std::size_t first, std::size_t count, Buffer& buf) {
-        buf.cs.resize(distinct.size());
-        buf.sn.resize(distinct.size());
-        buf.mc.resize(pairs);
-        buf.ms.resize(pairs);
-        buf.x.resize(count * methods * samples);
-        for (std::size_t j = 0; j < count; ++j) {
-          for (std::size_t u = 0; u < distinct.size(); ++u) {
-            const double a = static_cast<double>(first + j) * distinct[u];
-            buf.cs[u] = std::cos(a);
-            buf.sn[u] = std::sin(a);
-          }
-          for (std::size_t k = 0; k < methods; ++k) {
-            for (std::size_t i = 0; i < pairs; ++i) {
-              buf.mc[i] = buf.cs[column[k * pairs + i]];
-              buf.ms[i] = buf.sn[column[k * pairs + i]];
-            }
-            entropy_logits(cre.data(), cim.data(), buf.mc.data(), buf.ms.data(), pairs, samples,
-                           buf.x.data() + (j * methods + k) * samples);
-          }
-        }
-      },
-      [&](std::size_t first, std::size_t count, Buffer& buf) {
-        for (std::size_t j = 0; j < count; ++j) {
-          const auto d = static_cast<std::int64_t>(first + j);
-          for (std::size_t k = 0; k < methods; ++k) {
-            const double* xu = buf.x.data() + (j * methods + k) * samples;
-            for (std::size_t q = 0; q < scales[k].size(); ++q) {
-              const std::size_t st = (first_stream[k] + q) * samples;
-              double* mq = m.data() + st;
-              double* zq = z.data() + st;
-              double* wq = w.data() + st;
-              const double scale = scales[k][q];
-              for (std::size_t s = 0; s < samples; ++s) {
-                const double x = xu[s] * scale;
-                if (x > mq[s]) {
-                  const double r = std::exp(mq[s] - x);
-                  zq[s] *= r;
-                  wq[s] *= r;
-                  mq[s] = x;
-                }
-                const double e = std::exp(x - mq[s]);
-                zq[s] += e;
-                wq[s] += x * e;
-              }
-            }
-          }
-          while (next < lengths.size() && lengths[next] == d + 1) {
-            for (std::size_t k = 0; k < methods; ++k)
-              for (std::size_t q = 0; q < scales[k].size(); ++q) {
-                const std::size_t st = (first_stream[k] + q) * samples;
-                double h = 0;
-                for (std::size_t s = 0; s < samples; ++s)
-                  h += m[st + s] + std::log(z[st + s]) - w[st + s] / z[st + s];
-                out[k][q].push_back(samples == 0 ? 0.0 : h / static_cast<double>(samples));
-              }
-            ++next;
-          }
-        }
-      });
-  return out;
-}
-
-std::vector<std::vector<double>> rope_attention_entropies(std::span<const double> theta,
-                                                          const std::vector<std::vector<double>>& qk,
-                                                          std::span<const std::int64_t> lengths,
-                                                          std::span<const double> scales) {
-  std::vector<std::vector<double>> s = {std::vector<double>(scales.begin(), scales.end())};
-  return std::move(rope_attention_entropies_batch({theta}, qk, lengths, s).front());
-}
-
-std::vector<double> rope_attention_entropy(std::span<const double> theta, const std::vector<std::vector<double>>& qk,
-                                           std::span<const std::int64_t> lengths, double scale) {
-  const double one[] = {scale};
-  return std::move(rope_attention_entropies(theta, qk, lengths, one).front());
 }
 
 double rope_rotation_distance(std::span<const double> theta, double delta) {

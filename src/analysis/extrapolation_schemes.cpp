@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "posenc/analysis/extrapolation.hpp"
@@ -161,17 +162,22 @@ Extrapolation extrapolate(const ExtrapolationRequest& r) {
   e.lengths = extrapolation_lengths(r.train_len, r.target_len);
   const std::vector<std::string> types = r.methods.empty() ? std::vector<std::string>{""} : extrapolation_layer_types(r.rope);
   const auto plan = types.front().empty() ? models::LayerPlan{} : models::read_layer_plan(r.rope.text("hf-config"));
+  // rope::min_base scans every offset up to L' (about 0.3 CPU-s at 2^20 for d = 256): once per
+  // rotary width, which the methods of a layer type share and layer types often do (Gemma 3).
+  std::map<std::int64_t, std::optional<double>> min_bases;
   for (const auto& type : types) {
     ParamMap p = r.rope;
     if (!type.empty()) p.set("layer-type", type, true);
-    std::optional<std::optional<double>> min_base;  // once per layer type: the rotary width is the same
     const std::size_t first = e.rope.size();
     for (const auto& m : r.methods) {
       RopeExtrapolation x =
           extrapolate_rope_settings(extrapolation_rope_config(p, m, r.train_len, r.target_len), r.train_len, r.target_len);
       x.critical_dimension = rope::critical_dimension(x.config.rotary_dim, x.config.base, r.train_len);
-      if (!min_base) min_base = rope::min_base(x.config.rotary_dim, r.target_len);
-      x.min_base = *min_base;
+      const auto known = min_bases.find(x.config.rotary_dim);
+      x.min_base = known != min_bases.end()
+                       ? known->second
+                       : min_bases.emplace(x.config.rotary_dim, rope::min_base(x.config.rotary_dim, r.target_len))
+                             .first->second;
       x.layer_type = type;
       if (!type.empty()) x.layers = models::layers_of_type(plan, type);
       e.rope.push_back(std::move(x));

@@ -174,9 +174,9 @@ def check_json(tmp):
         scale = 1.0 / math.sqrt(DIM)
         h_without = entropy(th, seed, samples, want_lengths, scale)
         h_with = entropy(th, seed, samples, want_lengths, scale * attention ** 2)
-        expect(rel_err(m["entropy_without_factor"], h_without) <= 1e-9,
+        expect(rel_err(m["entropy_without_factor"], h_without) <= 1e-13,
                f"{name}: entropy without factor, rel err {rel_err(m['entropy_without_factor'], h_without):.2e}")
-        expect(rel_err(m["entropy"], h_with) <= 1e-9, f"{name}: entropy, rel err {rel_err(m['entropy'], h_with):.2e}")
+        expect(rel_err(m["entropy"], h_with) <= 1e-13, f"{name}: entropy, rel err {rel_err(m['entropy'], h_with):.2e}")
         thr = distance(np.asarray(m["inv_freq_original"]), 1.0)
         expect(abs(m["neighbour_distance_train"] - thr) <= 1e-12, f"{name}: D(1)")
         expect(abs(m["neighbour_distance"] - distance(th, 1.0)) <= 1e-12, f"{name}: D'(1)")
