@@ -200,28 +200,32 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_DIR", "/tmp")) as tmp
         label = f"{TENSOR_MIB} MiB {dtype} -> npy f32"
         for out_dir in out_dirs:
             out = os.path.join(out_dir, f"posenc_bench_{os.getpid()}.npy")
-            where = "tmpfs" if out_dir == "/dev/shm" else "disk"
-            try:
-                mine = timed([POSENC, "generate", "--input", f"{path}:w", "--dtype", "float32", "-o", out], fresh=out)
-            except SystemExit as e:  # e.g. the memory limit: say so and go on
-                print(f"{label}: posenc refused: {e}")
-                break
-            subprocess.run([POSENC, "generate", "--input", f"{path}:w", "--dtype", "float32", "-o", out], check=True)
-            check = np.load(out, mmap_mode="r")
-            want = block.view(np.float16).astype(np.float32) if dtype == "F16" else (block.astype(np.uint32) << 16).view(np.float32)
-            assert check.shape == (n // 1024, 1024) and np.array_equal(check.reshape(-1)[: block.size], want), "posenc's .npy differs"
-            out_bytes = os.path.getsize(out)
-            del check
-            peer = timed([sys.executable, "-c", NPY, path, str(8 + len(text)), str(n), dtype, out], fresh=out)
-            row(f"{label} ({where})", mine, peer, "numpy memmap+astype+save")
-            # The floors: reading the input from the page cache (cat), writing as many bytes as
-            # the .npy holds to the same folder (dd from /dev/zero, 1 MiB blocks); posenc to
-            # /dev/null reads and decodes only.
-            dd = timed(["dd", "if=/dev/zero", f"of={out}", "bs=1M", f"count={out_bytes >> 20}", "status=none"], fresh=out)
-            print(f"{'':<32} cat FILE > /dev/null {cat[0] * 1e3:7.1f} ms (CPU {cat[2] * 1e3:6.1f}); "
-                  f"dd of {out_bytes >> 20} MiB to the {where} {dd[0] * 1e3:7.1f} ms (CPU {dd[2] * 1e3:6.1f}); "
-                  f"posenc / cat {mine[0] / cat[0]:.1f}x, posenc / (cat + dd) {mine[0] / (cat[0] + dd[0]):.2f}x "
-                  f"(CPU {mine[2] / (cat[2] + dd[2]):.2f}x)")
+            try:  # the .npy removed whatever happens: /dev/shm is not the temporary folder
+                where = "tmpfs" if out_dir == "/dev/shm" else "disk"
+                try:
+                    mine = timed([POSENC, "generate", "--input", f"{path}:w", "--dtype", "float32", "-o", out], fresh=out)
+                except SystemExit as e:  # e.g. the memory limit: say so and go on
+                    print(f"{label}: posenc refused: {e}")
+                    break
+                subprocess.run([POSENC, "generate", "--input", f"{path}:w", "--dtype", "float32", "-o", out], check=True)
+                check = np.load(out, mmap_mode="r")
+                want = block.view(np.float16).astype(np.float32) if dtype == "F16" else (block.astype(np.uint32) << 16).view(np.float32)
+                assert check.shape == (n // 1024, 1024) and np.array_equal(check.reshape(-1)[: block.size], want), "posenc's .npy differs"
+                out_bytes = os.path.getsize(out)
+                del check
+                peer = timed([sys.executable, "-c", NPY, path, str(8 + len(text)), str(n), dtype, out], fresh=out)
+                row(f"{label} ({where})", mine, peer, "numpy memmap+astype+save")
+                # The floors: reading the input from the page cache (cat), writing as many bytes as
+                # the .npy holds to the same folder (dd from /dev/zero, 1 MiB blocks); posenc to
+                # /dev/null reads and decodes only.
+                dd = timed(["dd", "if=/dev/zero", f"of={out}", "bs=1M", f"count={out_bytes >> 20}", "status=none"], fresh=out)
+                print(f"{'':<32} cat FILE > /dev/null {cat[0] * 1e3:7.1f} ms (CPU {cat[2] * 1e3:6.1f}); "
+                      f"dd of {out_bytes >> 20} MiB to the {where} {dd[0] * 1e3:7.1f} ms (CPU {dd[2] * 1e3:6.1f}); "
+                      f"posenc / cat {mine[0] / cat[0]:.1f}x, posenc / (cat + dd) {mine[0] / (cat[0] + dd[0]):.2f}x "
+                      f"(CPU {mine[2] / (cat[2] + dd[2]):.2f}x)")
+            finally:
+                if os.path.exists(out):
+                    os.remove(out)
         null = timed([POSENC, "generate", "--input", f"{path}:w", "--dtype", "float32", "--format", "npy", "-o", "/dev/null"])
         print(f"{'':<32} posenc -o /dev/null {null[0] * 1e3:7.1f} ms (CPU {null[2] * 1e3:6.1f}), RSS {null[1]:.1f} MiB: "
               f"{null[0] / cat[0]:.1f}x of cat's wall, {null[2] / cat[2]:.1f}x of its CPU")
