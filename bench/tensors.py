@@ -1,6 +1,8 @@
 """Reading checkpoints (issue 28, Performance): posenc against what a user runs instead.
 
-Rows (each the best of BENCH_REPS runs, wall seconds and the child's peak RSS from wait4):
+Rows (each the best of BENCH_REPS runs, 20 at least for the listings: wall time and CPU time
+(user + system, wait4) of processes launched directly, peak RSS from one more run through GNU
+time's %M):
 1. listing the tensors of a sparse ~100 GB safetensors file with a 70B-like header of >= 1000
    tensors: `posenc tensors FILE --format json -o /dev/null` against a Python process reading the
    header as the safetensors README describes (struct + json.loads) and printing the listing;
@@ -8,17 +10,18 @@ Rows (each the best of BENCH_REPS runs, wall seconds and the child's peak RSS fr
    tokenizer.ggml.tokens array as real files carry): posenc against gguf-py's GGUFReader
    (GGUF_PY names llama.cpp's gguf-py/ folder; gguf-py is not packaged by Debian 12) — blank
    without it;
-(time and RSS of each process from start to exit, launched through /usr/bin/time -f %M)
-3. one F16 and one BF16 tensor of TENSOR_MIB MiB (default 1024) to a float32 .npy:
-   `posenc generate --input FILE.safetensors:NAME --dtype float32 -o out.npy` against
-   `cat FILE > /dev/null` (page cache, the floor of the read) and numpy (np.memmap of the
-   tensor's bytes, astype(float32) — BF16 via uint16 << 16 —, np.save); then posenc with
-   `-o /dev/null` (read and decode, no file written) and `dd` writing as many zero bytes as
-   the .npy holds to the same folder (the floor of the write).
+3. one F16 and one BF16 tensor of TENSOR_MIB MiB (default 1024) to a float32 .npy, written to
+   BENCH_DIR and to tmpfs (/dev/shm, when it has room), a new file each run:
+   `posenc generate --input FILE.safetensors:NAME --dtype float32 -o out.npy` against numpy
+   (np.memmap of the tensor's bytes, astype(float32) — BF16 via uint16 << 16 —, np.save), with
+   the floors: `cat FILE > /dev/null` (the input from the page cache), `dd` writing as many
+   zero bytes as the .npy holds to the same folder (the output alone), posenc with `-o /dev/null`
+   (read and decode, nothing written).
 Usage: python3 tensors.py POSENC [TENSOR_MIB]     BENCH_REPS (default 3), BENCH_DIR (default /tmp).
 """
 import json
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -33,19 +36,31 @@ REPS = int(os.environ.get("BENCH_REPS", "3"))
 GGUF_PY = os.environ.get("GGUF_PY", "")
 
 
-def timed(cmd, env=None):
-    """Best wall time and the peak RSS (MiB) of the best run of `cmd`. The RSS is GNU time's %M:
-    wait4's ru_maxrss of a child forked from this Python process counts Python's own pages
-    (the high-water mark survives exec), which made `cat` look like 50 MiB."""
-    best = (float("inf"), 0.0)
-    for _ in range(REPS):
+def timed(cmd, env=None, fresh=None, reps=None):
+    """(best wall seconds, peak RSS MiB, best CPU seconds) of `cmd` over `reps` runs (REPS).
+    Wall and CPU (user + system, from wait4's rusage, microseconds) come from runs launched
+    directly; the RSS from one more run through GNU time's %M (wait4's ru_maxrss of a child
+    forked from this Python process counts Python's own pages: the high-water mark survives
+    exec, which made `cat` look like 50 MiB). `fresh`: a file removed before each run (an
+    output file that exists is replaced with an fsync first, a new one is not)."""
+    best_wall, best_cpu = float("inf"), float("inf")
+    for _ in range(reps or REPS):
+        if fresh and os.path.exists(fresh):
+            os.remove(fresh)
         t0 = time.perf_counter()
-        p = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        _, status, ru = os.wait4(p.pid, 0)
         dt = time.perf_counter() - t0
-        if p.returncode != 0:
-            raise SystemExit(f"{cmd[:3]} failed: {p.stderr.decode()[-300:]}")
-        best = min(best, (dt, int(p.stderr.decode().strip().splitlines()[-1]) / 1024.0))
-    return best
+        err = p.stderr.read().decode()
+        p.stderr.close()
+        if status != 0:
+            raise SystemExit(f"{cmd[:3]} failed: {err[-300:]}")
+        best_wall, best_cpu = min(best_wall, dt), min(best_cpu, ru.ru_utime + ru.ru_stime)
+    if fresh and os.path.exists(fresh):
+        os.remove(fresh)
+    p = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    rss = int(p.stderr.decode().strip().splitlines()[-1]) / 1024.0
+    return best_wall, rss, best_cpu
 
 
 def llama_like_tensors():
@@ -145,9 +160,11 @@ np.save(out, a.reshape(-1, 1024))
 
 
 def row(label, posenc, peer, peer_label):
-    ratio = f"{peer[0] / posenc[0]:.1f}x" if peer else "-"
-    peer_text = f"{peer[0] * 1e3:9.1f} ms {peer[1]:7.1f} MiB" if peer else f"{'(not run)':>25}"
-    print(f"{label:<34} posenc {posenc[0] * 1e3:9.1f} ms {posenc[1]:7.1f} MiB | {peer_label:<22} {peer_text} | {ratio}")
+    """Wall time, RSS and CPU time of posenc and its peer; the ratios of wall and of CPU time."""
+    ratio = f"{peer[0] / posenc[0]:.1f}x (CPU {peer[2] / posenc[2]:.1f}x)" if peer else "-"
+    peer_text = f"{peer[0] * 1e3:9.1f} ms {peer[1]:7.1f} MiB CPU {peer[2] * 1e3:8.1f} ms" if peer else f"{'(not run)':>38}"
+    print(f"{label:<32} posenc {posenc[0] * 1e3:8.1f} ms {posenc[1]:6.1f} MiB CPU {posenc[2] * 1e3:7.1f} ms | "
+          f"{peer_label:<24} {peer_text} | {ratio}")
 
 
 with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_DIR", "/tmp")) as tmp:
@@ -158,12 +175,16 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_DIR", "/tmp")) as tmp
     sparse_gguf(gg, tensors)
     print(f"{len(tensors)} tensors, {data / 1e9:.1f} GB of data (sparse files; headers {os.path.getsize(st) - data} and "
           f"{os.path.getsize(gg) - data} bytes)")
-    row("list safetensors", timed([POSENC, "tensors", st, "--format", "json", "-o", "/dev/null"]),
-        timed([sys.executable, "-c", PY_LIST, st]), "python json header")
-    row("list gguf", timed([POSENC, "tensors", gg, "--format", "json", "-o", "/dev/null"]),
+    list_reps = max(REPS, 20)  # a few milliseconds each: the best of more runs
+    row("list safetensors", timed([POSENC, "tensors", st, "--format", "json", "-o", "/dev/null"], reps=list_reps),
+        timed([sys.executable, "-c", PY_LIST, st], reps=list_reps), "python json header")
+    row("list gguf", timed([POSENC, "tensors", gg, "--format", "json", "-o", "/dev/null"], reps=list_reps),
         timed([sys.executable, "-c", GGUF_LIST, gg, GGUF_PY]) if GGUF_PY else None, "gguf-py GGUFReader")
     n = TENSOR_MIB * 1024 * 1024 // 2
     rng = np.random.default_rng(1)
+    # The output to the benchmark's folder (BENCH_DIR, a disk here) and, when there is one, to
+    # tmpfs (/dev/shm): the same bytes, pages that are only memory.
+    out_dirs = [tmp] + (["/dev/shm"] if os.path.isdir("/dev/shm") and shutil.disk_usage("/dev/shm").free > 3 * 2 * n else [])
     for dtype in ("F16", "BF16"):
         path = os.path.join(tmp, f"big_{dtype}.safetensors")
         vals = rng.standard_normal(1 << 20).astype(np.float32)
@@ -174,28 +195,38 @@ with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_DIR", "/tmp")) as tmp
             f.write(struct.pack("<Q", len(text)) + text)
             for _ in range(n // block.size):
                 f.write(block.tobytes())
-        out = os.path.join(tmp, "out.npy")
         subprocess.run(["cat", path], stdout=subprocess.DEVNULL, check=True)  # into the page cache
         cat = timed(["cat", path])
-        try:
-            mine = timed([POSENC, "generate", "--input", f"{path}:w", "--dtype", "float32", "-o", out])
-        except SystemExit as e:  # e.g. the memory limit: say so and go on
-            print(f"{TENSOR_MIB} MiB {dtype} tensor -> npy f32: posenc refused: {e}")
-            os.remove(path)
-            continue
-        check = np.load(out, mmap_mode="r")
-        want = block.view(np.float16).astype(np.float32) if dtype == "F16" else (block.astype(np.uint32) << 16).view(np.float32)
-        assert check.shape == (n // 1024, 1024) and np.array_equal(check.reshape(-1)[: block.size], want), "posenc's .npy differs"
-        os.remove(out)
-        peer = timed([sys.executable, "-c", NPY, path, str(8 + len(text)), str(n), dtype, out])
-        row(f"{TENSOR_MIB} MiB {dtype} tensor -> npy f32", mine, peer, "numpy memmap+astype+save")
-        # The floors: reading the file from the page cache (cat), and writing the output's bytes
-        # to the same folder (dd from /dev/zero); posenc to /dev/null reads and decodes only.
+        label = f"{TENSOR_MIB} MiB {dtype} -> npy f32"
+        for out_dir in out_dirs:
+            out = os.path.join(out_dir, f"posenc_bench_{os.getpid()}.npy")
+            try:  # the .npy removed whatever happens: /dev/shm is not the temporary folder
+                where = "tmpfs" if out_dir == "/dev/shm" else "disk"
+                try:
+                    mine = timed([POSENC, "generate", "--input", f"{path}:w", "--dtype", "float32", "-o", out], fresh=out)
+                except SystemExit as e:  # e.g. the memory limit: say so and go on
+                    print(f"{label}: posenc refused: {e}")
+                    break
+                subprocess.run([POSENC, "generate", "--input", f"{path}:w", "--dtype", "float32", "-o", out], check=True)
+                check = np.load(out, mmap_mode="r")
+                want = block.view(np.float16).astype(np.float32) if dtype == "F16" else (block.astype(np.uint32) << 16).view(np.float32)
+                assert check.shape == (n // 1024, 1024) and np.array_equal(check.reshape(-1)[: block.size], want), "posenc's .npy differs"
+                out_bytes = os.path.getsize(out)
+                del check
+                peer = timed([sys.executable, "-c", NPY, path, str(8 + len(text)), str(n), dtype, out], fresh=out)
+                row(f"{label} ({where})", mine, peer, "numpy memmap+astype+save")
+                # The floors: reading the input from the page cache (cat), writing as many bytes as
+                # the .npy holds to the same folder (dd from /dev/zero, 1 MiB blocks); posenc to
+                # /dev/null reads and decodes only.
+                dd = timed(["dd", "if=/dev/zero", f"of={out}", "bs=1M", f"count={out_bytes >> 20}", "status=none"], fresh=out)
+                print(f"{'':<32} cat FILE > /dev/null {cat[0] * 1e3:7.1f} ms (CPU {cat[2] * 1e3:6.1f}); "
+                      f"dd of {out_bytes >> 20} MiB to the {where} {dd[0] * 1e3:7.1f} ms (CPU {dd[2] * 1e3:6.1f}); "
+                      f"posenc / cat {mine[0] / cat[0]:.1f}x, posenc / (cat + dd) {mine[0] / (cat[0] + dd[0]):.2f}x "
+                      f"(CPU {mine[2] / (cat[2] + dd[2]):.2f}x)")
+            finally:
+                if os.path.exists(out):
+                    os.remove(out)
         null = timed([POSENC, "generate", "--input", f"{path}:w", "--dtype", "float32", "--format", "npy", "-o", "/dev/null"])
-        out_mib = os.path.getsize(out) // (1024 * 1024) if os.path.exists(out) else 2 * TENSOR_MIB
-        dd = timed(["dd", "if=/dev/zero", f"of={out}", "bs=1M", f"count={out_mib}", "status=none"])
-        os.remove(out)
-        print(f"{'':<34} cat FILE > /dev/null: {cat[0] * 1e3:.1f} ms ({mine[0] / cat[0]:.1f}x of it), RSS {cat[1]:.1f} MiB")
-        print(f"{'':<34} posenc -o /dev/null: {null[0] * 1e3:.1f} ms ({null[0] / cat[0]:.1f}x of cat), RSS {null[1]:.1f} MiB")
-        print(f"{'':<34} dd {out_mib} MiB of zeros to out.npy: {dd[0] * 1e3:.1f} ms (the write alone)")
+        print(f"{'':<32} posenc -o /dev/null {null[0] * 1e3:7.1f} ms (CPU {null[2] * 1e3:6.1f}), RSS {null[1]:.1f} MiB: "
+              f"{null[0] / cat[0]:.1f}x of cat's wall, {null[2] / cat[2]:.1f}x of its CPU")
         os.remove(path)

@@ -133,7 +133,7 @@ class Parser {
       r_.fail(at, fmt::format("array of {} {} values cannot fit in the {} bytes left", v.count,
                               to_string(v.element_type), r_.remaining()));
     if (v.element_type == GgufType::kString) {
-      for (std::uint64_t i = 0; i < v.count; ++i) r_.skip(r_.length("an array string length"), "an array string");
+      r_.skip_strings(v.count, "an array string length", "an array string");
       return;
     }
     v.elements_kept = v.count <= GgufValue::kMaxKeptElements;

@@ -98,6 +98,22 @@ std::uint64_t Reader::length(const char* what) {
   return n;
 }
 
+void Reader::skip_strings(std::uint64_t count, const char* what_len, const char* what) {
+  const std::size_t w = v1 ? 4 : 8;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    if (pos_ >= buf_start_ && pos_ + w <= buf_start_ + buf_.size()) {
+      const auto* p = reinterpret_cast<const unsigned char*>(buf_.data() + (pos_ - buf_start_));
+      std::uint64_t n = 0;
+      for (std::size_t k = 0; k < w; ++k) n |= static_cast<std::uint64_t>(p[swap ? w - 1 - k : k]) << (8 * k);
+      if (n <= size_ - pos_ - w) {  // what length() and skip() accept
+        pos_ += w + n;
+        continue;
+      }
+    }
+    skip(length(what_len), what);  // a refill of the buffer, or the error in their words
+  }
+}
+
 std::string Reader::text(std::size_t n, const char* what) {
   std::string s(n, '\0');
   bytes(s.data(), n, what);

@@ -56,13 +56,13 @@ inline std::string order_rule(std::uint64_t offset, std::uint64_t bytes, const G
 /// "NAME: byte N: what". Reads through a 64 KiB buffer.
 class Reader {
  public:
-  Reader(const Source& s, std::string name) : src_(s), name_(std::move(name)) {}
+  Reader(const Source& s, std::string name) : src_(s), name_(std::move(name)), size_(s.size()) {}
   bool swap = false;  ///< big-endian file
   bool v1 = false;    ///< 32-bit lengths and counts
 
   std::uint64_t pos() const { return pos_; }
-  std::uint64_t size() const { return src_.size(); }
-  std::uint64_t remaining() const { return src_.size() - pos_; }
+  std::uint64_t size() const { return size_; }
+  std::uint64_t remaining() const { return size_ - pos_; }
   void seek(std::uint64_t p) { pos_ = p; }
   [[noreturn]] void fail(std::uint64_t at, const std::string& what) const {
     throw Error(fmt::format("{}: byte {}: {}", name_, at, what));
@@ -79,10 +79,14 @@ class Reader {
   /// A string length, checked against the bytes left.
   std::uint64_t length(const char* what);
   std::string text(std::size_t n, const char* what);
+  /// Skips `count` strings (a length, then its bytes), as skip(length(what_len), what) each;
+  /// the lengths read straight from the buffer (a tokenizer's array holds 100,000s of strings).
+  void skip_strings(std::uint64_t count, const char* what_len, const char* what);
 
  private:
   const Source& src_;
   std::string name_;
+  std::uint64_t size_;  ///< the source's (fixed)
   std::uint64_t pos_ = 0;
   std::vector<char> buf_;
   std::uint64_t buf_start_ = 0;

@@ -4,6 +4,10 @@
 // the central directory, checks it against the local headers (ZIP_CHECKCONS), inflates and
 // verifies each member's CRC-32, all of it fuzzed upstream (OSS-Fuzz); a zip parser of our
 // own would have to get each of these right again on hostile bytes.
+// libzip is loaded (dlopen) the first time an .npz is read, not linked: linked, it and what it
+// pulls in (libcrypto, libbz2, liblzma, libzstd, libz) were loaded and relocated at the start
+// of every posenc run, about 1 ms of CPU each time (docs/performance.md, issue 28).
+#include <dlfcn.h>
 #include <fmt/format.h>
 #include <zip.h>
 
@@ -25,17 +29,78 @@ namespace {
   throw Error(fmt::format("--input '{}': {}", name, what));
 }
 
+/// The libzip functions the reader calls, looked up in the soname the build was compiled
+/// against (libzip.so.4: Debian's libzip4, which the .deb depends on). Types from <zip.h>.
+struct LibZip {
+  decltype(&::zip_error_init) error_init = nullptr;
+  decltype(&::zip_error_fini) error_fini = nullptr;
+  decltype(&::zip_error_strerror) error_strerror = nullptr;
+  decltype(&::zip_source_buffer_create) source_buffer_create = nullptr;
+  decltype(&::zip_source_free) source_free = nullptr;
+  decltype(&::zip_open_from_source) open_from_source = nullptr;
+  decltype(&::zip_discard) discard = nullptr;
+  decltype(&::zip_strerror) strerror = nullptr;
+  decltype(&::zip_get_num_entries) get_num_entries = nullptr;
+  decltype(&::zip_get_name) get_name = nullptr;
+  decltype(&::zip_stat_init) stat_init = nullptr;
+  decltype(&::zip_stat_index) stat_index = nullptr;
+  decltype(&::zip_fopen_index) fopen_index = nullptr;
+  decltype(&::zip_fread) fread = nullptr;
+  decltype(&::zip_fclose) fclose = nullptr;
+  decltype(&::zip_file_strerror) file_strerror = nullptr;
+};
+
+template <class F>
+void zip_symbol(void* handle, F& f, const char* symbol, std::string& missing) {
+  f = reinterpret_cast<F>(::dlsym(handle, symbol));
+  if (f == nullptr && missing.empty()) missing = symbol;
+}
+
+/// Loaded once, on the first .npz; an Error naming the library when it cannot be.
+const LibZip& libzip(const std::string& name) {
+  static const LibZip lib = [] {
+    LibZip l;
+    void* h = ::dlopen("libzip.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (h == nullptr) return l;
+    std::string missing;
+    zip_symbol(h, l.error_init, "zip_error_init", missing);
+    zip_symbol(h, l.error_fini, "zip_error_fini", missing);
+    zip_symbol(h, l.error_strerror, "zip_error_strerror", missing);
+    zip_symbol(h, l.source_buffer_create, "zip_source_buffer_create", missing);
+    zip_symbol(h, l.source_free, "zip_source_free", missing);
+    zip_symbol(h, l.open_from_source, "zip_open_from_source", missing);
+    zip_symbol(h, l.discard, "zip_discard", missing);
+    zip_symbol(h, l.strerror, "zip_strerror", missing);
+    zip_symbol(h, l.get_num_entries, "zip_get_num_entries", missing);
+    zip_symbol(h, l.get_name, "zip_get_name", missing);
+    zip_symbol(h, l.stat_init, "zip_stat_init", missing);
+    zip_symbol(h, l.stat_index, "zip_stat_index", missing);
+    zip_symbol(h, l.fopen_index, "zip_fopen_index", missing);
+    zip_symbol(h, l.fread, "zip_fread", missing);
+    zip_symbol(h, l.fclose, "zip_fclose", missing);
+    zip_symbol(h, l.file_strerror, "zip_file_strerror", missing);
+    if (!missing.empty()) l.error_init = nullptr;  // an unusable libzip: refused below
+    return l;
+  }();
+  if (lib.error_init == nullptr)
+    fail_npz(name, "reading an .npz needs libzip (libzip.so.4, Debian's package libzip4), which could not be loaded: "
+                   "install it, or save the array with np.save as an .npy");
+  return lib;
+}
+
 struct Archive {
+  const LibZip& lib;
   zip_t* z = nullptr;
   ~Archive() {
-    if (z != nullptr) zip_discard(z);
+    if (z != nullptr) lib.discard(z);
   }
 };
 
 struct Member {
+  const LibZip& lib;
   zip_file_t* f = nullptr;
   ~Member() {
-    if (f != nullptr) zip_fclose(f);
+    if (f != nullptr) lib.fclose(f);
   }
 };
 
@@ -61,23 +126,24 @@ NpyArray parse_npz(std::string_view bytes, const std::string& name, const ReadOp
                    std::vector<std::string>* notes) {
   if (bytes.substr(0, 4) != std::string_view("PK\x03\x04", 4) && bytes.substr(0, 4) != std::string_view("PK\x05\x06", 4))
     fail_npz(name, "not an .npz file (no zip signature 'PK\\x03\\x04' at byte 0)");
+  const LibZip& lz = libzip(name);
   zip_error_t error;
-  zip_error_init(&error);
-  zip_source_t* source = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &error);
-  if (source == nullptr) fail_npz(name, fmt::format("cannot read the .npz: {}", zip_error_strerror(&error)));
-  Archive archive;
-  archive.z = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error);
+  lz.error_init(&error);
+  zip_source_t* source = lz.source_buffer_create(bytes.data(), bytes.size(), 0, &error);
+  if (source == nullptr) fail_npz(name, fmt::format("cannot read the .npz: {}", lz.error_strerror(&error)));
+  Archive archive{lz};
+  archive.z = lz.open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error);
   if (archive.z == nullptr) {
-    zip_source_free(source);
-    const std::string why = zip_error_strerror(&error);
-    zip_error_fini(&error);
+    lz.source_free(source);
+    const std::string why = lz.error_strerror(&error);
+    lz.error_fini(&error);
     fail_npz(name, fmt::format("not a readable .npz (zip) archive: {}", why));
   }
-  zip_error_fini(&error);
-  const zip_int64_t count = zip_get_num_entries(archive.z, 0);
+  lz.error_fini(&error);
+  const zip_int64_t count = lz.get_num_entries(archive.z, 0);
   std::vector<std::string> names;
   for (zip_int64_t i = 0; i < count; ++i) {
-    const char* n = zip_get_name(archive.z, static_cast<zip_uint64_t>(i), ZIP_FL_ENC_RAW);
+    const char* n = lz.get_name(archive.z, static_cast<zip_uint64_t>(i), ZIP_FL_ENC_RAW);
     names.emplace_back(n == nullptr ? "" : n);
   }
   // The member: --npz-key NAME (with or without .npy), else the first .npy.
@@ -94,9 +160,9 @@ NpyArray parse_npz(std::string_view bytes, const std::string& name, const ReadOp
   const std::string& chosen_name = names[chosen];
   const std::string label = name + ":" + printable(chosen_name, 200);
   zip_stat_t st;
-  zip_stat_init(&st);
-  if (zip_stat_index(archive.z, chosen, 0, &st) != 0 || (st.valid & ZIP_STAT_SIZE) == 0)
-    fail_npz(label, fmt::format("cannot read the member: {}", zip_strerror(archive.z)));
+  lz.stat_init(&st);
+  if (lz.stat_index(archive.z, chosen, 0, &st) != 0 || (st.valid & ZIP_STAT_SIZE) == 0)
+    fail_npz(label, fmt::format("cannot read the member: {}", lz.strerror(archive.z)));
   // The member's bytes are refused past the memory limit before they are inflated; the
   // stated size is checked again against what inflating gives.
   const std::uint64_t limit = memory_limit();
@@ -105,20 +171,20 @@ NpyArray parse_npz(std::string_view bytes, const std::string& name, const ReadOp
                             "allow it",
                             format_bytes(static_cast<double>(st.size)), format_bytes(static_cast<double>(limit))));
   }
-  Member file;
-  file.f = zip_fopen_index(archive.z, chosen, 0);
-  if (file.f == nullptr) fail_npz(label, fmt::format("cannot read the member: {}", zip_strerror(archive.z)));
+  Member file{lz};
+  file.f = lz.fopen_index(archive.z, chosen, 0);
+  if (file.f == nullptr) fail_npz(label, fmt::format("cannot read the member: {}", lz.strerror(archive.z)));
   std::string data(static_cast<std::size_t>(st.size), '\0');
   std::size_t got = 0;
   while (got < data.size()) {
-    const zip_int64_t n = zip_fread(file.f, data.data() + got, data.size() - got);
-    if (n < 0) fail_npz(label, fmt::format("cannot read the member: {}", zip_file_strerror(file.f)));
+    const zip_int64_t n = lz.fread(file.f, data.data() + got, data.size() - got);
+    if (n < 0) fail_npz(label, fmt::format("cannot read the member: {}", lz.file_strerror(file.f)));
     if (n == 0) break;
     got += static_cast<std::size_t>(n);
   }
   char extra = 0;
-  const zip_int64_t more = got == data.size() ? zip_fread(file.f, &extra, 1) : 0;
-  if (more < 0) fail_npz(label, fmt::format("cannot read the member: {}", zip_file_strerror(file.f)));
+  const zip_int64_t more = got == data.size() ? lz.fread(file.f, &extra, 1) : 0;
+  if (more < 0) fail_npz(label, fmt::format("cannot read the member: {}", lz.file_strerror(file.f)));
   if (got != data.size() || more != 0)
     fail_npz(label, fmt::format("the member's data does not match the {} bytes its zip entry states", st.size));
   auto array = parse_npy_array(data, label, opts);

@@ -296,6 +296,15 @@ void check_coverage(const StFile& f) {
 
 }  // namespace
 
+bool st_detail::dtype_named(std::string_view name, StDtype& out) {
+  for (const auto& r : kStDtypes)
+    if (r.name == name) {
+      out = r.dtype;
+      return true;
+    }
+  return false;
+}
+
 std::string_view to_string(StDtype t) {
   for (const auto& r : kStDtypes)
     if (r.dtype == t) return r.name;
@@ -330,6 +339,14 @@ StFile parse_safetensors_header(std::string_view head, std::uint64_t file_size, 
   // a NUL is never valid JSON outside a string (where it must be written \u0000).
   if (const auto z = text.find('\0'); z != std::string_view::npos)
     fail(path, 8 + z, "the header holds a NUL byte (not JSON; a header may be padded with spaces only)");
+  // A header as writers write it is read by the fast path (safetensors_fast.cpp); the general
+  // reader below takes any other, and names what is wrong.
+  if (st_detail::parse_header_fast(text, f)) {
+    check_coverage(f);
+    return f;
+  }
+  f.tensors.clear();
+  f.metadata.clear();
   const auto keys = st_detail::scan_top_keys(text, path, 8);
   StHeaderSax sax(path, keys);
   Json::sax_parse(text.begin(), text.end(), &sax);

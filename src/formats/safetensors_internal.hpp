@@ -10,6 +10,7 @@
 
 namespace posenc::formats {
 struct StCheckpoint;
+struct StFile;
 struct StTensor;
 enum class StDtype : std::uint8_t;
 }  // namespace posenc::formats
@@ -51,6 +52,16 @@ struct RawKey {
 /// and nesting only; refuses nesting deeper than 3 ("FILE: byte base+i: ...") before any
 /// parser builds a tree.
 std::vector<RawKey> scan_top_keys(std::string_view text, const std::string& path, std::uint64_t base);
+
+/// The dtype a safetensors header names `name` (tensor.rs `enum Dtype`); false for another name.
+bool dtype_named(std::string_view name, StDtype& out);
+
+/// The fast path of parse_safetensors_header: parses `text` (the header's JSON, NUL-free) into
+/// `f`'s tensors and metadata when it is written as writers write it (ASCII without escapes,
+/// integers, no other field) and breaks no rule of read_entry (checked: every entry's dtype,
+/// shape and data_offsets; unique names); false otherwise, `f` then partly filled: the general
+/// reader must decide and say what is wrong. The data coverage is not checked here.
+bool parse_header_fast(std::string_view text, StFile& f);
 
 /// True when `head` starts with a zip's or a pickle's magic where a safetensors header would
 /// start with its JSON.

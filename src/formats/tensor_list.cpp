@@ -29,6 +29,7 @@ TensorListing list_gguf(const std::string& path, const std::string& glob) {
   l.format = "gguf";
   const std::string file = std::filesystem::path(path).filename().string();
   for (const auto& kv : g.kvs) l.metadata.emplace_back(kv.key, kv.value.to_text());
+  l.tensors.reserve(g.tensors.size());
   for (const auto& t : g.tensors) {
     ++l.total;
     l.total_bytes += t.bytes;
@@ -43,19 +44,24 @@ TensorListing list_gguf(const std::string& path, const std::string& glob) {
 
 TensorListing list_tensors(const std::string& path, const std::string& glob) {
   if (is_gguf_path(path)) return list_gguf(path, glob);
-  const StCheckpoint c = open_safetensors(path);
+  StCheckpoint c = open_safetensors(path);
   TensorListing l;
   l.path = path;
   l.format = "safetensors";
   l.files = c.files.size();
   add_listing_metadata(l, c.index_metadata);
-  for (const auto& f : c.files) add_listing_metadata(l, f.metadata);
-  for (const auto& t : c.tensors) {
+  std::vector<std::string> file_names;  // once per file, not per tensor
+  for (const auto& f : c.files) {
+    add_listing_metadata(l, f.metadata);
+    file_names.push_back(std::filesystem::path(f.path).filename().string());
+  }
+  l.tensors.reserve(c.tensors.size());
+  for (auto& t : c.tensors) {
     ++l.total;
     l.total_bytes += t.bytes();
     if (!tensor_kept(glob, t.name)) continue;
-    l.tensors.push_back({t.name, std::string(to_string(t.dtype)), t.shape, t.bytes(),
-                         std::filesystem::path(c.files[t.file].path).filename().string()});
+    l.tensors.push_back({std::move(t.name), std::string(to_string(t.dtype)), std::move(t.shape), t.bytes(),
+                         file_names[t.file]});
   }
   return l;
 }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "posenc/text.hpp"
@@ -96,9 +97,10 @@ void write_tensors_json(const formats::TensorListing& l, std::ostream& out) {
     tensors_json_string(s, t.dtype);
     s += ",\n      \"shape\": ";
     if (t.shape.empty()) s += "[]";
-    for (std::size_t k = 0; k < t.shape.size(); ++k) s += fmt::format("{}\n        {}", k == 0 ? "[" : ",", t.shape[k]);
+    for (std::size_t k = 0; k < t.shape.size(); ++k)
+      fmt::format_to(std::back_inserter(s), "{}\n        {}", k == 0 ? "[" : ",", t.shape[k]);
     if (!t.shape.empty()) s += "\n      ]";
-    s += fmt::format(",\n      \"bytes\": {},\n      \"file\": ", t.bytes);
+    fmt::format_to(std::back_inserter(s), ",\n      \"bytes\": {},\n      \"file\": ", t.bytes);
     tensors_json_string(s, t.file);
     s += "\n    }";
   }

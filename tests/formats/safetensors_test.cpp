@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_helpers.hpp"
@@ -161,6 +162,51 @@ TEST_CASE("safetensors: the empty file of the reference tests, padding, scalars,
   CHECK(f.tensors[1].elements == 0);
   CHECK(f.tensors[1].begin == 8);
   CHECK(f.tensors[1].end == 8);
+}
+
+TEST_CASE("safetensors: a header as writers write it and one the general reader takes give the same file",
+          "[safetensors]") {
+  // The fast path (plain ASCII strings, integers) and the general reader (here: the same header
+  // with one metadata value written as a JSON escape, "\u0041" for "A", placed last so that every
+  // key keeps its byte) must agree: names, dtypes, shapes, offsets, the key's byte, metadata.
+  const std::string data = le<float>({1.f, 2.f, 3.f, 4.f, 5.f, 6.f}) + u16s({0x3C00, 0xC000});
+  const std::string entries =
+      "{ \"b.weight\" : {\"data_offsets\":[0,24], \"shape\" : [ 2 , 3 ], \"dtype\":\"F32\"},\n"
+      "\t\"a.bias\":{\"dtype\":\"BF16\",\"shape\":[2],\"data_offsets\":[24,28]},\r\n\"__metadata__\":{\"format\":\"pt\",\"k\":";
+  for (const std::string& value : {std::string("\"A\"}}"), std::string("\"\\u0041\"}}")}) {
+    StWriter w;
+    w.header_override = entries + value + "  ";
+    w.extra_data = data;
+    const st::StFile f = st::parse_safetensors(w.bytes(), "m.safetensors");
+    INFO(value);
+    REQUIRE(f.tensors.size() == 2);
+    CHECK(f.tensors[0].name == "b.weight");
+    CHECK(f.tensors[0].dtype == st::StDtype::kF32);
+    CHECK(f.tensors[0].shape == std::vector<std::uint64_t>{2, 3});
+    CHECK(f.tensors[0].elements == 6);
+    CHECK((f.tensors[0].begin == 0 && f.tensors[0].end == 24));
+    CHECK(f.tensors[0].header_byte == 8 + entries.find("\"b.weight\""));
+    CHECK(f.tensors[1].name == "a.bias");
+    CHECK(f.tensors[1].dtype == st::StDtype::kBF16);
+    CHECK(f.tensors[1].shape == std::vector<std::uint64_t>{2});
+    CHECK((f.tensors[1].begin == 24 && f.tensors[1].end == 28));
+    CHECK(f.tensors[1].header_byte == 8 + entries.find("\"a.bias\""));
+    CHECK(f.metadata == std::vector<std::pair<std::string, std::string>>{{"format", "pt"}, {"k", "A"}});
+  }
+  // What the fast path leaves to the general reader is refused in the general reader's words:
+  // a leading zero, a number with an exponent, a field twice, a name with a path separator.
+  const std::string good = "{\"t\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}}";
+  for (const auto& [from, to, message] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"[1]", "[01]", "not valid JSON"},
+           {"[1]", "[1e0]", "shape must hold non-negative integers"},
+           {"\"shape\":[1]", "\"shape\":[1],\"shape\":[1]", "gives the field 'shape' twice"},
+           {"\"t\"", "\"a/t\"", "path separator"}}) {
+    StWriter w;
+    w.header_override = good;
+    w.header_override.replace(good.find(from), from.size(), to);
+    w.extra_data = le<float>({1.f});
+    CHECK_THAT(st_error(w), Contains(message) && Contains("bad.safetensors"));
+  }
 }
 
 TEST_CASE("safetensors: dtype decodes against hand-worked bit patterns", "[safetensors]") {
