@@ -9,18 +9,11 @@
 # Usage: bash bench/dequant.sh [MiB per tensor, default 64]      BENCH_REPS=5 runs each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/common.sh
 
-scripts/setup.sh --deps
-if ! /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
-  SUDO=$([ "$(id -u)" = 0 ] && echo "" || echo sudo)
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-numpy >/dev/null
-fi
-
-cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON >/dev/null
-cmake --build build-release --target gguf_tensor_dump -j "$(nproc)" >/dev/null
-
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_deps numpy python3-numpy
+bench_build gguf_tensor_dump ON
+bench_machine
 echo "uptime: $(uptime)"
 /usr/bin/python3 bench/dequant.py build-release/tests/gguf_tensor_dump "${1:-64}"
 echo "uptime: $(uptime)"

@@ -6,10 +6,10 @@
 # pybind11-dev). Usage: bash bench/python.sh       BENCH_REPS=5 for more repetitions (default 3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/common.sh
 scripts/setup.sh --deps
-cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
-cmake --build build-release --target _posenc -j "$(nproc)" >/dev/null
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_build _posenc
+bench_machine
 export PYTHONPATH="$PWD/build-release/python"
 config=tests/data/configs/llama-3.1-8b.json
 

@@ -7,17 +7,10 @@
 # Usage: bash bench/tensors.sh [MiB of the large tensor, default 1024]   BENCH_REPS=3 runs each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/common.sh
 
-scripts/setup.sh --deps
-if ! /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
-  SUDO=$([ "$(id -u)" = 0 ] && echo "" || echo sudo)
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-numpy >/dev/null
-fi
-
-cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
-cmake --build build-release --target posenc -j "$(nproc)" >/dev/null
-
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_deps numpy python3-numpy
+bench_build posenc
+bench_machine
 /usr/bin/python3 bench/tensors.py build-release/posenc "${1:-1024}"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -6,8 +6,8 @@
 # (KEEP_DIR: make the files there once and reuse them, not deleted)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build-release --target posenc -j "$(nproc)" >/dev/null
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
+source bench/common.sh
+bench_build posenc
+bench_machine
 /usr/bin/python3 bench/usage.py build-release/posenc "${1:-32}" ${2:+"$2"}
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -113,6 +113,17 @@ StWriter table_2x3() {
   return w;
 }
 
+/// table_2x3 and "cube", 2 x 2 x 3 F32 of value 100 i + 10 j + k.
+StWriter table_2x3_and_cube() {
+  StWriter w = table_2x3();
+  std::string cube;
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j)
+      for (int k = 0; k < 3; ++k) cube += le<float>({static_cast<float>(100 * i + 10 * j + k)});
+  w.entries.push_back({"cube", "F32", {2, 2, 3}, cube});
+  return w;
+}
+
 }  // namespace
 
 TEST_CASE("safetensors: a valid file lists its tensors, metadata and values", "[safetensors]") {
@@ -501,12 +512,7 @@ TEST_CASE("safetensors: folders and PyTorch checkpoints", "[safetensors]") {
 
 TEST_CASE("safetensors: --input FILE:NAME reads a tensor as a table", "[safetensors]") {
   const auto dir = st_temp_dir("input");
-  StWriter w = table_2x3();
-  std::string cube;  // 2 x 2 x 3 F32: value = 100 i + 10 j + k
-  for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 2; ++j)
-      for (int k = 0; k < 3; ++k) cube += le<float>({static_cast<float>(100 * i + 10 * j + k)});
-  w.entries.push_back({"cube", "F32", {2, 2, 3}, cube});
+  StWriter w = table_2x3_and_cube();
   const std::string file = (dir / "m.safetensors").string();
   st_write(file, w.bytes());
   const auto t = posenc::formats::read_input(file + ":wpe.weight");
@@ -550,12 +556,7 @@ TEST_CASE("safetensors: --input FILE:NAME reads a tensor as a table", "[safetens
 
 TEST_CASE("safetensors: a tensor read as it is written (open_tensor_table)", "[safetensors]") {
   const auto dir = st_temp_dir("stream");
-  StWriter w = table_2x3();
-  std::string cube;  // 2 x 2 x 3 F32: value = 100 i + 10 j + k
-  for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 2; ++j)
-      for (int k = 0; k < 3; ++k) cube += le<float>({static_cast<float>(100 * i + 10 * j + k)});
-  w.entries.push_back({"cube", "F32", {2, 2, 3}, cube});
+  StWriter w = table_2x3_and_cube();
   std::string big;  // 4096 x 8 F16, every value 1.5 (0x3E00)
   for (int i = 0; i < 4096 * 8; ++i) big += u16s({0x3E00});
   w.entries.push_back({"big", "F16", {4096, 8}, big});

@@ -14,62 +14,18 @@ numpy from transformers' own code at decba1d2 (5.16.0.dev0), not from posenc:
 import json
 import math
 import os
-import tempfile
 
 import numpy as np
 
+from family_checks import (FAM, by_kind, close, config_writer, default_inv_freq, every_layer_once, family, model,
+                           rope_json, ropes)
 from harness import expect, finish, run
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-FAM = os.path.join(HERE, "..", "data", "configs", "families")
-TMP = tempfile.mkdtemp(prefix="posenc_hybrid_")
-
-
-def default_inv_freq(base, dim):
-    """compute_default_rope_parameters, in torch's float32 as transformers runs it."""
-    exps = np.arange(0, dim, 2, dtype=np.int64).astype(np.float32) / np.float32(dim)
-    return (np.float32(1.0) / (np.float32(base) ** exps)).astype(np.float64)
-
-
-def close(got, want, rtol=2e-7):
-    got, want = np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64)
-    return got.shape == want.shape and np.allclose(got, want, rtol=rtol, atol=0)
-
-
-def model(path):
-    r = run("model", path, "--format", "json", text=True)
-    expect(r.returncode == 0, f"{os.path.basename(path)}: posenc model exits 0 ({r.stderr.strip()[:300]})")
-    return json.loads(r.stdout) if r.returncode == 0 else None
-
-
-def by_kind(report, kind):
-    return [m for m in report["mechanisms"] if m["kind"] == kind]
-
-
-def every_layer_once(name, report):
-    """Every layer has exactly one mechanism of the per-layer kinds."""
-    seen = {}
-    for m in report["mechanisms"]:
-        if m["kind"] not in ("rope", "nope", "mixer", "none"):
-            continue
-        layers = m["layers"] if m["layers"] else list(range(report["num_layers"] or 0))
-        for i in layers:
-            seen[i] = seen.get(i, 0) + 1
-    n = report["num_layers"]
-    expect(n and sorted(seen) == list(range(n)) and set(seen.values()) == {1},
-           f"{name}: each of the {n} layers has exactly one mechanism ({sorted(k for k, v in seen.items() if v != 1)[:8]})")
-
-
-def write(name, cfg):
-    path = os.path.join(TMP, name)
-    with open(path, "w") as f:
-        json.dump(cfg, f)
-    return path
+write = config_writer("posenc_hybrid_")
 
 
 # --- Qwen3-Next: 36 of 48 layers linear_attention (no positions), partial RoPE on the others ---
-path = os.path.join(FAM, "qwen3-next-80b-a3b.json")
-cfg = json.load(open(path))
+path, cfg = family("qwen3-next-80b-a3b.json")
 rep = model(path)
 if rep:
     full = [i for i in range(48) if (i + 1) % 4 == 0]
@@ -83,8 +39,7 @@ if rep:
                                                                  default_inv_freq(cfg["rope_theta"], dim)),
            "qwen3-next: RoPE on the 12 full-attention layers, theta 1e7 over 64 of 256 dims")
     every_layer_once("qwen3-next", rep)
-r = run("rope", "--hf-config", path, "--format", "json", text=True)
-j = json.loads(r.stdout) if r.returncode == 0 else {}
+j, r = rope_json("--hf-config", path)
 expect(set(j.get("per_layer_type", {})) == {"full_attention"}
        and j["per_layer_type"]["full_attention"]["layers"] == [i for i in range(48) if (i + 1) % 4 == 0]
        and j.get("no_rope_layers") == [i for i in range(48) if (i + 1) % 4 != 0],
@@ -95,8 +50,7 @@ expect(r.returncode == 2 and r.stderr.count("\n") == 1 and "not attention" in r.
        f"qwen3-next: --layer-type linear_attention refused in one line ({r.stderr.strip()[:200]})")
 
 # --- Jamba: Mamba mixers, attention without positions every 8th layer from 4 ---
-path = os.path.join(FAM, "jamba-1.5-mini.json")
-cfg = json.load(open(path))
+path, cfg = family("jamba-1.5-mini.json")
 rep = model(path)
 if rep:
     att = [i for i in range(cfg["num_hidden_layers"]) if i % cfg["attn_layer_period"] == cfg["attn_layer_offset"]]
@@ -112,8 +66,7 @@ expect(r.returncode == 2 and r.stderr.count("\n") == 1 and "not RoPE" in r.stder
 
 # --- Nemotron-H and Nemotron-3: hybrid_override_pattern; the file's rope_theta is read by no code ---
 for name in ("nemotron-h-56b.json", "nemotron-3-nano-30b-a3b.json"):
-    path = os.path.join(FAM, name)
-    cfg = json.load(open(path))
+    path, cfg = family(name)
     rep = model(path)
     if not rep:
         continue
@@ -140,8 +93,7 @@ if rep:
            "falcon-mamba: one mechanism, Mamba mixers in all 64 layers")
 
 # --- Muse Glimmer: layer_rope_theta == 0 layers have no RoPE ---
-path = os.path.join(FAM, "muse-glimmer-30b.json")
-cfg = json.load(open(path))
+path, cfg = family("muse-glimmer-30b.json")
 scope = cfg["text_config"] if "text_config" in cfg and "hidden_size" not in cfg else cfg
 rep = model(path)
 if rep:
@@ -157,12 +109,11 @@ if rep:
     every_layer_once("muse-glimmer", rep)
 
 # --- Gemma 4: full layers rotate over global_head_dim (proportional), sliding over head_dim ---
-path = os.path.join(FAM, "gemma-4-26b-a4b.json")
-cfg = json.load(open(path))
+path, cfg = family("gemma-4-26b-a4b.json")
 tc = cfg["text_config"]
 rep = model(path)
 if rep:
-    rope = {m["layer_type"]: m for m in by_kind(rep, "rope")}
+    rope = ropes(rep)
     full_p = tc["rope_parameters"]["full_attention"]
     gdim = tc["global_head_dim"]
     angles = int(full_p["partial_rotary_factor"] * gdim // 2)  # _compute_proportional_rope_parameters
@@ -180,11 +131,10 @@ if rep:
     every_layer_once("gemma-4", rep)
 
 # --- MiMo-V2-Flash: sliding layers theta 1e4 (swa_rope_theta), full layers 5e6 ---
-path = os.path.join(FAM, "mimo-v2-flash.json")
-cfg = json.load(open(path))
+path, cfg = family("mimo-v2-flash.json")
 rep = model(path)
 if rep:
-    rope = {m["layer_type"]: m for m in by_kind(rep, "rope")}
+    rope = ropes(rep)
     dim = int(cfg["head_dim"] * 0.334)  # MiMoV2FlashConfig's rope_parameters: partial_rotary_factor 0.334
     full = [i for i in range(48) if i == 0 or (i + 1) % 6 == 0]
     expect(full == [i for i, p in enumerate(cfg["hybrid_layer_pattern"]) if p == 0],
@@ -195,8 +145,7 @@ if rep:
            "mimo-v2-flash: full layers theta 5e6, sliding layers swa_rope_theta 1e4, 64 rotary dims")
 
 # --- EXAONE 4 1.2B: no sliding window, so every layer rotates (llama3 scaling) ---
-path = os.path.join(FAM, "exaone-4.0-1.2b.json")
-cfg = json.load(open(path))
+path, cfg = family("exaone-4.0-1.2b.json")
 rep = model(path)
 if rep:
     s = cfg["rope_scaling"]
@@ -229,14 +178,13 @@ path = write("modernbert.json", {"model_type": "modernbert", "num_hidden_layers"
                                  "global_rope_theta": 160000.0, "local_rope_theta": 10000.0})
 rep = model(path)
 if rep:
-    rope = {m["layer_type"]: m for m in by_kind(rep, "rope")}
+    rope = ropes(rep)
     expect(set(rope) == {"full_attention", "sliding_attention"}
            and rope["full_attention"]["layers"] == [i for i in range(22) if i % 3 == 0]
            and close(rope["full_attention"]["values"]["inv_freq"], default_inv_freq(160000.0, 64))
            and close(rope["sliding_attention"]["values"]["inv_freq"], default_inv_freq(10000.0, 64)),
            "modernbert: global theta 160000 on every 3rd layer from 0, local 10000 on the others")
-r = run("rope", "--hf-config", path, "--format", "json", text=True)
-j = json.loads(r.stdout) if r.returncode == 0 else {}
+j, r = rope_json("--hf-config", path)
 expect(j.get("base") == 160000.0 and set(j.get("per_layer_type", {})) == {"full_attention", "sliding_attention"}
        and j["per_layer_type"]["sliding_attention"]["base"] == 10000.0,
        f"modernbert: rope --hf-config reports the global rope and lists both ({r.stderr.strip()[:200]})")
@@ -246,7 +194,7 @@ path = write("gemma3n.json", {"model_type": "gemma3n_text", "num_hidden_layers":
                               "num_attention_heads": 8, "head_dim": 256, "rope_theta": 1000000.0})
 rep = model(path)
 if rep:
-    rope = {m["layer_type"]: m for m in by_kind(rep, "rope")}
+    rope = ropes(rep)
     expect(set(rope) == {"full_attention", "sliding_attention"}
            and rope["full_attention"]["layers"] == [i for i in range(35) if (i + 1) % 5 == 0]
            and close(rope["sliding_attention"]["values"]["inv_freq"], default_inv_freq(10000.0, 256))
@@ -261,7 +209,7 @@ path = write("olmo3.json", {"model_type": "olmo3", "num_hidden_layers": 8, "hidd
                             "max_position_embeddings": 65536})
 rep = model(path)
 if rep:
-    rope = {m["layer_type"]: m for m in by_kind(rep, "rope")}
+    rope = ropes(rep)
     expect(set(rope) == {"full_attention", "sliding_attention"} and rope["full_attention"]["values"]["scaling"] == "yarn"
            and rope["sliding_attention"]["values"]["scaling"] == "none"
            and close(rope["sliding_attention"]["values"]["inv_freq"], default_inv_freq(500000.0, 128)),
@@ -269,15 +217,14 @@ if rep:
 # rope engines: the full layers' rope is YaRN in transformers and in vLLM alike (vLLM scales only the full
 # layers); the sliding layers' rope is unscaled in both, so neither table is compared with one that scales all.
 # Without --layer-type both ropes are compared, one section each.
-r = run("rope", "engines", "--hf-config", path, "--format", "json", text=True)
-j = json.loads(r.stdout) if r.returncode == 0 else {}
-ropes = j.get("rope_types", {})
+j, r = rope_json("engines", "--hf-config", path)
+by_type = j.get("rope_types", {})
 expect(j.get("layer_types") == ["full_attention", "sliding_attention"]
-       and ropes.get("full_attention", {}).get("rope_type") == "yarn"
-       and ropes.get("sliding_attention", {}).get("rope_type") == "none"
-       and ropes["full_attention"]["layers"] == [i for i in range(8) if (i + 1) % 4 == 0]
-       and all(next(e for e in ropes[t]["engines"] if e["convention"] == "vllm")["verdict"].startswith("agrees")
-               for t in ropes),
+       and by_type.get("full_attention", {}).get("rope_type") == "yarn"
+       and by_type.get("sliding_attention", {}).get("rope_type") == "none"
+       and by_type["full_attention"]["layers"] == [i for i in range(8) if (i + 1) % 4 == 0]
+       and all(next(e for e in by_type[t]["engines"] if e["convention"] == "vllm")["verdict"].startswith("agrees")
+               for t in by_type),
        f"olmo3: rope engines compares the full layers' yarn and the sliding layers' default rope ({r.stderr.strip()[:200]})")
 for layer_type, method in (("full_attention", "yarn"), ("sliding_attention", "none")):
     r = run("rope", "engines", "--hf-config", path, "--layer-type", layer_type, text=True)
@@ -290,8 +237,7 @@ for layer_type, method in (("full_attention", "yarn"), ("sliding_attention", "no
 path = write("hunyuan.json", {"model_type": "hunyuan_v1_dense", "num_hidden_layers": 32, "hidden_size": 4096,
                               "num_attention_heads": 32, "head_dim": 128, "rope_theta": 10000.0,
                               "rope_scaling": {"type": "dynamic", "alpha": 1000.0, "factor": 1.0}})
-r = run("rope", "--hf-config", path, "--format", "json", text=True)
-j = json.loads(r.stdout) if r.returncode == 0 else {}
+j, r = rope_json("--hf-config", path)
 base = 10000.0 * 1000.0 ** (128 / 126)  # 1.116e7
 exps = np.arange(0, 128, 2, dtype=np.int64).astype(np.float32) / np.float32(128)
 want = (1.0 / (np.float32(base) ** exps)).astype(np.float64)
@@ -302,8 +248,7 @@ expect(j and abs(j["base"] - base) <= 1e-9 * base and abs(base - 1.116e7) < 0.00
 # --- Persimmon: partial_rotary_factor 0.5 by default; ERNIE 4.5 and CodeGen: adjacent pairs ---
 path = write("persimmon.json", {"model_type": "persimmon", "hidden_size": 4096, "num_attention_heads": 64,
                                 "rope_theta": 25000.0})
-r = run("rope", "--hf-config", path, "--format", "json", text=True)
-j = json.loads(r.stdout) if r.returncode == 0 else {}
+j, r = rope_json("--hf-config", path)
 expect(j and close(j["inv_freq"], default_inv_freq(25000.0, 32)),
        f"persimmon: 0.5 of the 64-dim head rotates ({r.stderr.strip()[:200]})")
 for mt, extra in (("ernie4_5", {"head_dim": 128}), ("codegen", {"n_embd": 4096, "n_head": 16, "rotary_dim": 64}),
@@ -320,12 +265,10 @@ for mt, extra in (("ernie4_5", {"head_dim": 128}), ("codegen", {"n_embd": 4096, 
         expect(rope and rope[0]["values"]["layout"] == "interleaved", f"{mt}: adjacent pairs ({rope and rope[0]['values']['layout']})")
 
 # --- Kimi-K2 (DeepSeek-V3 code): transformers' logit scale is mscale**2 ---
-path = os.path.join(FAM, "kimi-k2-instruct.json")
-cfg = json.load(open(path))
+path, cfg = family("kimi-k2-instruct.json")
 rs = cfg["rope_scaling"]
 mscale = 0.1 * rs["mscale_all_dim"] * math.log(rs["factor"]) + 1.0  # yarn_get_mscale
-r = run("rope", "--hf-config", path, "--format", "json", text=True)
-j = json.loads(r.stdout) if r.returncode == 0 else {}
+j, r = rope_json("--hf-config", path)
 expect(j and abs(j["logit_scale"] - mscale ** 2) < 1e-12 and abs(mscale ** 2 - 1.813) < 5e-4,
        f"kimi-k2: transformers' logit scale mscale^2 = {mscale ** 2:.6g} ({j.get('logit_scale')})")
 

@@ -17,22 +17,13 @@ re-derived here in numpy from transformers' own code at decba1d2 (5.16.0.dev0), 
 - PreTrainedConfig keeps a null of the file (no class default)."""
 import json
 import math
-import os
-import tempfile
 
 import numpy as np
 
+from family_checks import close, config_writer, default_inv_freq, every_layer_once, family, model, rope_json, ropes
 from harness import expect, finish, run
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-FAM = os.path.join(HERE, "..", "data", "configs", "families")
-TMP = tempfile.mkdtemp(prefix="posenc_ropefam_")
-
-
-def default_inv_freq(base, dim):
-    """compute_default_rope_parameters in float32: 1 / base ** (arange(0, dim, 2) / dim)."""
-    exps = np.arange(0, dim, 2, dtype=np.int64).astype(np.float32) / np.float32(dim)
-    return (np.float32(1.0) / (np.float32(base) ** exps)).astype(np.float64)
+write = config_writer("posenc_ropefam_")
 
 
 def yarn_inv_freq(base, dim, factor, orig, beta_fast=32, beta_slow=1, truncate=True):
@@ -52,48 +43,9 @@ def yarn_inv_freq(base, dim, factor, orig, beta_fast=32, beta_slow=1, truncate=T
     return (inter * (np.float32(1) - ef) + extra * ef).astype(np.float64)
 
 
-def close(got, want, rtol=2e-7):
-    got, want = np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64)
-    return got.shape == want.shape and np.allclose(got, want, rtol=rtol, atol=0)
-
-
-def model(path):
-    r = run("model", path, "--format", "json", text=True)
-    expect(r.returncode == 0, f"{os.path.basename(path)}: posenc model exits 0 ({r.stderr.strip()[:300]})")
-    return json.loads(r.stdout) if r.returncode == 0 else None
-
-
-def ropes(report):
-    return {m["layer_type"]: m for m in report["mechanisms"] if m["kind"] == "rope"}
-
-
-def every_layer_once(name, report):
-    seen = {}
-    for m in report["mechanisms"]:
-        if m["kind"] in ("rope", "nope", "mixer", "none"):
-            for i in m["layers"] or range(report["num_layers"] or 0):
-                seen[i] = seen.get(i, 0) + 1
-    n = report["num_layers"]
-    expect(n and sorted(seen) == list(range(n)) and set(seen.values()) == {1},
-           f"{name}: each of the {n} layers has exactly one mechanism")
-
-
-def write(name, cfg):
-    path = os.path.join(TMP, name)
-    with open(path, "w") as f:
-        json.dump(cfg, f)
-    return path
-
-
-def rope_json(*args):
-    r = run("rope", *args, "--format", "json", text=True)
-    return (json.loads(r.stdout) if r.returncode == 0 else None), r
-
-
 # --- DeepSeek-V4-Flash: main rope on sliding layers, YaRN compress rope on CSA/HCA layers ---
 V4_TYPES = {0: "sliding_attention", 4: "compressed_sparse_attention", 128: "heavily_compressed_attention"}
-path = os.path.join(FAM, "deepseek-v4-flash.json")
-cfg = json.load(open(path))
+path, cfg = family("deepseek-v4-flash.json")
 n = cfg["num_hidden_layers"]
 types = [V4_TYPES[r] for r in cfg["compress_ratios"][:n]]
 dim = int(cfg["head_dim"] * (cfg["qk_rope_head_dim"] / cfg["head_dim"]))  # 512 * 64/512 = 64
@@ -120,8 +72,8 @@ if rep:
            "deepseek-v4: rope_scaling goes to the compress rope only")
     every_layer_once("deepseek-v4", rep)
 j, r = rope_json("--hf-config", path)
-plt = (j or {}).get("per_layer_type", {})
-expect(j is not None and set(plt) == set(types) and close(j["inv_freq"], want_compress)
+plt = j.get("per_layer_type", {})
+expect(j and set(plt) == set(types) and close(j["inv_freq"], want_compress)
        and all(plt[t]["layers"] == [i for i in range(n) if types[i] == t] for t in plt)
        and close(plt["sliding_attention"]["inv_freq"], want_main) and j.get("no_rope_layers", []) == [],
        f"deepseek-v4: rope --hf-config: the compress rope first, every layer type listed ({r.stderr.strip()[:200]})")
@@ -182,12 +134,11 @@ for name, extra, full in (("minimax_default.json", {}, [i for i in range(8) if (
            f"minimax {name}: RoPE over all 128 dims (rotary_dim 64 unread) on {full}, lightning layers are mixers")
     every_layer_once(f"minimax {name}", rep)
 j, r = rope_json("--hf-config", write("minimax_r.json", mm))
-expect(j is not None and j.get("no_rope_layers") == [1, 3, 5, 7] and set(j.get("per_layer_type", {})) == {"full_attention"},
+expect(j and j.get("no_rope_layers") == [1, 3, 5, 7] and set(j.get("per_layer_type", {})) == {"full_attention"},
        f"minimax: rope --hf-config counts the lightning layers among the layers without RoPE ({r.stderr.strip()[:200]})")
 
 # --- LFM2: conv layers are mixers (a real config: LFM2.5-Encoder-350M), attention layers RoPE ---
-path = os.path.join(FAM, "lfm2.5-encoder-350m.json")
-cfg = json.load(open(path))
+path, cfg = family("lfm2.5-encoder-350m.json")
 att = [i for i, t in enumerate(cfg["layer_types"]) if t == "full_attention"]
 rep = model(path)
 if rep:
@@ -229,21 +180,19 @@ expect(r.returncode == 2 and r.stderr.count("\n") == 1 and "supports only the de
        f"recurrent_gemma: a scaled rope is refused as transformers refuses it ({r.stderr.strip()[:200]})")
 
 # --- MiniMax-M2: known now; its rotary_dim is read by no transformers code ---
-path = os.path.join(FAM, "minimax-m2.5.json")
-cfg = json.load(open(path))
+path, cfg = family("minimax-m2.5.json")
 j, r = rope_json("--hf-config", path)
-expect(j is not None and close(j["inv_freq"], default_inv_freq(cfg["rope_theta"], cfg["head_dim"]))
+expect(j and close(j["inv_freq"], default_inv_freq(cfg["rope_theta"], cfg["head_dim"]))
        and any("rotary_dim" in s and "read by no code" in s for s in j.get("notes", [])),
        f"minimax-m2: RoPE over head_dim 128 x partial_rotary_factor 1, rotary_dim 64 named unread ({r.stderr.strip()[:200]})")
 
 # --- GLM-4.x MoE and Nemotron: partial RoPE, partial_rotary_factor 0.5 by default (kwargs.setdefault) ---
 for name in ("glm-4.7-fp8.json", "nemotron-4-4b.json"):
-    path = os.path.join(FAM, name)
-    cfg = json.load(open(path))
+    path, cfg = family(name)
     head = cfg.get("head_dim") or cfg["hidden_size"] // cfg["num_attention_heads"]
     rot = int(head * cfg.get("partial_rotary_factor", 0.5))
     j, r = rope_json("--hf-config", path)
-    expect(j is not None and close(j["inv_freq"], default_inv_freq(cfg.get("rope_theta", 10000.0), rot)),
+    expect(j and close(j["inv_freq"], default_inv_freq(cfg.get("rope_theta", 10000.0), rot)),
            f"{name}: RoPE on {rot} of {head} dims, theta {cfg.get('rope_theta', 10000.0)} ({r.stderr.strip()[:200]})")
 
 # --- null in the file: transformers keeps None, the class default is not used ---

@@ -55,6 +55,36 @@ def check_model(j, want, name, layers=None):
             close(g, w, f"{name} layer {l} {key}")
 
 
+def qk_tensors(wq, wk, gain=None):
+    """Each layer's q_proj and k_proj (and input_layernorm, with a gain) by their transformers names."""
+    tensors = {}
+    for l in range(L):
+        tensors[f"model.layers.{l}.self_attn.q_proj.weight"] = wq[l]
+        tensors[f"model.layers.{l}.self_attn.k_proj.weight"] = wk[l]
+        if gain is not None:
+            tensors[f"model.layers.{l}.input_layernorm.weight"] = gain[l]
+    return tensors
+
+
+def random_qk(H, Hkv, d):
+    """Random float32 q and k projections of every layer: (L, H·d, D) and (L, Hkv·d, D)."""
+    wq = rng.standard_normal((L, H * d, D)).astype(np.float32)
+    wk = rng.standard_normal((L, Hkv * d, D)).astype(np.float32)
+    return wq, wk
+
+
+def want_usage(wq, wk, H, Hkv, d, R, layout):
+    """usage_numbers of each layer's q and k rows (weights.md §5), each kv head repeated over its
+    H / Hkv q heads (repeat_kv)."""
+    want = []
+    for l in range(len(wq)):
+        qa, qb = pair_rows(wq[l], H, d, R, layout)
+        ka, kb = pair_rows(wk[l], Hkv, d, R, layout)
+        g = np.arange(H) // (H // Hkv)
+        want.append(usage_numbers(qa, qb, ka[g], kb[g]))
+    return want
+
+
 def llama_config(H, Hkv, d, extra=None):
     c = {"model_type": "llama", "num_hidden_layers": L, "num_attention_heads": H, "num_key_value_heads": Hkv,
          "hidden_size": D, "head_dim": d, "rope_theta": 10000.0, "max_position_embeddings": 64}
@@ -68,8 +98,7 @@ with tempfile.TemporaryDirectory(prefix="posenc_usage_") as tmp:
     # so C = s²·R(θ_i) and phi = θ_i (weights.md §5.5), with s = 10 on the 2 highest pairs, 0.1 elsewhere.
     H, d, R = 4, 16, 16
     theta = 10000.0 ** (-np.arange(R // 2) * 2 / R)
-    wq = rng.standard_normal((L, H * d, D)).astype(np.float32)
-    wk = rng.standard_normal((L, H * d, D)).astype(np.float32)
+    wq, wk = random_qk(H, H, d)
     for w in (wq, wk):
         head = w[0, :d]
         for i in range(R // 2):
@@ -85,18 +114,9 @@ with tempfile.TemporaryDirectory(prefix="posenc_usage_") as tmp:
         q2[i], q2[i + R // 2] = qa, qb
         k2[i], k2[i + R // 2] = c * qa - sn * qb, sn * qa + c * qb
     wq[1, 2 * d:3 * d], wk[1, 2 * d:3 * d] = q2, k2
-    tensors = {}
-    for l in range(L):
-        tensors[f"model.layers.{l}.self_attn.q_proj.weight"] = wq[l]
-        tensors[f"model.layers.{l}.self_attn.k_proj.weight"] = wk[l]
-        tensors[f"model.layers.{l}.input_layernorm.weight"] = np.ones(D, np.float32)
     planted = os.path.join(tmp, "planted")
-    write_folder(planted, llama_config(H, H, d), tensors)
-    want = []
-    for l in range(L):
-        qa, qb = pair_rows(wq[l], H, d, R, "half")
-        ka, kb = pair_rows(wk[l], H, d, R, "half")
-        want.append(usage_numbers(qa, qb, ka, kb))
+    write_folder(planted, llama_config(H, H, d), qk_tensors(wq, wk, np.ones((L, D), np.float32)))
+    want = want_usage(wq, wk, H, H, d, R, "half")
     j = usage_json(planted)
     check_model(j, want, "planted")
     if j:
@@ -129,21 +149,10 @@ with tempfile.TemporaryDirectory(prefix="posenc_usage_") as tmp:
     wq = bf16_bits(rng.standard_normal((L, H * d, D)))
     wk = bf16_bits(rng.standard_normal((L, Hkv * d, D)))
     gam = rng.uniform(0.5, 2.0, (L, D)).astype(np.float32)
-    tensors = {}
-    for l in range(L):
-        tensors[f"model.layers.{l}.self_attn.q_proj.weight"] = wq[l]
-        tensors[f"model.layers.{l}.self_attn.k_proj.weight"] = wk[l]
-        tensors[f"model.layers.{l}.input_layernorm.weight"] = gam[l]
     gqa = os.path.join(tmp, "gqa")
-    write_folder(gqa, llama_config(H, Hkv, d), tensors)
-    want_gqa = []
-    for l in range(L):
-        fq = bf16_value(wq[l]).astype(np.float64) * gam[l]
-        fk = bf16_value(wk[l]).astype(np.float64) * gam[l]
-        qa, qb = pair_rows(fq, H, d, R, "half")
-        ka, kb = pair_rows(fk, Hkv, d, R, "half")
-        g = np.arange(H) // (H // Hkv)  # repeat_kv
-        want_gqa.append(usage_numbers(qa, qb, ka[g], kb[g]))
+    write_folder(gqa, llama_config(H, Hkv, d), qk_tensors(wq, wk, gam))
+    want_gqa = want_usage(bf16_value(wq).astype(np.float64) * gam[:, None, :],
+                          bf16_value(wk).astype(np.float64) * gam[:, None, :], H, Hkv, d, R, "half")
     j = usage_json(gqa)
     check_model(j, want_gqa, "gqa bf16")
     if j:
@@ -179,17 +188,13 @@ with tempfile.TemporaryDirectory(prefix="posenc_usage_") as tmp:
     # families below derive head_dim = hidden_size / heads: hidden 64 for 4 heads of 16.
     D = 64
     H, d, R = 4, 16, 8
-    wq = rng.standard_normal((L, H * d, D)).astype(np.float32)
-    wk = rng.standard_normal((L, H * d, D)).astype(np.float32)
-    tensors = {}
-    for l in range(L):
-        tensors[f"model.layers.{l}.self_attn.q_proj.weight"] = wq[l]
-        tensors[f"model.layers.{l}.self_attn.k_proj.weight"] = wk[l]
+    wq, wk = random_qk(H, H, d)
+    tensors = qk_tensors(wq, wk)
     phi = os.path.join(tmp, "phi")
     write_folder(phi, {"model_type": "phi", "num_hidden_layers": L, "num_attention_heads": H, "num_key_value_heads": H,
                        "hidden_size": D, "partial_rotary_factor": 0.5, "rope_theta": 10000.0,
                        "max_position_embeddings": 64}, tensors)
-    want = [usage_numbers(*pair_rows(wq[l], H, d, R, "half"), *pair_rows(wk[l], H, d, R, "half")) for l in range(L)]
+    want = want_usage(wq, wk, H, H, d, R, "half")
     j = usage_json(phi)
     check_model(j, want, "phi partial rotary")
     if j:
@@ -198,17 +203,13 @@ with tempfile.TemporaryDirectory(prefix="posenc_usage_") as tmp:
 
     # 4. interleaved layout: Cohere pairs (2i, 2i+1).
     H, d, R = 4, 16, 16
-    wq = rng.standard_normal((L, H * d, D)).astype(np.float32)
-    wk = rng.standard_normal((L, H * d, D)).astype(np.float32)
-    tensors = {}
-    for l in range(L):
-        tensors[f"model.layers.{l}.self_attn.q_proj.weight"] = wq[l]
-        tensors[f"model.layers.{l}.self_attn.k_proj.weight"] = wk[l]
+    wq, wk = random_qk(H, H, d)
+    tensors = qk_tensors(wq, wk)
     cohere = os.path.join(tmp, "cohere")
     write_folder(cohere, {"model_type": "cohere", "num_hidden_layers": L, "num_attention_heads": H,
                           "num_key_value_heads": H, "hidden_size": D, "rope_theta": 10000.0,
                           "max_position_embeddings": 64}, tensors)
-    want = [usage_numbers(*pair_rows(wq[l], H, d, R, "inter"), *pair_rows(wk[l], H, d, R, "inter")) for l in range(L)]
+    want = want_usage(wq, wk, H, H, d, R, "inter")
     check_model(usage_json(cohere), want, "cohere interleaved")
 
     # 5. MLA (DeepSeek-V3, rope_interleave: adjacent pairs): q = q_b·diag(γ_qa)·q_a, rope rows last 8 of
@@ -249,27 +250,17 @@ with tempfile.TemporaryDirectory(prefix="posenc_usage_") as tmp:
     write_folder(phi3, {"model_type": "phi3", "num_hidden_layers": L, "num_attention_heads": H,
                         "num_key_value_heads": Hkv, "hidden_size": D, "rope_theta": 10000.0,
                         "max_position_embeddings": 64}, tensors)
-    want = []
-    for l in range(L):
-        qa, qb = pair_rows(qkv[l][:H * d], H, d, R, "half")
-        ka, kb = pair_rows(qkv[l][H * d:(H + Hkv) * d], Hkv, d, R, "half")
-        g = np.arange(H) // (H // Hkv)
-        want.append(usage_numbers(qa, qb, ka[g], kb[g]))
+    want = want_usage(qkv[:, :H * d], qkv[:, H * d:(H + Hkv) * d], H, Hkv, d, R, "half")
     check_model(usage_json(phi3), want, "phi3 fused qkv_proj")
 
-    wq = rng.standard_normal((L, H * d, D)).astype(np.float32)
-    wk = rng.standard_normal((L, Hkv * d, D)).astype(np.float32)
-    tensors = {}
-    for l in range(L):
-        tensors[f"model.layers.{l}.self_attn.q_proj.weight"] = wq[l]
-        tensors[f"model.layers.{l}.self_attn.k_proj.weight"] = wk[l]
+    wq, wk = random_qk(H, Hkv, d)
+    tensors = qk_tensors(wq, wk)
     smol = os.path.join(tmp, "smollm3")
     write_folder(smol, {"model_type": "smollm3", "num_hidden_layers": L, "num_attention_heads": H,
                         "num_key_value_heads": Hkv, "hidden_size": D, "rope_theta": 10000.0,
                         "max_position_embeddings": 64, "no_rope_layers": [1, 0]}, tensors)
     j = usage_json(smol)
-    want = [usage_numbers(*pair_rows(wq[0], H, d, R, "half"),
-                          *[x[np.arange(H) // 2] for x in pair_rows(wk[0], Hkv, d, R, "half")])]
+    want = want_usage(wq[:1], wk[:1], H, Hkv, d, R, "half")
     check_model(j, want, "smollm3 layer 0", layers=[0])
     if j:
         expect(all(j[k][1] is None for k in KEYS) and j["layer_base"][1] is None,

@@ -1,4 +1,4 @@
-// The q/k dot-product kernels (src/models/qk_kernels.cpp) against a long-double reference: every
+// The q/k dot-product kernels (src/models/qk_kernels*.cpp) against a long-double reference: every
 // kernel this CPU runs (portable, AVX2, AVX-512), BF16 and float32 rows, gains folded, lengths
 // with and without a tail. The reference sums the exact products (a BF16 or float32 value times a
 // float32 gain is exact in double; two such products are exact in long double's 64-bit

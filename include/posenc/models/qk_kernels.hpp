@@ -1,7 +1,7 @@
 #pragma once
 /// The dot products of `posenc usage` and the q/k order check, read straight from the stored rows
 /// (BF16 bits, decoded in registers, or float32), with AVX-512, AVX2+FMA and portable kernels
-/// chosen at run time (qk_kernels.cpp).
+/// chosen at run time (src/models/qk_kernels.cpp; one file per instruction set over qk_kernels_core.hpp).
 ///
 /// Precision: products are summed in float32 in blocks of 16 per lane (the AVX-512 kernel has 16
 /// lanes, the others 8), each block's lanes then added in double. A sum S = Σ_c t_c of n terms
