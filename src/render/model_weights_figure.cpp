@@ -7,6 +7,7 @@
 #include "posenc/analysis/projection.hpp"
 #include "posenc/analysis/similarity.hpp"
 #include "posenc/error.hpp"
+#include "posenc/models/model_weights.hpp"
 
 namespace posenc::render {
 namespace {
