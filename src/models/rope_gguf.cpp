@@ -157,6 +157,13 @@ void read_gguf_head_dims(GgufRopeReading& s) {
     c.notes.push_back(fmt::format("deepseek2 (MLA): only rope.dimension_count = {} dims of each head rotate; --dim is "
                                   "that part (attention.key_length {} includes the compressed KV)",
                                   n_rot, head));
+    // The query head as the graph concatenates it, [nope | rope]: key_length_mla (converters since
+    // llama.cpp's MLA rework), else key_length (earlier files, where it is nope + rope): the pair
+    // table's dims count from its rotated part (as qk_nope_head_dim does for config.json).
+    const std::int64_t mla = s.r.length("attention.key_length_mla", "n_embd_head_k_mla",
+                                        static_cast<double>(encodings::kMaxDim));
+    const std::int64_t q_head = mla > 0 ? mla : head;
+    if (q_head > n_rot) c.rotary_offset = q_head - n_rot;
     head = n_rot;
   }
   c.head_dim = head;

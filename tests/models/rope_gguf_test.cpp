@@ -135,6 +135,11 @@ TEST_CASE("gguf rope: yarn, deepseek2, gemma3, qwen2vl", "[gguf][rope]") {
     CHECK(c.layout == RopeLayout::kInterleaved);  // deepseek2: NORM
     CHECK(c.rotary_dim == 64);
     CHECK(c.head_dim == 64);  // MLA: the rotary part
+    // The pair table counts dims in the [nope | rope] query head: key_length_mla 192 - 64 rope dims
+    // (the file's keys: key_length 576, key_length_mla 192, rope.dimension_count 64), so pair 0 is
+    // dims 128, 129 as in DeepSeek's q_pe after qk_nope_head_dim 128.
+    CHECK(c.rotary_offset == 128);
+    CHECK(rotary_dim_offset(c) == 128);
     CHECK(*c.mscale_all_dim == Approx(1.0));  // yarn_log_multiplier 0.1 ÷ 0.1
     CHECK(*c.factor == 40.0);
     CHECK(compute_frequencies(c).attention_factor == Approx(1.0).epsilon(1e-6));  // mscale = mscale_all_dim = 1
