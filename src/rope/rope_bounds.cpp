@@ -4,6 +4,7 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <numbers>
 #include <thread>
 #include <vector>
@@ -13,6 +14,56 @@
 namespace posenc::rope {
 namespace {
 
+/// One rotation step of every pair (c, s turned by cr, sr) and B = Σ c over the pairs: pair i adds
+/// to partial sum i mod 4, the four added as (0 + 1) + (2 + 3). Multiplies and adds only, never
+/// contracted into fused multiply-adds, so every implementation gives the same bits.
+using RotateStep = double (*)(std::size_t P, const double* cr, const double* sr, double* c, double* s);
+
+double rotate_step_scalar(std::size_t P, const double* cr, const double* sr, double* c, double* s) {
+  std::array<double, 4> acc = {0, 0, 0, 0};
+  for (std::size_t i = 0; i < P; ++i) {
+    const double cn = c[i] * cr[i] - s[i] * sr[i];
+    s[i] = s[i] * cr[i] + c[i] * sr[i];
+    c[i] = cn;
+    acc[i & 3] += cn;
+  }
+  return (acc[0] + acc[1]) + (acc[2] + acc[3]);
+}
+
+/// The same with four pairs per AVX vector: lane j holds the pairs i ≡ j (mod 4), in the same
+/// order as the scalar loop's partial sums (AVX has no fused multiply-add: the same bits).
+__attribute__((target("avx"))) double rotate_step_avx(std::size_t P, const double* cr, const double* sr, double* c,
+                                                      double* s) {
+  typedef double v4d __attribute__((vector_size(32)));
+  v4d acc = {0, 0, 0, 0};
+  std::size_t i = 0;
+  for (; i + 4 <= P; i += 4) {
+    v4d vc, vs, vcr, vsr;
+    std::memcpy(&vc, c + i, sizeof vc);
+    std::memcpy(&vs, s + i, sizeof vs);
+    std::memcpy(&vcr, cr + i, sizeof vcr);
+    std::memcpy(&vsr, sr + i, sizeof vsr);
+    const v4d cn = vc * vcr - vs * vsr;
+    const v4d sn = vs * vcr + vc * vsr;
+    std::memcpy(c + i, &cn, sizeof cn);
+    std::memcpy(s + i, &sn, sizeof sn);
+    acc += cn;
+  }
+  std::array<double, 4> a = {acc[0], acc[1], acc[2], acc[3]};
+  for (; i < P; ++i) {
+    const double cn = c[i] * cr[i] - s[i] * sr[i];
+    s[i] = s[i] * cr[i] + c[i] * sr[i];
+    c[i] = cn;
+    a[i & 3] += cn;
+  }
+  return (a[0] + a[1]) + (a[2] + a[3]);
+}
+
+RotateStep rotate_step() {
+  static const RotateStep f = __builtin_cpu_supports("avx") ? rotate_step_avx : rotate_step_scalar;
+  return f;
+}
+
 /// One block of a scan: steps k in [k0, k1] of stride `step` (k0 a multiple of 512), the angles
 /// set from cos and sin at k0 (1 and 0 at k0 = 0) and turned by a rotation per step after it.
 /// Returns the first k with B_{k·step} < 0, or 0. A value depends only on (step, k), never on
@@ -21,9 +72,11 @@ std::int64_t scan_block(const std::vector<double>& theta, std::int64_t step, std
                         const std::vector<double>& cr, const std::vector<double>& sr, std::vector<double>& c,
                         std::vector<double>& s) {
   const std::size_t P = theta.size();
+  const RotateStep turn = rotate_step();
   for (std::int64_t k = k0; k <= k1; ++k) {
-    std::array<double, 4> acc = {0, 0, 0, 0};
+    double b = 0;
     if (k == k0) {
+      std::array<double, 4> acc = {0, 0, 0, 0};
       for (std::size_t i = 0; i < P; ++i) {
         const double a = static_cast<double>(k * step) * theta[i];
         c[i] = k == 0 ? 1.0 : std::cos(a);
@@ -31,15 +84,11 @@ std::int64_t scan_block(const std::vector<double>& theta, std::int64_t step, std
         acc[i & 3] += c[i];
       }
       if (k == 0) continue;  // B_0 = d/2 > 0
+      b = (acc[0] + acc[1]) + (acc[2] + acc[3]);
     } else {
-      for (std::size_t i = 0; i < P; ++i) {
-        const double cn = c[i] * cr[i] - s[i] * sr[i];
-        s[i] = s[i] * cr[i] + c[i] * sr[i];
-        c[i] = cn;
-        acc[i & 3] += cn;
-      }
+      b = turn(P, cr.data(), sr.data(), c.data(), s.data());
     }
-    if ((acc[0] + acc[1]) + (acc[2] + acc[3]) < 0) return k;
+    if (b < 0) return k;
   }
   return 0;
 }
