@@ -40,19 +40,29 @@ FigureData figure(const std::string& command, py::tuple args, py::dict kwargs) {
         },
         f);
   };
-  if (command == "generate") {
-    if (args.size() > 1) throw Error("figure('generate', SCHEME, ...) takes one scheme name");
-    render::TableFigureOptions o;
+  // A table heatmap's own keywords (reduce, vmin, vmax: taken before kw.finish()) and its options.
+  bool has_vmin = false, has_vmax = false;
+  const auto take_table_keywords = [&] {
     kw.take_one(option_spec("reduce", std::string("auto"), -1e300, 1e300, {"auto", "mean", "max"}), reduce);
-    const bool has_vmin = kw.take_one(option_spec("vmin", 0.0), vmin), has_vmax = kw.take_one(option_spec("vmax", 0.0), vmax);
-    const std::string scheme = args.empty() ? std::string() : py::str(args[0]).cast<std::string>();
-    auto table = make_table(scheme, kw);
-    kw.finish();
+    has_vmin = kw.take_one(option_spec("vmin", 0.0), vmin);
+    has_vmax = kw.take_one(option_spec("vmax", 0.0), vmax);
+  };
+  const auto table_options = [&] {
+    render::TableFigureOptions o;
     o.width = static_cast<int>(std::get<std::int64_t>(width)), o.height = static_cast<int>(std::get<std::int64_t>(height));
     o.scale = std::get<double>(scale), o.title = std::get<std::string>(title), o.cmap = std::get<std::string>(cmap);
     o.reduce = std::get<std::string>(reduce);
     if (has_vmin) o.vmin = std::get<double>(vmin);
     if (has_vmax) o.vmax = std::get<double>(vmax);
+    return o;
+  };
+  if (command == "generate") {
+    if (args.size() > 1) throw Error("figure('generate', SCHEME, ...) takes one scheme name");
+    take_table_keywords();
+    const std::string scheme = args.empty() ? std::string() : py::str(args[0]).cast<std::string>();
+    auto table = make_table(scheme, kw);
+    kw.finish();
+    const render::TableFigureOptions o = table_options();
     py::gil_scoped_release release;
     FigureData d{render::table_heatmap(*table, o), render::figure_metadata(table->info().title, table->info().params)};
     apply(d.figure);
@@ -69,16 +79,10 @@ FigureData figure(const std::string& command, py::tuple args, py::dict kwargs) {
   }
   if (command == "similarity") {
     if (args.size() > 1) throw Error("figure('similarity', SCHEME, ...) takes one scheme name");
-    render::TableFigureOptions o;
-    kw.take_one(option_spec("reduce", std::string("auto"), -1e300, 1e300, {"auto", "mean", "max"}), reduce);
-    const bool has_vmin = kw.take_one(option_spec("vmin", 0.0), vmin), has_vmax = kw.take_one(option_spec("vmax", 0.0), vmax);
+    take_table_keywords();
     bool float64 = false;
     auto table = similarity_table(args.empty() ? std::string() : py::str(args[0]).cast<std::string>(), kw, true, float64);
-    o.width = static_cast<int>(std::get<std::int64_t>(width)), o.height = static_cast<int>(std::get<std::int64_t>(height));
-    o.scale = std::get<double>(scale), o.title = std::get<std::string>(title), o.cmap = std::get<std::string>(cmap);
-    o.reduce = std::get<std::string>(reduce);
-    if (has_vmin) o.vmin = std::get<double>(vmin);
-    if (has_vmax) o.vmax = std::get<double>(vmax);
+    const render::TableFigureOptions o = table_options();
     py::gil_scoped_release release;
     FigureData d{render::table_heatmap(*table, o), render::figure_metadata(table->info().title, table->info().params)};
     apply(d.figure);
@@ -166,15 +170,9 @@ FigureData figure(const std::string& command, py::tuple args, py::dict kwargs) {
         option_spec("weights-figure", std::string(), -1e300, 1e300,
                     std::vector<std::string>(std::begin(render::kWeightsFigures), std::end(render::kWeightsFigures))),
         weights);
-    render::TableFigureOptions o;
-    kw.take_one(option_spec("reduce", std::string("auto"), -1e300, 1e300, {"auto", "mean", "max"}), reduce);
-    const bool has_vmin = kw.take_one(option_spec("vmin", 0.0), vmin), has_vmax = kw.take_one(option_spec("vmax", 0.0), vmax);
+    take_table_keywords();
     kw.finish();
-    o.width = static_cast<int>(std::get<std::int64_t>(width)), o.height = static_cast<int>(std::get<std::int64_t>(height));
-    o.scale = std::get<double>(scale), o.title = std::get<std::string>(title), o.cmap = std::get<std::string>(cmap);
-    o.reduce = std::get<std::string>(reduce);
-    if (has_vmin) o.vmin = std::get<double>(vmin);
-    if (has_vmax) o.vmax = std::get<double>(vmax);
+    const render::TableFigureOptions o = table_options();
     const std::string path = py::str(args[0]).cast<std::string>();
     py::gil_scoped_release release;
     const models::ModelReport r = model_report(path);
@@ -195,9 +193,7 @@ FigureData figure(const std::string& command, py::tuple args, py::dict kwargs) {
   }
   if (command == "usage") {
     if (args.size() != 1) throw Error("figure('usage', PATH, ...) takes one path (a model folder or a .gguf)");
-    render::TableFigureOptions o;  // as `posenc usage`, which has no --reduce, --vmin, --vmax
-    o.width = static_cast<int>(std::get<std::int64_t>(width)), o.height = static_cast<int>(std::get<std::int64_t>(height));
-    o.scale = std::get<double>(scale), o.title = std::get<std::string>(title), o.cmap = std::get<std::string>(cmap);
+    const render::TableFigureOptions o = table_options();  // as `posenc usage`: no reduce, vmin, vmax keywords
     return usage_figure(py::str(args[0]).cast<std::string>(), kw, o, apply);
   }
   throw Error(fmt::format("figure('{}'): the figures of generate, rope, decay, project, similarity, extrapolate, "

@@ -41,6 +41,10 @@ struct Yarn {
   bool truncate = true;
 };
 
+/// The correction range of y as transformers' _compute_yarn_parameters finds it: floor/ceil when
+/// y.truncate, clamped to [0, rotary_dim − 1].
+YarnRange engine_yarn_range(const RopeConfig& c, const Yarn& y);
+
 /// The inverse frequencies of the YaRN blend as the torch code of vLLM, SGLang and TensorRT-LLM
 /// computes them (the same tensor operations as transformers): pos = b^(2j/d) in T, extrapolated
 /// 1/pos, interpolated 1/(s·pos), ramp over (j − low)/(high − low) with the range rounded when

@@ -45,9 +45,7 @@ bool deepseek_model(const RopeConfig& c) {
   return c.model_type.rfind("deepseek", 0) == 0 || c.model_type == "kimi_k2";
 }
 
-template <class T>
-void torch_yarn(const RopeConfig& c, RopeFrequencies& f, const Yarn& y) {
-  const std::size_t n = pair_count(c);
+YarnRange engine_yarn_range(const RopeConfig& c, const Yarn& y) {
   YarnRange r;
   r.beta_fast = y.beta_fast;
   r.beta_slow = y.beta_slow;
@@ -58,6 +56,13 @@ void torch_yarn(const RopeConfig& c, RopeFrequencies& f, const Yarn& y) {
   r.high = y.truncate ? std::ceil(r.high_raw) : r.high_raw;
   r.low = std::max(r.low, 0.0) + 0.0;
   r.high = std::min(r.high, static_cast<double>(c.rotary_dim - 1)) + 0.0;  // clamp at d−1 as the engines do
+  return r;
+}
+
+template <class T>
+void torch_yarn(const RopeConfig& c, RopeFrequencies& f, const Yarn& y) {
+  const std::size_t n = pair_count(c);
+  const YarnRange r = engine_yarn_range(c, y);
   f.yarn = r;
   f.factor = y.factor;
   f.original_length = y.original;

@@ -39,13 +39,7 @@ namespace {
 template <class T>
 void v4_blend(const RopeConfig& c, RopeFrequencies& f, const Yarn& y) {
   const std::size_t n = pair_count(c);
-  YarnRange r;
-  r.beta_fast = y.beta_fast;
-  r.beta_slow = y.beta_slow;
-  r.low_raw = yarn_correction_dim(y.beta_fast, c.rotary_dim, c.base, y.original);
-  r.high_raw = yarn_correction_dim(y.beta_slow, c.rotary_dim, c.base, y.original);
-  r.low = std::max(std::floor(r.low_raw), 0.0) + 0.0;
-  r.high = std::min(std::ceil(r.high_raw), static_cast<double>(c.rotary_dim - 1)) + 0.0;
+  const YarnRange r = engine_yarn_range(c, y);  // y.truncate: file_yarn rounds, as these engines do
   f.yarn = r;
   f.factor = y.factor;
   f.original_length = y.original;
