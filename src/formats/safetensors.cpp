@@ -347,6 +347,14 @@ StFile parse_safetensors_header(std::string_view head, std::uint64_t file_size, 
   }
   f.tensors.clear();
   f.metadata.clear();
+  st_detail::parse_header_general(text, path, f);
+  check_coverage(f);
+  return f;
+}
+
+namespace st_detail {
+
+void parse_header_general(std::string_view text, const std::string& path, StFile& f) {
   const auto keys = st_detail::scan_top_keys(text, path, 8);
   StHeaderSax sax(path, keys);
   Json::sax_parse(text.begin(), text.end(), &sax);
@@ -361,9 +369,9 @@ StFile parse_safetensors_header(std::string_view head, std::uint64_t file_size, 
     }
     f.tensors.push_back(read_entry(name, entry, at, path));
   }
-  check_coverage(f);
-  return f;
 }
+
+}  // namespace st_detail
 
 StFile parse_safetensors(std::string_view bytes, const std::string& path) {
   return parse_safetensors_header(bytes, bytes.size(), path);

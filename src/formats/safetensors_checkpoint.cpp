@@ -108,8 +108,9 @@ StCheckpoint open_index(const std::string& index_path, const std::string& opened
         fail(f.path, t.header_byte,
              fmt::format("tensor {} is in this shard, but the index '{}' says it is in {}", st_quoted(t.name), index_path,
                          st_quoted(w->second)));
-      c.tensors.push_back(t);
+      c.tensors.push_back(std::move(t));
     }
+    f.tensors.clear();  // moved into c.tensors
     c.files.push_back(std::move(f));
   }
   for (std::size_t i = 0; i < idx.weight_map.size(); ++i) {
@@ -125,7 +126,8 @@ StCheckpoint open_st_file(const std::string& path, const std::string& opened) {
   StCheckpoint c;
   c.path = opened;
   c.files.push_back(read_safetensors_header(path));
-  c.tensors = c.files.front().tensors;
+  c.tensors = std::move(c.files.front().tensors);  // the file keeps its path, sizes and metadata
+  c.files.front().tensors.clear();
   return c;
 }
 

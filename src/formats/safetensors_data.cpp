@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <string_view>
 
 #include "posenc/error.hpp"
 #include "posenc/formats/safetensors.hpp"
@@ -213,14 +215,19 @@ std::vector<double> tensor_from_bytes(const StFile& f, const StTensor& t, std::s
 
 StFile read_safetensors_header(const std::string& path) {
   const StFd fd(path);
-  std::string head(static_cast<std::size_t>(std::min<std::uint64_t>(fd.size(), 9)), '\0');
-  fd.read(0, head.data(), head.size());
+  char first[9];
+  const auto got = static_cast<std::size_t>(std::min<std::uint64_t>(fd.size(), sizeof first));
+  fd.read(0, first, got);
+  const std::string_view head(first, got);
   if (head.size() >= 8 && !st_detail::looks_like_pytorch(head)) {
     std::uint64_t n = 0;
     for (int i = 7; i >= 0; --i) n = (n << 8) | static_cast<unsigned char>(head[static_cast<std::size_t>(i)]);
     if (n <= kMaxSafetensorsHeader && n <= fd.size() - 8) {
-      head.resize(static_cast<std::size_t>(8 + n));
-      fd.read(0, head.data(), head.size());
+      // Not zero-filled first: every byte is read over (a 1155-tensor header is ~150 KB).
+      const auto size = static_cast<std::size_t>(8 + n);
+      const auto whole = std::make_unique_for_overwrite<char[]>(size);
+      fd.read(0, whole.get(), size);
+      return parse_safetensors_header(std::string_view(whole.get(), size), fd.size(), path);
     }
   }
   return parse_safetensors_header(head, fd.size(), path);

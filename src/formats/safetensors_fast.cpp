@@ -6,6 +6,7 @@
 // listing of a 1155-tensor header took 3.8 ms of CPU, mostly nlohmann's lexer and the small
 // JSON values it built per entry (docs/performance.md, issue 28).
 #include <algorithm>
+#include <cstring>
 #include <string_view>
 #include <unordered_set>
 
@@ -30,21 +31,27 @@ struct StFastCursor {
     return true;
   }
   /// A string of printable ASCII without escapes (else false: the general reader decides).
-  bool str(std::string_view& out) {
+  /// The closing quote found with memchr; the bytes before it checked in one branch-free pass
+  /// (an escaped quote leaves its backslash in them, so it is refused there too). `slash` is
+  /// set when the string holds '/'.
+  bool str(std::string_view& out, bool* slash = nullptr) {
     ws();
     if (i >= s.size() || s[i] != '"') return false;
     const std::size_t start = ++i;
-    while (i < s.size()) {
-      const auto c = static_cast<unsigned char>(s[i]);
-      if (c == '"') {
-        out = s.substr(start, i - start);
-        ++i;
-        return true;
-      }
-      if (c < 0x20 || c >= 0x7f || c == '\\') return false;
-      ++i;
+    const void* q = std::memchr(s.data() + start, '"', s.size() - start);
+    if (q == nullptr) return false;
+    const std::size_t n = static_cast<std::size_t>(static_cast<const char*>(q) - (s.data() + start));
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data() + start);
+    unsigned bad = 0, sep = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      bad |= static_cast<unsigned>(p[k] < 0x20) | static_cast<unsigned>(p[k] >= 0x7f) | static_cast<unsigned>(p[k] == '\\');
+      sep |= static_cast<unsigned>(p[k] == '/');
     }
-    return false;
+    if (bad != 0) return false;
+    if (slash != nullptr) *slash = sep != 0;
+    out = s.substr(start, n);
+    i = start + n + 1;
+    return true;
   }
   /// A non-negative integer as JSON writes it (no sign, fraction, exponent or leading zero)
   /// that fits 64 bits.
@@ -63,6 +70,8 @@ struct StFastCursor {
     out = v;
     return true;
   }
+  /// [B, E]: exactly two.
+  bool two_uints(std::uint64_t& b, std::uint64_t& e) { return eat('[') && uint(b) && eat(',') && uint(e) && eat(']'); }
   /// [N, N, ...] (possibly empty).
   bool uints(std::vector<std::uint64_t>& out) {
     if (!eat('[')) return false;
@@ -92,10 +101,10 @@ bool st_fast_metadata(StFastCursor& c, StFile& f) {
 
 /// One tensor entry {"dtype": ..., "shape": [...], "data_offsets": [B, E]}, valid as
 /// safetensors.cpp's read_entry validates it.
-bool st_fast_entry(StFastCursor& c, StTensor& t) {
+bool st_fast_entry(StFastCursor& c, StTensor& t, bool slash) {
   if (!c.eat('{')) return false;
   std::string_view dtype;
-  std::vector<std::uint64_t> offsets;
+  std::uint64_t begin = 0, end = 0;
   bool has_dtype = false, has_shape = false, has_offsets = false;
   do {
     std::string_view field;
@@ -107,21 +116,21 @@ bool st_fast_entry(StFastCursor& c, StTensor& t) {
       has_shape = c.uints(t.shape);
       if (!has_shape) return false;
     } else if (field == "data_offsets" && !has_offsets) {
-      has_offsets = c.uints(offsets);
+      has_offsets = c.two_uints(begin, end);
       if (!has_offsets) return false;
     } else {
       return false;  // another field, or one given twice
     }
   } while (c.eat(','));
-  if (!c.eat('}') || !has_dtype || !has_shape || offsets.size() != 2) return false;
-  if (t.name.find_first_of("/\\") != std::string::npos) return false;
+  if (!c.eat('}') || !has_dtype || !has_shape || !has_offsets) return false;
+  if (slash) return false;  // '/' in the name (a backslash never reaches here)
   if (!dtype_named(dtype, t.dtype)) return false;
   for (const std::uint64_t n : t.shape)
     if (__builtin_mul_overflow(t.elements, n, &t.elements)) return false;
   std::uint64_t bits = 0;
   if (__builtin_mul_overflow(t.elements, std::uint64_t{dtype_bits(t.dtype)}, &bits) || bits % 8 != 0) return false;
-  t.begin = offsets[0];
-  t.end = offsets[1];
+  t.begin = begin;
+  t.end = end;
   return t.end >= t.begin && t.end - t.begin == bits / 8;
 }
 
@@ -131,12 +140,16 @@ bool parse_header_fast(std::string_view text, StFile& f) {
   StFastCursor c{text};
   if (!c.eat('{')) return false;
   bool metadata = false;
+  // An entry takes at least 50 bytes ("":{"dtype":"I8","shape":[],"data_offsets":[0,0]},): room
+  // for every entry at once, no copy as the list grows (pages are used only as they are filled).
+  f.tensors.reserve(std::min<std::size_t>(text.size() / 50 + 1, 1 << 16));
   if (!c.eat('}')) {
     do {
       c.ws();
       const std::size_t pos = c.i;
       std::string_view name;
-      if (!c.str(name) || !c.eat(':')) return false;
+      bool slash = false;
+      if (!c.str(name, &slash) || !c.eat(':')) return false;
       if (name == "__metadata__") {
         if (metadata || !st_fast_metadata(c, f)) return false;
         metadata = true;
@@ -145,7 +158,7 @@ bool parse_header_fast(std::string_view text, StFile& f) {
       StTensor& t = f.tensors.emplace_back();
       t.name = name;
       t.header_byte = 8 + pos;
-      if (!st_fast_entry(c, t)) return false;
+      if (!st_fast_entry(c, t, slash)) return false;
     } while (c.eat(','));
     if (!c.eat('}')) return false;
   }

@@ -62,6 +62,10 @@ bool dtype_named(std::string_view name, StDtype& out);
 /// shape and data_offsets; unique names); false otherwise, `f` then partly filled: the general
 /// reader must decide and say what is wrong. The data coverage is not checked here.
 bool parse_header_fast(std::string_view text, StFile& f);
+/// The general reader (nlohmann's SAX parser): any header; fills `f`'s tensors and metadata or
+/// throws Error naming what is wrong. The data coverage is not checked here. For a header the
+/// fast path takes, both give the same tensors and metadata (fuzz_safetensors checks it).
+void parse_header_general(std::string_view text, const std::string& path, StFile& f);
 
 /// True when `head` starts with a zip's or a pickle's magic where a safetensors header would
 /// start with its JSON.

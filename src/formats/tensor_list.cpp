@@ -27,7 +27,7 @@ TensorListing list_gguf(const std::string& path, const std::string& glob) {
   TensorListing l;
   l.path = path;
   l.format = "gguf";
-  const std::string file = std::filesystem::path(path).filename().string();
+  l.file_names.push_back(std::filesystem::path(path).filename().string());
   for (const auto& kv : g.kvs) l.metadata.emplace_back(kv.key, kv.value.to_text());
   l.tensors.reserve(g.tensors.size());
   for (const auto& t : g.tensors) {
@@ -35,7 +35,7 @@ TensorListing list_gguf(const std::string& path, const std::string& glob) {
     l.total_bytes += t.bytes;
     if (!tensor_kept(glob, t.name)) continue;
     // ggml's ne[0] is the innermost (fastest) axis: PyTorch's last.
-    l.tensors.push_back({t.name, ggml_type_name(t.type), {t.dims.rbegin(), t.dims.rend()}, t.bytes, file});
+    l.tensors.push_back({t.name, ggml_type_name(t.type), {t.dims.rbegin(), t.dims.rend()}, t.bytes, 0});
   }
   return l;
 }
@@ -50,18 +50,16 @@ TensorListing list_tensors(const std::string& path, const std::string& glob) {
   l.format = "safetensors";
   l.files = c.files.size();
   add_listing_metadata(l, c.index_metadata);
-  std::vector<std::string> file_names;  // once per file, not per tensor
   for (const auto& f : c.files) {
     add_listing_metadata(l, f.metadata);
-    file_names.push_back(std::filesystem::path(f.path).filename().string());
+    l.file_names.push_back(std::filesystem::path(f.path).filename().string());
   }
   l.tensors.reserve(c.tensors.size());
   for (auto& t : c.tensors) {
     ++l.total;
     l.total_bytes += t.bytes();
     if (!tensor_kept(glob, t.name)) continue;
-    l.tensors.push_back({std::move(t.name), std::string(to_string(t.dtype)), std::move(t.shape), t.bytes(),
-                         file_names[t.file]});
+    l.tensors.push_back({std::move(t.name), std::string(to_string(t.dtype)), std::move(t.shape), t.bytes(), t.file});
   }
   return l;
 }

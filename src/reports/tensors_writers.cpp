@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <iterator>
 #include <nlohmann/json.hpp>
 
@@ -46,7 +47,7 @@ void write_tensors_text(const formats::TensorListing& l, std::ostream& out) {
   };
   std::vector<Row> rows = {{"name", "dtype", "shape", "bytes", "file"}};
   for (const auto& t : l.tensors)
-    rows.push_back({printable(t.name, 200), t.dtype, tensor_shape_text(t.shape), std::to_string(t.bytes), printable(t.file, 200)});
+    rows.push_back({printable(t.name, 200), t.dtype, tensor_shape_text(t.shape), std::to_string(t.bytes), printable(l.file_names.at(t.file), 200)});
   std::size_t w[4] = {};
   for (const auto& r : rows) {
     w[0] = std::max(w[0], r.name.size());
@@ -75,13 +76,22 @@ void tensors_json_string(std::string& out, const std::string& s) {
   out += nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+/// Appends the decimal digits of v.
+void append_uint(std::string& out, std::uint64_t v) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
+}
+
 }  // namespace
 
 // Written directly (nlohmann's ordered_json tree of a 1155-tensor listing, built then dumped,
 // took about a third of the run), byte for byte what dump(2) gave.
 void write_tensors_json(const formats::TensorListing& l, std::ostream& out) {
+  // Written in parts of about 64 KiB, so that a long listing never builds its whole text.
+  constexpr std::size_t kPart = 1 << 16;
   std::string s;
-  s.reserve(256 + l.tensors.size() * 160);
+  s.reserve(kPart + 4096);
   s += "{\n  \"path\": ";
   tensors_json_string(s, l.path);
   s += ",\n  \"format\": ";
@@ -97,12 +107,20 @@ void write_tensors_json(const formats::TensorListing& l, std::ostream& out) {
     tensors_json_string(s, t.dtype);
     s += ",\n      \"shape\": ";
     if (t.shape.empty()) s += "[]";
-    for (std::size_t k = 0; k < t.shape.size(); ++k)
-      fmt::format_to(std::back_inserter(s), "{}\n        {}", k == 0 ? "[" : ",", t.shape[k]);
+    for (std::size_t k = 0; k < t.shape.size(); ++k) {
+      s += k == 0 ? "[\n        " : ",\n        ";
+      append_uint(s, t.shape[k]);
+    }
     if (!t.shape.empty()) s += "\n      ]";
-    fmt::format_to(std::back_inserter(s), ",\n      \"bytes\": {},\n      \"file\": ", t.bytes);
-    tensors_json_string(s, t.file);
+    s += ",\n      \"bytes\": ";
+    append_uint(s, t.bytes);
+    s += ",\n      \"file\": ";
+    tensors_json_string(s, l.file_names.at(t.file));
     s += "\n    }";
+    if (s.size() >= kPart) {
+      out.write(s.data(), static_cast<std::streamsize>(s.size()));
+      s.clear();
+    }
   }
   if (!l.tensors.empty()) s += "\n  ]";
   s += ",\n  \"metadata\": ";
@@ -125,7 +143,7 @@ void write_tensors_json(const formats::TensorListing& l, std::ostream& out) {
   }
   if (!meta.empty()) s += "\n  }";
   s += "\n}\n";
-  out << s;
+  out.write(s.data(), static_cast<std::streamsize>(s.size()));
 }
 
 }  // namespace posenc::reports

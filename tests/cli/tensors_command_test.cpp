@@ -87,6 +87,7 @@ TEST_CASE("posenc tensors on a GGUF: shapes in PyTorch order, ggml type names", 
   CHECK(l.tensors[1].dtype == "Q4_K");
   CHECK(l.tensors[1].shape == std::vector<std::uint64_t>{8, 256});
   CHECK(l.tensors[1].bytes == 8 * 144);
+  CHECK(l.file_names.at(l.tensors[1].file) == "m.gguf");
   CHECK(l.metadata.front() == std::pair<std::string, std::string>{"general.architecture", "\"gpt2\""});
   const CliResult text = run_cli({"tensors", (dir / "m.gguf").string(), "--filter", "blk.*"});
   REQUIRE(text.code == 0);

@@ -1,7 +1,8 @@
 // libFuzzer target: the safetensors header reader on arbitrary bytes must return a validated
 // header or throw Error; every tensor of a parsed file must then decode to exactly its element
 // count (or throw Error for a dtype posenc does not read); the same bytes as a sharded index
-// must parse or throw Error.
+// must parse or throw Error. A header the fast path takes must give the general reader's tensors
+// and metadata exactly.
 #include <bit>
 #include <cmath>
 #include <cstddef>
@@ -14,11 +15,47 @@
 #include "posenc/formats/safetensors.hpp"
 #include "posenc/memory.hpp"
 #include "posenc/table.hpp"
+#include "safetensors_internal.hpp"
+
+namespace {
+
+bool same_tensors(const posenc::formats::StFile& a, const posenc::formats::StFile& b) {
+  if (a.tensors.size() != b.tensors.size() || a.metadata != b.metadata) return false;
+  for (std::size_t i = 0; i < a.tensors.size(); ++i) {
+    const auto &x = a.tensors[i], &y = b.tensors[i];
+    if (x.name != y.name || x.dtype != y.dtype || x.shape != y.shape || x.begin != y.begin || x.end != y.end ||
+        x.elements != y.elements || x.header_byte != y.header_byte)
+      return false;
+  }
+  return true;
+}
+
+// The fast path against the general reader, on the header text of `bytes` (when whole).
+void check_fast_path(std::string_view bytes) {
+  if (bytes.size() < 8) return;
+  std::uint64_t n = 0;
+  for (int i = 7; i >= 0; --i) n = (n << 8) | static_cast<unsigned char>(bytes[static_cast<std::size_t>(i)]);
+  if (n > bytes.size() - 8) return;
+  const std::string_view text = bytes.substr(8, n);
+  if (text.find('\0') != std::string_view::npos) return;  // refused before either path
+  namespace f = posenc::formats;
+  f::StFile fast, general;
+  if (!f::st_detail::parse_header_fast(text, fast)) return;
+  try {
+    f::st_detail::parse_header_general(text, "fuzz.safetensors", general);
+  } catch (const posenc::Error&) {
+    __builtin_trap();  // the fast path took a header the general reader refuses
+  }
+  if (!same_tensors(fast, general)) __builtin_trap();
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   posenc::set_memory_limit(std::uint64_t{64} << 20);
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   namespace f = posenc::formats;
+  check_fast_path(bytes);
   try {
     const f::StFile file = f::parse_safetensors(bytes, "fuzz.safetensors");
     // What the validation promises: the data section is covered exactly.

@@ -86,7 +86,7 @@ struct StCheckpoint {
   std::string path;        ///< what was opened (file, index or folder)
   std::string index_path;  ///< the index read, "" for a single file
   std::vector<std::pair<std::string, std::string>> index_metadata;
-  std::vector<StFile> files;
+  std::vector<StFile> files;      ///< path, sizes and metadata of each file (their `tensors` moved below)
   std::vector<StTensor> tensors;  ///< every file's tensors, files in index order, header order within
 
   /// The tensor called `name`, or nullptr.

@@ -13,13 +13,14 @@ struct TensorEntry {
   std::string dtype;                  ///< safetensors' name (F32, BF16, ...) or ggml's (F32, Q4_K, ...)
   std::vector<std::uint64_t> shape;   ///< PyTorch order: a GGUF's ne[] reversed
   std::uint64_t bytes = 0;
-  std::string file;                   ///< the file (shard) holding it, without its folder
+  std::size_t file = 0;               ///< the file (shard) holding it: TensorListing::file_names[file]
 };
 
 struct TensorListing {
   std::string path;                   ///< as given
   std::string format;                 ///< "safetensors" or "gguf"
   std::size_t files = 1;              ///< shards read
+  std::vector<std::string> file_names;  ///< each file read, without its folder
   std::size_t total = 0;              ///< tensors in the checkpoint, before the filter
   std::uint64_t total_bytes = 0;      ///< their bytes
   std::vector<TensorEntry> tensors;   ///< the ones the filter keeps, in file order
