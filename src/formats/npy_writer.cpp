@@ -42,11 +42,20 @@ struct BinaryBlock {
   std::vector<T> values;
 };
 
+/// Rows per block: about 512 Ki values (2 MiB of float32), four times the text writers' blocks.
+/// A block costs two hand-overs between threads; a 1 GiB float16 tensor to float32 with
+/// `-o /dev/null` took 0.125 s with 128 Ki values and 0.09 s with these (cat of the file: 0.044 s),
+/// for 6 MiB more of peak RSS (threads + 2 blocks in flight).
+std::size_t binary_block_rows(std::size_t cols) {
+  constexpr std::size_t kBlockValues = std::size_t{1} << 19;
+  return std::max<std::size_t>(1, kBlockValues / std::max<std::size_t>(1, cols));
+}
+
 template <class T>
 void write_binary(const Table& t, std::ostream& out) {
   const std::size_t cols = t.cols();
   pipeline<BinaryBlock<T>>(
-      t.rows(), block_rows(cols),
+      t.rows(), binary_block_rows(cols),
       [&](std::size_t first, std::size_t n, BinaryBlock<T>& b) {
         b.values.resize(n * cols);
         if constexpr (std::is_same_v<T, float>) {
