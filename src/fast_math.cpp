@@ -1,5 +1,7 @@
 #include "posenc/fast_math.hpp"
 
+#include "posenc/cpu.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -50,23 +52,22 @@ template <bool kSin, bool kCos>
   return in_range;
 }
 
-// `target_clones` compiles each three times (AVX-512, AVX2, baseline) and picks one at load
-// time. The build does not contract a*b+c into FMA (-ffp-contract=off, CMakeLists.txt), so
-// every clone rounds alike and gives the same bytes.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define POSENC_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define POSENC_CLONES
-#endif
-POSENC_CLONES std::size_t kernel_sincos(const double* w, std::size_t n, double p, float* s, float* c) {
+// POSENC_DISPATCH (posenc/cpu.hpp) compiles each three times (AVX-512, AVX2, baseline) and
+// picks one on first use. The build does not contract a*b+c into FMA (-ffp-contract=off,
+// CMakeLists.txt), so every version rounds alike and gives the same bytes.
+[[gnu::always_inline]] inline std::size_t kernel_sincos_body(const double* w, std::size_t n, double p, float* s,
+                                                             float* c) {
   return kernel_body<true, true>(w, n, p, s, c);
 }
-POSENC_CLONES std::size_t kernel_sin(const double* w, std::size_t n, double p, float* s) {
+[[gnu::always_inline]] inline std::size_t kernel_sin_body(const double* w, std::size_t n, double p, float* s) {
   return kernel_body<true, false>(w, n, p, s, nullptr);
 }
-POSENC_CLONES std::size_t kernel_cos(const double* w, std::size_t n, double p, float* c) {
+[[gnu::always_inline]] inline std::size_t kernel_cos_body(const double* w, std::size_t n, double p, float* c) {
   return kernel_body<false, true>(w, n, p, nullptr, c);
 }
+POSENC_DISPATCH(std::size_t, kernel_sincos, (const double* w, std::size_t n, double p, float* s, float* c), (w, n, p, s, c))
+POSENC_DISPATCH(std::size_t, kernel_sin, (const double* w, std::size_t n, double p, float* s), (w, n, p, s))
+POSENC_DISPATCH(std::size_t, kernel_cos, (const double* w, std::size_t n, double p, float* c), (w, n, p, c))
 
 // sin and cos of a double angle to about 1e-15 (a Cody–Waite reduction with π/2 in three parts,
 // exact for |k| < 2^20, then Taylor polynomials to r¹⁷ and r¹⁶: the next terms are below 2e-18 on
@@ -145,8 +146,9 @@ struct SinCos64 {
 }
 
 // sincos_f64_near's kernel: the doubles themselves; redo[i] marks angles out of range.
-POSENC_CLONES std::uint64_t kernel_near(const double* __restrict a, std::size_t n, double* __restrict s,
-                                        double* __restrict c, std::uint64_t* __restrict redo) {
+[[gnu::always_inline]] inline std::uint64_t kernel_near_body(const double* __restrict a, std::size_t n,
+                                                             double* __restrict s, double* __restrict c,
+                                                             std::uint64_t* __restrict redo) {
   std::uint64_t any = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const SinCos64 y = sincos_poly(a[i]);
@@ -158,10 +160,19 @@ POSENC_CLONES std::uint64_t kernel_near(const double* __restrict a, std::size_t 
   return any;
 }
 
-POSENC_CLONES std::uint64_t kernel_exact(const double* __restrict a, std::size_t n, float* __restrict s,
-                                         float* __restrict c, std::uint64_t* __restrict redo) {
+POSENC_DISPATCH(std::uint64_t, kernel_near,
+                (const double* __restrict a, std::size_t n, double* __restrict s, double* __restrict c,
+                 std::uint64_t* __restrict redo),
+                (a, n, s, c, redo))
+[[gnu::always_inline]] inline std::uint64_t kernel_exact_body(const double* __restrict a, std::size_t n,
+                                                              float* __restrict s, float* __restrict c,
+                                                              std::uint64_t* __restrict redo) {
   return exact_body(a, n, s, c, redo);
 }
+POSENC_DISPATCH(std::uint64_t, kernel_exact,
+                (const double* __restrict a, std::size_t n, float* __restrict s, float* __restrict c,
+                 std::uint64_t* __restrict redo),
+                (a, n, s, c, redo))
 
 
 // Eight doubles (and their bits): GCC/Clang vector extensions, one AVX-512 register, two AVX2
@@ -223,7 +234,7 @@ using FmV8i = std::int64_t __attribute__((vector_size(64)));
   x = x > hi ? FmV8d{} + std::numeric_limits<double>::infinity() : y;
 }
 
-POSENC_CLONES void kernel_exp(const double* __restrict x, std::size_t n, double* __restrict y) {
+[[gnu::always_inline]] inline void kernel_exp_body(const double* __restrict x, std::size_t n, double* __restrict y) {
   std::size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     FmV8d v = fm_load8(x + i);
@@ -239,7 +250,10 @@ POSENC_CLONES void kernel_exp(const double* __restrict x, std::size_t n, double*
   std::memcpy(y + i, pad, (n - i) * sizeof(double));
 }
 
-POSENC_CLONES SoftmaxMoments kernel_softmax(const double* __restrict x, std::size_t n, double scale) {
+POSENC_DISPATCH(void, kernel_exp, (const double* __restrict x, std::size_t n, double* __restrict y), (x, n, y))
+
+[[gnu::always_inline]] inline SoftmaxMoments kernel_softmax_body(const double* __restrict x, std::size_t n,
+                                                                 double scale) {
   const double inf = std::numeric_limits<double>::infinity();
   // The maximum of scale·x, then the sums relative to it.
   FmV8d vm = FmV8d{} - inf;
@@ -276,6 +290,7 @@ POSENC_CLONES SoftmaxMoments kernel_softmax(const double* __restrict x, std::siz
   }
   return {m, fm_sum8(vz), fm_sum8(vw)};
 }
+POSENC_DISPATCH(SoftmaxMoments, kernel_softmax, (const double* __restrict x, std::size_t n, double scale), (x, n, scale))
 
 // The matrix product in tiles of R rows × 16 columns held in registers (2R vectors of 8), then
 // the columns past the last whole tile one by one; rows past the last whole tile as R = 1.
@@ -342,9 +357,8 @@ __attribute__((target("avx2"))) void matmul_avx2(std::size_t rows, std::size_t c
 
 MatmulFn pick_matmul() {
 #if defined(__x86_64__) && defined(__GNUC__)
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) return matmul_avx512;
-  if (__builtin_cpu_supports("avx2")) return matmul_avx2;
+  if (cpu::has(cpu::Feature::kAvx512f)) return matmul_avx512;
+  if (cpu::has(cpu::Feature::kAvx2)) return matmul_avx2;
 #endif
   return matmul_generic;
 }

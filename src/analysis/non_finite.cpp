@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "posenc/analysis/scheme_traits.hpp"
+#include "posenc/cpu.hpp"
 
 namespace posenc::analysis {
 namespace {
@@ -22,14 +23,8 @@ void keep_first(std::atomic<std::size_t>& slot, std::size_t index) {
 
 /// A vectorisable count of the values whose exponent bits are all ones (nan or inf); the
 /// counter is as wide as a value, so it is summed per chunk of 65536. Compiled for AVX-512,
-/// AVX2 and the baseline (GCC's target_clones; an integer count, the same on every clone): with
+/// AVX2 and the baseline (POSENC_DISPATCH; an integer count, the same in every version): with
 /// SSE2 alone it was a quarter of a float16 tensor's decoding to float32 (perf).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define POSENC_COUNT_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define POSENC_COUNT_CLONES
-#endif
-
 template <class T>
 [[gnu::always_inline]] inline std::size_t count_all_ones_body(const T* values, std::size_t size) {
   using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
@@ -47,13 +42,14 @@ template <class T>
   }
   return bad;
 }
-
-POSENC_COUNT_CLONES std::size_t count_all_ones_f32(const float* values, std::size_t size) {
+[[gnu::always_inline]] inline std::size_t count_all_ones_f32_body(const float* values, std::size_t size) {
   return count_all_ones_body(values, size);
 }
-POSENC_COUNT_CLONES std::size_t count_all_ones_f64(const double* values, std::size_t size) {
+[[gnu::always_inline]] inline std::size_t count_all_ones_f64_body(const double* values, std::size_t size) {
   return count_all_ones_body(values, size);
 }
+POSENC_DISPATCH(std::size_t, count_all_ones_f32, (const float* values, std::size_t size), (values, size))
+POSENC_DISPATCH(std::size_t, count_all_ones_f64, (const double* values, std::size_t size), (values, size))
 
 template <class T>
 std::size_t count_all_ones_exponent(std::span<const T> values) {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 
+#include "posenc/cpu.hpp"
 #include "posenc/error.hpp"
 #include "posenc/parallel.hpp"
 
@@ -101,11 +102,8 @@ typedef double V4 __attribute__((vector_size(32)));
 /// at e^{iω_k d} in re, im), adding Re z_k at step t to lane k mod 8 of acc[t]. Blocks are
 /// taken in increasing k, and within a block lanes get k0 + j before k0 + 8 + j: each lane
 /// sums its terms in the order of k, as step_one does.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-__attribute__((target_clones("avx2", "default")))
-#endif
-void step_block16(const double* re, const double* im, const double* step_re, const double* step_im, std::size_t k0,
-                  std::size_t m, double* acc) {
+[[gnu::always_inline]] inline void step_block16_body(const double* re, const double* im, const double* step_re,
+                                                    const double* step_im, std::size_t k0, std::size_t m, double* acc) {
   V4 zr[4], zi[4], sr[4], si[4];
   for (std::size_t v = 0; v < 4; ++v) {
     const std::size_t k = k0 + 4 * v;
@@ -122,6 +120,10 @@ void step_block16(const double* re, const double* im, const double* step_re, con
     store4(lane + 4, load4(lane + 4) + zr[1] + zr[3]);
   }
 }
+POSENC_DISPATCH(void, step_block16,
+                (const double* re, const double* im, const double* step_re, const double* step_im, std::size_t k0,
+                 std::size_t m, double* acc),
+                (re, im, step_re, step_im, k0, m, acc))
 #pragma GCC diagnostic pop
 
 /// The same for one frequency k (the last n mod kBlock).

@@ -1,4 +1,5 @@
 #include "posenc/formats/float_decimal.hpp"
+#include "posenc/cpu.hpp"
 
 #include <immintrin.h>
 
@@ -98,7 +99,7 @@ const std::uint64_t kFloatPow10[kPow10Max - kPow10Min + 1] = {
 #if defined(__x86_64__) && defined(__GNUC__)
 
 bool have_float_decimals_avx2() {
-  static const bool has = __builtin_cpu_supports("avx2") != 0;
+  static const bool has = cpu::has(cpu::Feature::kAvx2);
   return has;
 }
 

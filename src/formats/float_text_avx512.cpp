@@ -1,4 +1,5 @@
 #include "posenc/formats/float_decimal.hpp"
+#include "posenc/cpu.hpp"
 
 #include <immintrin.h>
 
@@ -15,9 +16,10 @@ namespace posenc::formats::detail {
 #if defined(__x86_64__) && defined(__GNUC__)
 
 bool have_float_texts_avx512() {
-  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                          __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd") &&
-                          __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2");
+  using cpu::Feature;
+  static const bool has = cpu::has(Feature::kAvx512f) && cpu::has(Feature::kAvx512bw) && cpu::has(Feature::kAvx512dq) &&
+                          cpu::has(Feature::kAvx512cd) && cpu::has(Feature::kAvx512vbmi) &&
+                          cpu::has(Feature::kAvx512vbmi2);
   return has;
 }
 

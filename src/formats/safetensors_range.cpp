@@ -1,6 +1,7 @@
 // safetensors: one tensor's elements read on demand by ranges (pread of just their bytes, from
 // any thread), and the bulk float32 decoding of F16, BF16 and F32 (see safetensors.hpp).
 #include <fcntl.h>
+#include "posenc/cpu.hpp"
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,7 +16,6 @@
 #include <emmintrin.h>
 #endif
 #if defined(__x86_64__) && defined(__GNUC__)
-#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -116,11 +116,7 @@ POSENC_ST_F16C std::size_t st_decode_f16c(const unsigned char* p, std::size_t n,
 }
 
 bool st_have_f16c() {
-  // CPUID leaf 1, ECX bit 29: F16C (clang 14's __builtin_cpu_supports does not know "f16c").
-  static const bool has = [] {
-    unsigned a = 0, b = 0, c = 0, d = 0;
-    return __builtin_cpu_supports("avx2") != 0 && __get_cpuid(1, &a, &b, &c, &d) != 0 && (c & (1u << 29)) != 0;
-  }();
+  static const bool has = cpu::has(cpu::Feature::kAvx2) && cpu::has(cpu::Feature::kF16c);
   return has;
 }
 #endif

@@ -2,6 +2,7 @@
 // the AVX-512 (qk_kernels_avx512.cpp), AVX2+FMA (qk_kernels_avx2.cpp) or portable
 // (qk_kernels_portable.cpp) instance of the common core (qk_kernels_core.hpp).
 #include "posenc/models/qk_kernels.hpp"
+#include "posenc/cpu.hpp"
 
 #include <algorithm>
 
@@ -12,9 +13,10 @@ namespace posenc::models {
 std::vector<QkKernel> qk_kernels() {
   std::vector<QkKernel> out{QkKernel::kPortable};
 #ifdef POSENC_QK_X86
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) out.push_back(QkKernel::kAvx2);
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
-      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c"))
+  using cpu::Feature;
+  if (cpu::has(Feature::kAvx2) && cpu::has(Feature::kFma)) out.push_back(QkKernel::kAvx2);
+  if (cpu::has(Feature::kAvx512f) && cpu::has(Feature::kAvx512bw) && cpu::has(Feature::kAvx512dq) &&
+      cpu::has(Feature::kAvx512vl) && cpu::has(Feature::kFma) && cpu::has(Feature::kF16c))
     out.push_back(QkKernel::kAvx512);
 #endif
   return out;

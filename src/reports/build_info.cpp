@@ -1,4 +1,5 @@
 #include "posenc/reports/build_info.hpp"
+#include "posenc/cpu.hpp"
 
 #include <fmt/format.h>
 
@@ -21,15 +22,16 @@ std::vector<std::pair<std::string, std::string>> build_info() {
 #endif
   out.emplace_back("build type", std::string(POSENC_BUILD_TYPE).empty() ? "not set" : POSENC_BUILD_TYPE);
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-  // The same tests, in the same order, as GCC's target_clones resolvers (fast_math.cpp,
-  // sinusoids.cpp) and the text writers' dispatch (float_text_avx512.cpp, float_decimal_avx2.cpp).
-  __builtin_cpu_init();
-  const bool avx512 = __builtin_cpu_supports("avx512f") != 0, avx2 = __builtin_cpu_supports("avx2") != 0;
-  out.emplace_back("sin/cos kernel", avx512 ? "avx512f clone" : avx2 ? "avx2 clone" : "default clone (scalar)");
-  out.emplace_back("sinusoid sums", avx2 ? "avx2 clone" : "default clone (scalar)");
+  // The same tests, in the same order, as POSENC_DISPATCH (posenc/cpu.hpp: fast_math.cpp,
+  // sinusoids.cpp, non_finite.cpp) and the text writers' dispatch (float_text_avx512.cpp,
+  // float_decimal_avx2.cpp).
+  const bool avx512 = cpu::has(cpu::Feature::kAvx512f), avx2 = cpu::has(cpu::Feature::kAvx2);
+  const char* version = avx512 ? "avx512f version" : avx2 ? "avx2 version" : "default version (scalar)";
+  out.emplace_back("sin/cos kernel", version);
+  out.emplace_back("sinusoid sums", version);
 #else
-  out.emplace_back("sin/cos kernel", "scalar (no target_clones in this build)");
-  out.emplace_back("sinusoid sums", "scalar (no target_clones in this build)");
+  out.emplace_back("sin/cos kernel", "scalar (one version in this build)");
+  out.emplace_back("sinusoid sums", "scalar (one version in this build)");
 #endif
   out.emplace_back("number text", formats::detail::have_float_texts_avx512()  ? "AVX-512 (avx512bw, vbmi2)"
                                   : formats::detail::have_float_decimals_avx2() ? "AVX2"

@@ -1,4 +1,5 @@
 #include "posenc/rope/rope_bounds.hpp"
+#include "posenc/cpu.hpp"
 
 #include <algorithm>
 #include <array>
@@ -60,7 +61,7 @@ __attribute__((target("avx"))) double rotate_step_avx(std::size_t P, const doubl
 }
 
 RotateStep rotate_step() {
-  static const RotateStep f = __builtin_cpu_supports("avx") ? rotate_step_avx : rotate_step_scalar;
+  static const RotateStep f = cpu::has(cpu::Feature::kAvx) ? rotate_step_avx : rotate_step_scalar;
   return f;
 }
 

@@ -9,8 +9,8 @@ namespace posenc::reports {
 
 /// {name, value} lines: "compiler" (e.g. "GCC 12.2.0, C++20"), "build type" (CMake's, e.g.
 /// "Release"), and one line per kernel family with the variant chosen on this CPU:
-/// "sin/cos" (fast_math's target_clones: avx512f, avx2 or default, the one GCC's resolver
-/// picks), "sinusoid sums" (avx2 or default clone), "number text" (AVX-512, AVX2 or scalar).
+/// "sin/cos kernel" and "sinusoid sums" (the version POSENC_DISPATCH picks: avx512f, avx2 or
+/// default), "number text" (AVX-512, AVX2 or scalar).
 std::vector<std::pair<std::string, std::string>> build_info();
 
 }  // namespace posenc::reports
