@@ -1,6 +1,7 @@
 """`cmake --install BUILD --prefix P` gives a working posenc, its man pages (rendered by man -l)
 and the bash, zsh and fish completion files where those shells look for them."""
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -64,6 +65,15 @@ def deb_depends_cover_needed():
                 owner = r.stdout.split(":")[0]
                 break
         expect(owner in depends, f"{soname} ({path}, package {owner or '?'}) is in the .deb's Depends: {sorted(depends)}")
+    # libc6's version: at least the newest GLIBC_ symbol version the binary asks for.
+    libc = re.search(r"libc6 \(>= ([0-9.]+)\)", line)
+    expect(libc is not None, f"the .deb's Depends gives libc6 a version: {line.strip()}")
+    if libc and shutil.which("objdump"):
+        versions = set(re.findall(r"GLIBC_([0-9]+\.[0-9]+)", subprocess.run(["objdump", "-T", POSENC], capture_output=True,
+                                                                          text=True).stdout))
+        newest = max(versions, key=lambda v: tuple(map(int, v.split("."))), default="0.0")
+        expect(tuple(map(int, newest.split("."))) <= tuple(map(int, libc.group(1).split("."))),
+               f"libc6 (>= {libc.group(1)}) covers GLIBC_{newest}, the newest symbol version posenc asks for")
 
 
 deb_depends_cover_needed()
