@@ -48,6 +48,11 @@ std::optional<std::string> qk_prefix_of(const formats::StCheckpoint& c, const st
 
 QkModel open_hf_qk_model(const std::string& path) {
   namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(path, ec))  // (its parent folder would be looked in for a config.json otherwise)
+    throw Error(fmt::format("usage '{}': no such file or folder (give a model folder with config.json and "
+                            "*.safetensors, or a .gguf)",
+                            path));
   const bool folder = fs::is_directory(path);
   const std::string dir = folder ? path : fs::path(path).parent_path().string();
   const std::string config_path = resolve_config_path(dir.empty() ? "." : dir, "usage");

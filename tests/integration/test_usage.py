@@ -275,6 +275,7 @@ with tempfile.TemporaryDirectory(prefix="posenc_usage_") as tmp:
     r = run("usage", planted, "-o", png, text=True)
     expect(r.returncode == 0 and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n", f"usage -o u.png ({r.stderr})")
     r = run("usage", os.path.join(tmp, "nowhere"), text=True)
-    expect(r.returncode == 2 and r.stderr.count("\n") == 1, f"a missing folder: one line, exit 2 ({r.stderr})")
+    expect(r.returncode == 2 and r.stderr.count("\n") == 1 and "nowhere': no such file or folder" in r.stderr,
+           f"a missing folder: one line naming it, exit 2 ({r.stderr})")
 
 finish()
