@@ -1,7 +1,11 @@
 #include "posenc/cpu.hpp"
 
 #if defined(__x86_64__) && __has_include(<sys/platform/x86.h>)
+#if defined(__clang__)
+#define _Bool bool  // the header declares its functions with C's _Bool, which clang's C++ refuses
+#endif
 #include <sys/platform/x86.h>
+#undef _Bool
 #define POSENC_GLIBC_X86 1
 #endif
 
