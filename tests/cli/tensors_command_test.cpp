@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <tuple>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_helpers.hpp"
@@ -68,6 +70,31 @@ TEST_CASE("posenc tensors lists a safetensors file as text and JSON, with --filt
   CHECK(one_line(bad.err));
   CHECK_THAT(bad.err, Contains("model.safetensors': byte 40: tensor 'transformer.wpe.weight': data_offsets [0, 3145720] "
                                "hold 3145720 bytes, but F32 [1024,768] needs 3145728"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("posenc tensors as text: names with escapes or non-ASCII keep the general rows", "[tensors]") {
+  // Plain names take the direct rows, others printable() and fmt's padding; the columns are
+  // worked out here by hand. "c\x01" is shown as the 5 bytes c\x01 (the name column 5 wide);
+  // "é" (2 bytes, 1 column wide) pads to the column's width in characters.
+  const auto dir = tensors_dir();
+  for (const auto& [second, row, head] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"c\x01", "c\\x01  F32    [2]        8  w.safetensors\n", "name   dtype  shape  bytes  file\n"},
+           {"\xc3\xa9", "\xc3\xa9     F32    [2]        8  w.safetensors\n", "name  dtype  shape  bytes  file\n"},
+           {"cd", "cd    F32    [2]        8  w.safetensors\n", "name  dtype  shape  bytes  file\n"}}) {
+    nlohmann::ordered_json h;
+    h["ab"] = {{"dtype", "F32"}, {"shape", {2}}, {"data_offsets", {0, 8}}};
+    h[second] = {{"dtype", "F32"}, {"shape", {2}}, {"data_offsets", {8, 16}}};
+    const std::string file = (dir / "w.safetensors").string();
+    std::ofstream(file, std::ios::binary) << tensors_st_file(h, 16);
+    const CliResult text = run_cli({"tensors", file});
+    INFO(text.out);
+    REQUIRE(text.code == 0);
+    const std::string width = head.substr(0, head.find("dtype"));  // "name" and its padding
+    const std::string ab = "ab" + std::string(width.size() - 2, ' ') + "F32    [2]        8  w.safetensors\n";
+    CHECK_THAT(text.out, Contains(head + ab + row));
+  }
   std::filesystem::remove_all(dir);
 }
 
