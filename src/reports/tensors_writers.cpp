@@ -37,6 +37,7 @@ bool plain_text(std::string_view s) {
   return s.size() <= 200 && std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
 }
 
+/// Appends the decimal digits of v.
 void append_digits(std::string& out, std::uint64_t v) {
   char buf[24];
   const auto r = std::to_chars(buf, buf + sizeof buf, v);
@@ -155,13 +156,6 @@ void tensors_json_string(std::string& out, const std::string& s) {
   out += nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-/// Appends the decimal digits of v.
-void append_uint(std::string& out, std::uint64_t v) {
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
-}
-
 }  // namespace
 
 // Written directly (nlohmann's ordered_json tree of a 1155-tensor listing, built then dumped,
@@ -188,11 +182,11 @@ void write_tensors_json(const formats::TensorListing& l, std::ostream& out) {
     if (t.shape.empty()) s += "[]";
     for (std::size_t k = 0; k < t.shape.size(); ++k) {
       s += k == 0 ? "[\n        " : ",\n        ";
-      append_uint(s, t.shape[k]);
+      append_digits(s, t.shape[k]);
     }
     if (!t.shape.empty()) s += "\n      ]";
     s += ",\n      \"bytes\": ";
-    append_uint(s, t.bytes);
+    append_digits(s, t.bytes);
     s += ",\n      \"file\": ";
     tensors_json_string(s, l.file_names.at(t.file));
     s += "\n    }";
