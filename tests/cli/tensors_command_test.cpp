@@ -98,6 +98,48 @@ TEST_CASE("posenc tensors as text: names with escapes or non-ASCII keep the gene
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("posenc tensors: a listing longer than one 64 KiB part, as JSON and as text", "[tensors]") {
+  // 1500 tensors: the JSON (about 250 KB) and the text (about 100 KB) are written in parts. The
+  // JSON must be exactly nlohmann's dump(2) of the listing built here from the header's values,
+  // and the text must hold one row per tensor, in order, with widths worked out here.
+  const auto dir = tensors_dir();
+  nlohmann::ordered_json h, want_tensors = nlohmann::ordered_json::array();
+  std::uint64_t at = 0;
+  std::vector<std::string> rows;
+  for (int i = 0; i < 1500; ++i) {
+    const std::string name = "model.layers." + std::to_string(i) + ".w";
+    const std::uint64_t r = 1 + static_cast<std::uint64_t>(i % 7), cols = 3;
+    h[name] = {{"dtype", "F32"}, {"shape", {r, cols}}, {"data_offsets", {at, at + 4 * r * cols}}};
+    want_tensors.push_back({{"name", name}, {"dtype", "F32"}, {"shape", {r, cols}}, {"bytes", 4 * r * cols}, {"file", "big.safetensors"}});
+    // name column: the longest name, "model.layers.1499.w" (19); shape "[7, 3]" (6); bytes up to 84 (2 -> 5).
+    rows.push_back(name + std::string(19 - name.size(), ' ') + "  F32    [" + std::to_string(r) + ", 3]  " +
+                   std::string(5 - std::to_string(4 * r * cols).size(), ' ') + std::to_string(4 * r * cols) +
+                   "  big.safetensors\n");
+    at += 4 * r * cols;
+  }
+  const std::string file = (dir / "big.safetensors").string();
+  std::ofstream(file, std::ios::binary) << tensors_st_file(h, at);
+  const CliResult js = run_cli({"tensors", file, "--format", "json"});
+  REQUIRE(js.code == 0);
+  nlohmann::ordered_json want;
+  want["path"] = file;
+  want["format"] = "safetensors";
+  want["files"] = 1;
+  want["total_tensors"] = 1500;
+  want["total_bytes"] = at;
+  want["tensors"] = want_tensors;
+  want["metadata"] = nlohmann::ordered_json::object();
+  CHECK(js.out.size() > (1u << 17));
+  CHECK(js.out == want.dump(2) + "\n");
+  const CliResult text = run_cli({"tensors", file});
+  REQUIRE(text.code == 0);
+  std::string body = "name                 dtype  shape   bytes  file\n";
+  for (const auto& r : rows) body += r;
+  CHECK(text.out.size() > (1u << 16));
+  CHECK(text.out.substr(text.out.find("\nname") + 1) == body);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("posenc tensors on a GGUF: shapes in PyTorch order, ggml type names", "[tensors]") {
   const auto dir = tensors_dir();
   posenc::test::GgufWriter w;
